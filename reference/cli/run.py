@@ -1,0 +1,59 @@
+"""``ftr run``: run one Repeated A* variant on one instance or a folder of them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ._common import add_instance_arguments, format_table, load_instances
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run Repeated Forward/Backward A* or Adaptive A* on mazes",
+        description="Run one algorithm setting on every instance of a folder (its mazes.scen) or on one "
+        "instance of a .map. Prints a table, or with --jsonl one JSON object per instance: "
+        '{"maze": i, "reached": bool, "searches": n, "expansions": n, "moves": n}.',
+    )
+    add_instance_arguments(parser)
+    parser.add_argument("--algorithm", choices=["forward", "backward", "adaptive"], default="forward")
+    parser.add_argument("--tie-break", choices=["larger_g", "smaller_g"], default="larger_g",
+                        help="ties in f go to the larger g (default) or the smaller g")
+    parser.add_argument("--jsonl", action="store_true", help="one JSON object per instance on stdout, nothing else")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="write the full trace: the SPEC §8 object for one instance, a JSON list for several")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from reference.solutions import solve
+    from reference.world.fileio import atomic_write_text
+
+    instances = load_instances(args)
+    rows, traces = [], []
+    for number, instance in enumerate(instances):
+        trace = solve(instance, args.algorithm, args.tie_break)
+        summary = {"maze": number, **trace.summary()}
+        if args.jsonl:
+            print(json.dumps(summary), flush=True)
+        rows.append([number, instance.name, "yes" if trace.reached else "NO", summary["searches"],
+                     summary["expansions"], summary["moves"]])
+        if args.trace:
+            traces.append(trace.to_dict())
+    if not args.jsonl:
+        print(f"{args.algorithm} A*, ties to {args.tie_break.replace('_', ' ')}")
+        print(format_table(["maze", "name", "reached", "searches", "expansions", "moves"], rows))
+        if len(rows) > 1:
+            total = [sum(r[i] for r in rows) for i in (3, 4, 5)]
+            print(f"total: {total[0]} searches, {total[1]} expansions, {total[2]} moves")
+    if args.trace:
+        payload = traces[0] if len(traces) == 1 and not args.path.is_dir() else traces
+        atomic_write_text(args.trace, json.dumps(payload) + "\n")
+        if not args.jsonl:
+            print(f"trace written to {args.trace}", file=sys.stderr)
+    return 0
+
+
+COMMANDS = [(10, register)]

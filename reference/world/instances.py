@@ -1,0 +1,81 @@
+"""Problem instances: a true grid, the agent's start and the target, with a name for reports.
+
+>>> instances = load_folder(standard_mazes_dir())      # the bundled 50 mazes
+>>> len(instances), instances[7].name
+(50, 'maze_07')
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .grid import Cell, Gridworld
+from .maps import MapFormatError, Scenario, read_map, read_scen
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One search problem. ``optimal_length`` is the true shortest distance when known (-1: none)."""
+
+    name: str
+    grid: Gridworld
+    start: Cell
+    target: Cell
+    optimal_length: float | None = None
+
+    def check(self) -> None:
+        """Raise ValueError unless start and target are unblocked cells inside the grid."""
+        for label, cell in (("start", self.start), ("target", self.target)):
+            if not self.grid.in_bounds(cell):
+                raise ValueError(f"{self.name}: the {label} {cell} lies outside the {self.grid.height} x {self.grid.width} grid")
+            if self.grid.is_blocked(cell):
+                raise ValueError(f"{self.name}: the {label} {cell} is a blocked cell")
+
+
+def standard_mazes_dir() -> Path:
+    """The folder of the 50 standard mazes that come with the kit (``mazes/`` in the repository)."""
+    override = os.environ.get("FTR_MAZES")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2] / "mazes"
+
+
+def from_scenario(scenario: Scenario, folder: Path, grid_cache: dict[str, Gridworld] | None = None) -> Instance:
+    """The instance a ``.scen`` line describes, its map read relative to ``folder``."""
+    grid_cache = {} if grid_cache is None else grid_cache
+    if scenario.map not in grid_cache:
+        grid_cache[scenario.map] = read_map(folder / scenario.map)
+    grid = grid_cache[scenario.map]
+    if (grid.width, grid.height) != (scenario.width, scenario.height):
+        raise MapFormatError(
+            scenario.map, None,
+            f"the scenario says {scenario.width} x {scenario.height} (width x height), "
+            f"the map is {grid.width} x {grid.height}",
+        )
+    instance = Instance(Path(scenario.map).stem, grid, scenario.start, scenario.target, scenario.optimal_length)
+    instance.check()
+    return instance
+
+
+def load_folder(folder: str | os.PathLike, scen_name: str = "mazes.scen") -> list[Instance]:
+    """Every instance of ``folder/mazes.scen``, maps read from the same folder."""
+    folder = Path(folder)
+    scen_path = folder / scen_name
+    if not scen_path.exists():
+        raise MapFormatError(str(folder), None, f"no {scen_name} in this folder (expected a MovingAI scenario file)")
+    cache: dict[str, Gridworld] = {}
+    return [from_scenario(s, folder, cache) for s in read_scen(scen_path)]
+
+
+def load_from_scen(map_path: str | os.PathLike, scen_path: str | os.PathLike, index: int) -> Instance:
+    """Instance ``index`` (0-based line after the header) of a scenario file, on ``map_path``."""
+    scenarios = read_scen(scen_path)
+    if not 0 <= index < len(scenarios):
+        raise IndexError(f"{scen_path} has {len(scenarios)} scenarios; index {index} does not exist")
+    grid = read_map(map_path)
+    scenario = scenarios[index]
+    instance = Instance(f"{Path(map_path).stem}#{index}", grid, scenario.start, scenario.target, scenario.optimal_length)
+    instance.check()
+    return instance

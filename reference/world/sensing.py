@@ -1,0 +1,134 @@
+"""The fog-of-war agent's senses and memory (SPEC §4 and §11).
+
+An algorithm never sees the true grid. It gets a *world* object with ``height``, ``width`` and
+``sense(cell)``: the agent announces the cell it stands in and learns which of its four neighbours
+are blocked. :class:`FogOfWarWorld` answers from a true :class:`Gridworld` and refuses what a real
+agent could not do (teleporting, walking into a wall), so the fog of war is enforced by the shape of
+the code. It records where the agent stood, so a run's trajectory can be checked against it.
+
+:class:`Knowledge` is the agent's memory: which cells it has seen to be blocked. Everything else
+it presumes unblocked (the freespace assumption).
+
+>>> from reference.world.grid import Gridworld
+>>> world = FogOfWarWorld(Gridworld.from_strings(["..@", "..."]), start=(0, 1))
+>>> world.sense((0, 1))       # blocked neighbours of the agent's cell
+[(0, 2)]
+>>> world.sense((1, 1))       # one move south
+[]
+>>> world.visited
+[(0, 1), (1, 1)]
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Protocol
+
+from .grid import DIRECTIONS, Cell, Gridworld
+
+
+class World(Protocol):
+    """What every algorithm may know about the world: its size, and its senses."""
+
+    height: int
+    width: int
+
+    def sense(self, cell: Cell) -> list[Cell]:
+        """The agent stands in ``cell``: return the blocked cells among its four neighbours."""
+        ...
+
+
+class IllegalMoveError(RuntimeError):
+    """The agent claimed to stand somewhere it cannot be (a blocked cell, or not next to its last cell)."""
+
+
+class FogOfWarWorld:
+    """A true gridworld seen through the agent's four-neighbour sensor.
+
+    The first ``sense`` must be at ``start``; each later one at the agent's current cell or one
+    of its four neighbours (that is one move). Sensing from a blocked cell, outside the grid, or
+    further away raises :class:`IllegalMoveError`. ``visited`` lists the cells the agent has
+    stood in, start first: the trajectory as the world saw it.
+    """
+
+    def __init__(self, grid: Gridworld, start: Cell) -> None:
+        start = (int(start[0]), int(start[1]))
+        if not grid.in_bounds(start):
+            raise ValueError(f"the start {start} lies outside the {grid.height} x {grid.width} grid")
+        if grid.is_blocked(start):
+            raise ValueError(f"the start {start} is a blocked cell")
+        self._grid = grid
+        self._blocked = grid.blocked
+        self.height = grid.height
+        self.width = grid.width
+        self.start = start
+        self.visited: list[Cell] = []
+        self.sense_count = 0
+
+    def sense(self, cell: Cell) -> list[Cell]:
+        try:
+            row, col = int(cell[0]), int(cell[1])
+        except (TypeError, ValueError, IndexError):
+            raise IllegalMoveError(f"sense() needs a (row, col) cell, got {cell!r}") from None
+        here = (row, col)
+        if not self.visited:
+            if here != self.start:
+                raise IllegalMoveError(f"the agent starts in {self.start}, but sensed first from {here}")
+            self.visited.append(here)
+        elif here != self.visited[-1]:
+            last = self.visited[-1]
+            if abs(last[0] - row) + abs(last[1] - col) != 1:
+                raise IllegalMoveError(f"the agent jumped from {last} to {here}: it moves one cell at a time")
+            if not (0 <= row < self.height and 0 <= col < self.width):
+                raise IllegalMoveError(f"the agent moved from {last} to {here}, outside the grid")
+            if self._blocked[row, col]:
+                raise IllegalMoveError(f"the agent moved from {last} into the blocked cell {here}")
+            self.visited.append(here)
+        self.sense_count += 1
+        blocked_neighbours = []
+        for d_row, d_col in DIRECTIONS:
+            r, c = row + d_row, col + d_col
+            if 0 <= r < self.height and 0 <= c < self.width and self._blocked[r, c]:
+                blocked_neighbours.append((r, c))
+        return blocked_neighbours
+
+
+class Knowledge:
+    """The cells an agent has observed to be blocked, as a flat ``bytearray`` indexed by cell.
+
+    >>> k = Knowledge(2, 3)
+    >>> k.observe([(0, 2), (1, 0)])
+    [(0, 2), (1, 0)]
+    >>> k.observe([(0, 2)])      # already known: nothing new
+    []
+    >>> k.is_blocked((1, 0)), k.is_blocked((1, 1))
+    (True, False)
+    """
+
+    def __init__(self, height: int, width: int) -> None:
+        self.height = height
+        self.width = width
+        self.blocked = bytearray(height * width)  # 1 = known blocked; the one pass over all cells
+
+    def observe(self, blocked_cells: Iterable[Cell]) -> list[Cell]:
+        """Remember ``blocked_cells``; return those that were not known before, in the given order."""
+        new = []
+        for row, col in blocked_cells:
+            index = row * self.width + col
+            if not self.blocked[index]:
+                self.blocked[index] = 1
+                new.append((row, col))
+        return new
+
+    def is_blocked(self, cell: Cell) -> bool:
+        return bool(self.blocked[cell[0] * self.width + cell[1]])
+
+    def known_blocked(self) -> list[Cell]:
+        """Every cell known to be blocked, row by row."""
+        return [divmod(i, self.width) for i, b in enumerate(self.blocked) if b]
+
+    def as_grid(self) -> Gridworld:
+        """The freespace view the agent plans on: known-blocked cells blocked, all others free."""
+        import numpy as np
+
+        blocked = np.frombuffer(bytes(self.blocked), dtype=np.uint8).reshape(self.height, self.width).astype(bool)
+        return Gridworld(self.height, self.width, blocked)
