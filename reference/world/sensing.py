@@ -122,6 +122,12 @@ class Knowledge:
     def is_blocked(self, cell: Cell) -> bool:
         return bool(self.blocked[cell[0] * self.width + cell[1]])
 
+    def copy(self) -> Knowledge:
+        """A snapshot that later observations do not change."""
+        snapshot = Knowledge(self.height, self.width)
+        snapshot.blocked[:] = self.blocked
+        return snapshot
+
     def known_blocked(self) -> list[Cell]:
         """Every cell known to be blocked, row by row."""
         return [divmod(i, self.width) for i, b in enumerate(self.blocked) if b]

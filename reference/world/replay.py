@@ -1,0 +1,177 @@
+"""Re-walking a trace on the true grid, and reading each search's numbers off its expansion order.
+
+Pictures and checks need to know, for every search of a trace, what the agent knew when it began
+and the g-, h- and f-values and tree pointers the handout's figures show. None of that needs an A*:
+
+* :class:`AgentReplay` walks the agent the SPEC's way (§4 sensing, §6 walking rule) along paths it is
+  given, so the knowledge before each search follows from the paths alone.
+* :func:`annotate_search` derives g-values and tree pointers from the recorded expansion order: an
+  expansion of ``s`` sets ``g(t) = g(s) + 1`` and ``tree(t) = s`` for every presumed-unblocked
+  neighbour ``t`` (east, south, west, north) that this lowers, exactly as ComputePath's lines 9-11 do.
+
+>>> from reference.world.grid import Gridworld
+>>> from reference.world.trace import SearchRecord, Trace
+>>> grid = Gridworld.from_strings(["...", ".@."])
+>>> replay = AgentReplay(grid, (1, 0))
+>>> replay.knowledge.known_blocked()
+[(1, 1)]
+>>> replay.walk([(1, 0), (0, 0), (0, 1)])
+[(0, 0), (0, 1)]
+>>> annotation = annotate_search(SearchRecord((1, 0), (0, 2), [(1, 0), (0, 0)], []), replay.knowledge,
+...                              h=lambda cell: abs(cell[0]) + abs(cell[1] - 2))
+>>> annotation.g[(0, 1)], annotation.f[(0, 1)], annotation.tree[(0, 1)]
+(2, 3, (0, 0))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from .grid import DIRECTIONS, Cell, Gridworld, manhattan
+from .sensing import Knowledge
+from .trace import SearchRecord, Trace
+
+
+class ReplayError(ValueError):
+    """A path that the agent could not walk (it does not start where the agent stands, or a step is
+    not a move to an adjacent unblocked cell). The message says which step and why."""
+
+
+class AgentReplay:
+    """The agent's body and memory, moved along paths by the caller.
+
+    It senses the four neighbours of its start cell at once and after every move (SPEC §4).
+    """
+
+    def __init__(self, grid: Gridworld, start: Cell) -> None:
+        self.grid = grid
+        self.agent = (int(start[0]), int(start[1]))
+        self.knowledge = Knowledge(grid.height, grid.width)
+        self.trajectory: list[Cell] = [self.agent]
+        self._sense()
+
+    def _sense(self) -> list[Cell]:
+        """Observe the neighbours of the agent's cell; return the newly seen blocked ones."""
+        blocked = [n for n in self.grid.neighbours(self.agent) if self.grid.blocked[n]]
+        return self.knowledge.observe(blocked)
+
+    def walk(self, path: list[Cell]) -> list[Cell]:
+        """Follow ``path`` (its first cell is the agent's) by SPEC §6; return the cells moved into.
+
+        Before each move the agent checks the remaining path against what it knows; it stops as soon
+        as a cell on it is known to be blocked, or at the path's end.
+        """
+        path = [(int(r), int(c)) for r, c in path]
+        if not path:
+            return []
+        if path[0] != self.agent:
+            raise ReplayError(f"the path starts at {path[0]} but the agent stands at {self.agent}")
+        # Where each cell last appears on the path: a newly seen blocked cell stops the agent when it
+        # lies ahead of it. (Observations are the only way a cell becomes known blocked.)
+        last_position = {cell: i for i, cell in enumerate(path)}
+        if any(self.knowledge.is_blocked(cell) for cell in path):
+            return []
+        moved = []
+        for step in range(1, len(path)):
+            here, there = path[step - 1], path[step]
+            if manhattan(here, there) != 1:
+                raise ReplayError(f"path step {step} goes from {here} to {there}, which is not one move")
+            if not self.grid.in_bounds(there) or self.grid.blocked[there]:
+                raise ReplayError(f"path step {step} moves into {there}, which is blocked on the true grid")
+            self.agent = there
+            self.trajectory.append(there)
+            moved.append(there)
+            if any(last_position.get(cell, -1) > step for cell in self._sense()):
+                break
+        return moved
+
+
+@dataclass
+class SearchContext:
+    """What held when search ``index`` of a trace began, and what the SPEC says happened after it."""
+
+    index: int
+    agent: Cell                 # where the agent stood
+    trajectory_index: int       # its place in the trajectory
+    knowledge: Knowledge        # what it knew (a snapshot)
+    learned_h: dict[Cell, int] = field(default_factory=dict)  # Adaptive A*'s h-values learned so far
+    moves: list[Cell] = field(default_factory=list)           # cells walked after this search
+
+
+@dataclass
+class SearchAnnotation:
+    """The numbers of one search, as the handout's figures show them."""
+
+    expanded: list[Cell]
+    generated: list[Cell]          # in the order first generated, the search's start first
+    g: dict[Cell, int]
+    h: dict[Cell, int]
+    f: dict[Cell, int]
+    tree: dict[Cell, Cell]         # tree pointer of every generated cell except the start
+
+
+def annotate_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell], int]) -> SearchAnnotation:
+    """Derive g, h, f and tree pointers of every generated cell from ``record.expanded``.
+
+    An expanded cell that was never generated (impossible in a correct search) gets no numbers and
+    generates nothing.
+    """
+    start = tuple(record.start)
+    g: dict[Cell, int] = {start: 0}
+    tree: dict[Cell, Cell] = {}
+    generated: list[Cell] = [start]
+    height, width = knowledge.height, knowledge.width
+    for s in record.expanded:
+        s = tuple(s)
+        if s not in g:
+            continue
+        g_next = g[s] + 1
+        for d_row, d_col in DIRECTIONS:
+            t = (s[0] + d_row, s[1] + d_col)
+            if not (0 <= t[0] < height and 0 <= t[1] < width) or knowledge.is_blocked(t):
+                continue
+            if t not in g:
+                generated.append(t)
+            if g.get(t, g_next + 1) > g_next:  # ComputePath lines 9-11
+                g[t] = g_next
+                tree[t] = s
+    h_values = {cell: h(cell) for cell in generated}
+    f_values = {cell: g[cell] + h_values[cell] for cell in generated}
+    return SearchAnnotation([tuple(c) for c in record.expanded], generated, g, h_values, f_values, tree)
+
+
+def heuristic_for(trace: Trace, search_index: int, context: SearchContext) -> Callable[[Cell], int]:
+    """The h-values search ``search_index`` used: Manhattan to its goal, or for Adaptive A* the values
+    learned by the earlier searches where there are any (SPEC §7)."""
+    goal = tuple(trace.searches[search_index].goal)
+    learned = context.learned_h if trace.algorithm == "adaptive" else {}
+
+    def h(cell: Cell) -> int:
+        return learned.get(cell, manhattan(cell, goal))
+
+    return h
+
+
+def search_contexts(grid: Gridworld, trace: Trace) -> Iterator[SearchContext]:
+    """One :class:`SearchContext` per search of ``trace``, lazily, trusting each recorded path.
+
+    Raises :class:`ReplayError` when a recorded path cannot be walked from where the agent stands.
+    """
+    replay = AgentReplay(grid, trace.trajectory[0])
+    learned: dict[Cell, int] = {}
+    for index, record in enumerate(trace.searches):
+        context = SearchContext(index, replay.agent, len(replay.trajectory) - 1, replay.knowledge.copy(),
+                                dict(learned))
+        if trace.algorithm == "adaptive" and record.path:
+            annotation = annotate_search(record, context.knowledge, heuristic_for(trace, index, context))
+            goal = tuple(record.goal)
+            if goal in annotation.g:
+                for cell in annotation.expanded:
+                    if cell in annotation.g:
+                        learned[cell] = annotation.g[goal] - annotation.g[cell]
+        try:
+            context.moves = replay.walk(record.path)
+        except ReplayError as error:
+            raise ReplayError(f"search {index}: {error}") from None
+        yield context
