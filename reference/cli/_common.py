@@ -79,5 +79,5 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 def _text(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:.3f}" if abs(value) < 1000 else f"{value:,.0f}"
+        return f"{value:.3f}" if abs(value) < 10 else f"{value:,.1f}"
     return str(value)

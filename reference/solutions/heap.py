@@ -54,8 +54,7 @@ class BinaryHeap(Generic[Item]):
             raise ValueError(f"{item!r} is already in the heap; use update() to change its priority")
         self._items.append(item)
         self._priorities.append(priority)
-        self._position[item] = len(self._items) - 1
-        self._sift_up(len(self._items) - 1)
+        self._sift_up(len(self._items) - 1)  # also records the item's position
 
     def peek(self) -> Item:
         """The item with the smallest priority, left in the heap. O(1)."""
@@ -63,18 +62,21 @@ class BinaryHeap(Generic[Item]):
             raise IndexError("peek at an empty heap")
         return self._items[0]
 
-    def min_priority(self) -> Any:
-        """The smallest priority in the heap. O(1)."""
-        if not self._items:
-            raise IndexError("min_priority of an empty heap")
-        return self._priorities[0]
+    def min_priority(self, default: Any = None) -> Any:
+        """The smallest priority in the heap, or ``default`` if the heap is empty. O(1)."""
+        return self._priorities[0] if self._priorities else default
 
     def pop(self) -> Item:
         """Remove and return the item with the smallest priority. O(log n)."""
         if not self._items:
             raise IndexError("pop from an empty heap")
-        top = self._items[0]
-        self._delete_at(0)
+        items, priorities = self._items, self._priorities
+        top = items[0]
+        del self._position[top]
+        last_item, last_priority = items.pop(), priorities.pop()
+        if items:  # move the last entry to the root and let it sink
+            items[0], priorities[0] = last_item, last_priority
+            self._sift_down(0)
         return top
 
     def priority(self, item: Item) -> Any:

@@ -192,15 +192,10 @@ class RepeatedAStar:
         last_col, last_row_start = width - 1, (height - 1) * width
         cells = self.cell_count
         stamp_radix = 4 * cells + 2
-        f_radix = cells * stamp_radix
+        f_radix = cells * stamp_radix  # key // f_radix is the key's f-value (see pack_key)
+        empty_open_key = INFINITY * f_radix  # line 2: the minimum over an empty OPEN is infinity
         larger_g = self.tie_break == "larger_g"
         goal_row, goal_col = divmod(s_goal, width)  # h is the Manhattan distance to the goal state
-
-        def h(s: int) -> int:
-            if learned_h is not None and learned_h[s] >= 0:
-                return learned_h[s]
-            row, col = divmod(s, width)
-            return abs(row - goal_row) + abs(col - goal_col)
 
         g[s_start] = 0  # line 20
         search[s_start] = counter  # line 21
@@ -209,10 +204,14 @@ class RepeatedAStar:
         open_list = self.open_list()  # line 24
         closed: list[int] = []
         stamp = 0
-        open_list.push(s_start, pack_key(h(s_start), 0, stamp, self.tie_break, cells))  # line 25
+        start_row, start_col = divmod(s_start, width)
+        h_start = abs(start_row - goal_row) + abs(start_col - goal_col)
+        if learned_h is not None and learned_h[s_start] >= 0:
+            h_start = learned_h[s_start]
+        open_list.push(s_start, pack_key(h_start, 0, stamp, self.tie_break, cells))  # line 25
 
-        # line 2: while g(s_goal) > min f over OPEN (an empty OPEN ends the search)
-        while open_list and g[s_goal] > open_list.min_priority() // f_radix:
+        # line 2: while g(s_goal) > min f over OPEN
+        while g[s_goal] > open_list.min_priority(empty_open_key) // f_radix:
             s = open_list.pop()  # line 3
             closed.append(s)  # line 4
             g_next = g[s] + 1
@@ -230,12 +229,20 @@ class RepeatedAStar:
                     g[t] = INFINITY
                     search[t] = counter
                 if g[t] > g_next:  # line 9
+                    # A finite g means this search generated t already. Line 9 can lower it only
+                    # while t is in OPEN: with consistent h an expanded state's g is optimal.
+                    in_open = g[t] != INFINITY
                     g[t] = g_next  # line 10
                     tree[t] = s  # line 11
+                    if learned_h is not None and learned_h[t] >= 0:
+                        h_t = learned_h[t]
+                    else:
+                        row, col_t = divmod(t, width)
+                        h_t = abs(row - goal_row) + abs(col_t - goal_col)
                     stamp += 1
-                    # pack_key(g_next + h(t), g_next, stamp, ...), written out: a call costs more.
-                    key = ((g_next + h(t)) * cells + ((cells - 1 - g_next) if larger_g else g_next)) * stamp_radix + stamp
-                    if t in open_list:  # lines 12-13: re-insert with the new key
+                    # pack_key(g_next + h_t, g_next, stamp, ...), written out: a call costs more.
+                    key = ((g_next + h_t) * cells + ((cells - 1 - g_next) if larger_g else g_next)) * stamp_radix + stamp
+                    if in_open:  # lines 12-13: re-insert with the new key
                         open_list.update(t, key)
                     else:
                         open_list.push(t, key)

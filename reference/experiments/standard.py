@@ -1,0 +1,220 @@
+"""The standard experiment (SPEC §9): 50 mazes x four algorithm settings, with paired statistics.
+
+>>> from reference.world.instances import load_folder, standard_mazes_dir
+>>> rows = run_experiment(load_folder(standard_mazes_dir())[:2], progress=False)
+>>> len(rows), sorted(rows[0])[:4]
+(8, ['algorithm', 'expansions', 'maze', 'moves'])
+>>> [c.label for c in paired_comparisons(rows)]
+['forward/larger_g vs forward/smaller_g', 'forward/larger_g vs backward/larger_g', 'forward/larger_g vs adaptive/larger_g']
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from reference.solutions import solve
+from reference.world.fileio import atomic_write_text
+from reference.world.instances import Instance
+
+#: The four settings of SPEC §9, as (algorithm, tie_break).
+SETTINGS: list[tuple[str, str]] = [
+    ("forward", "larger_g"),
+    ("forward", "smaller_g"),
+    ("backward", "larger_g"),
+    ("adaptive", "larger_g"),
+]
+
+#: The comparisons the project's questions ask about: (baseline setting, other setting).
+COMPARISONS: list[tuple[str, str]] = [
+    ("forward/larger_g", "forward/smaller_g"),
+    ("forward/larger_g", "backward/larger_g"),
+    ("forward/larger_g", "adaptive/larger_g"),
+]
+
+MEASURES = ("expansions", "searches", "moves", "seconds")
+
+
+def setting_name(algorithm: str, tie_break: str) -> str:
+    return f"{algorithm}/{tie_break}"
+
+
+def _run_one(task: tuple[int, Instance, str, str]) -> dict:
+    number, instance, algorithm, tie_break = task
+    started = time.perf_counter()
+    trace = solve(instance, algorithm, tie_break)
+    seconds = time.perf_counter() - started
+    return {"maze": number, "name": instance.name, "algorithm": algorithm, "tie_break": tie_break,
+            "setting": setting_name(algorithm, tie_break), **trace.summary(), "seconds": seconds}
+
+
+def run_experiment(
+    instances: Sequence[Instance],
+    settings: Iterable[tuple[str, str]] = SETTINGS,
+    jobs: int = 1,
+    progress: bool = True,
+) -> list[dict]:
+    """Run every setting on every instance; one row per run, ordered by setting, then maze.
+
+    A row: ``maze`` (its number), ``name``, ``algorithm``, ``tie_break``, ``setting``, ``reached``,
+    ``searches``, ``expansions``, ``moves`` and ``seconds`` (wall time of the run). ``jobs > 1``
+    spreads the runs over that many processes (wall times then include some contention).
+    """
+    from tqdm import tqdm
+
+    settings = list(settings)
+    tasks = [(number, instance, algorithm, tie_break)
+             for algorithm, tie_break in settings for number, instance in enumerate(instances)]
+    bar = tqdm(total=len(tasks), desc="experiment", unit="run", disable=not progress)
+    rows = []
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for row in pool.map(_run_one, tasks, chunksize=1):
+                rows.append(row)
+                bar.update()
+    else:
+        for task in tasks:
+            rows.append(_run_one(task))
+            bar.update()
+    bar.close()
+    return rows
+
+
+# -- statistics -----------------------------------------------------------------------------------
+
+
+def summarise(rows: Sequence[dict]) -> dict[str, dict[str, dict[str, float]]]:
+    """Per setting and measure: mean, median, standard deviation (n - 1), total, count."""
+    summary: dict[str, dict[str, dict[str, float]]] = {}
+    for setting in dict.fromkeys(r["setting"] for r in rows):
+        chosen = [r for r in rows if r["setting"] == setting]
+        summary[setting] = {}
+        for measure in MEASURES:
+            values = [float(r[measure]) for r in chosen]
+            summary[setting][measure] = {
+                "mean": statistics.fmean(values),
+                "median": statistics.median(values),
+                "std": statistics.stdev(values) if len(values) > 1 else 0.0,
+                "total": sum(values),
+                "count": len(values),
+            }
+    return summary
+
+
+@dataclass
+class Comparison:
+    """A paired comparison of two settings on the same mazes, by expansions."""
+
+    label: str
+    setting_a: str
+    setting_b: str
+    pairs: int
+    mean_a: float
+    mean_b: float
+    ratio_of_totals: float      # total(b) / total(a)
+    b_fewer: int                # mazes where b expanded fewer cells than a
+    a_fewer: int
+    wilcoxon_p: float | None    # two-sided Wilcoxon signed-rank test (None: too few or all equal)
+    t_test_p: float | None      # two-sided paired t-test
+
+    def sentence(self, alpha: float = 0.05) -> str:
+        verdict = "no significant difference"
+        if self.wilcoxon_p is not None and self.wilcoxon_p < alpha:
+            better = self.setting_b if self.mean_b < self.mean_a else self.setting_a
+            verdict = f"{better} expands significantly fewer cells"
+        p = "n/a" if self.wilcoxon_p is None else f"{self.wilcoxon_p:.2g}"
+        return (f"{self.label}: {self.mean_a:,.0f} vs {self.mean_b:,.0f} expansions per maze "
+                f"(ratio {self.ratio_of_totals:.2f}); Wilcoxon p = {p} over {self.pairs} mazes: {verdict} "
+                f"at alpha = {alpha}.")
+
+
+def paired_comparisons(rows: Sequence[dict], comparisons: Iterable[tuple[str, str]] = COMPARISONS) -> list[Comparison]:
+    """Compare expansions maze by maze for each pair of settings present in ``rows``."""
+    from scipy import stats
+
+    by_setting: dict[str, dict[int, int]] = {}
+    for r in rows:
+        by_setting.setdefault(r["setting"], {})[r["maze"]] = r["expansions"]
+    results = []
+    for a, b in comparisons:
+        if a not in by_setting or b not in by_setting:
+            continue
+        mazes = sorted(set(by_setting[a]) & set(by_setting[b]))
+        xs = [by_setting[a][m] for m in mazes]
+        ys = [by_setting[b][m] for m in mazes]
+        differences = [y - x for x, y in zip(xs, ys)]
+        wilcoxon_p = t_p = None
+        if len(mazes) >= 2 and any(differences):
+            wilcoxon_p = float(stats.wilcoxon(xs, ys).pvalue)
+            t_p = float(stats.ttest_rel(xs, ys).pvalue)
+        results.append(Comparison(
+            label=f"{a} vs {b}", setting_a=a, setting_b=b, pairs=len(mazes),
+            mean_a=statistics.fmean(xs) if xs else 0.0, mean_b=statistics.fmean(ys) if ys else 0.0,
+            ratio_of_totals=(sum(ys) / sum(xs)) if sum(xs) else float("nan"),
+            b_fewer=sum(d < 0 for d in differences), a_fewer=sum(d > 0 for d in differences),
+            wilcoxon_p=wilcoxon_p, t_test_p=t_p,
+        ))
+    return results
+
+
+# -- outputs --------------------------------------------------------------------------------------
+
+
+def write_results(rows: Sequence[dict], outdir: str | Path) -> list[Path]:
+    """Write per_maze.csv, per_maze.json, summary.json and summary.md into ``outdir`` (atomically)."""
+    import csv
+    import io
+
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    columns = ["maze", "name", "algorithm", "tie_break", "setting", "reached", "searches", "expansions",
+               "moves", "seconds"]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: r[k] for k in columns} for r in rows)
+    summary = summarise(rows)
+    comparisons = paired_comparisons(rows)
+    files = {
+        "per_maze.csv": buffer.getvalue(),
+        "per_maze.json": json.dumps(list(rows), indent=1) + "\n",
+        "summary.json": json.dumps({"summary": summary, "comparisons": [asdict(c) for c in comparisons]},
+                                   indent=1) + "\n",
+        "summary.md": summary_markdown(summary, comparisons),
+    }
+    written = []
+    for name, text in files.items():
+        atomic_write_text(outdir / name, text)
+        written.append(outdir / name)
+    return written
+
+
+def summary_table(summary: dict) -> tuple[list[str], list[list[object]]]:
+    """Headers and rows of the summary: one row per setting."""
+    headers = ["setting", "mazes", "expansions mean", "median", "std", "total", "searches mean", "moves mean",
+               "seconds total"]
+    rows = []
+    for setting, measures in summary.items():
+        e = measures["expansions"]
+        rows.append([setting, int(e["count"]), e["mean"], e["median"], e["std"], int(e["total"]),
+                     measures["searches"]["mean"], measures["moves"]["mean"], measures["seconds"]["total"]])
+    return headers, rows
+
+
+def summary_markdown(summary: dict, comparisons: Sequence[Comparison]) -> str:
+    headers, rows = summary_table(summary)
+
+    def cell(v: object) -> str:
+        return f"{v:,.1f}" if isinstance(v, float) else str(v)
+
+    lines = ["# The standard experiment", "", "| " + " | ".join(headers) + " |",
+             "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    lines += ["", "## Paired comparisons (expansions per maze)", ""]
+    lines += [f"- {c.sentence()}" for c in comparisons]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,167 @@
+"""D* Lite, the optimized final version (Koenig and Likhachev 2002, Figure 4), for the fog-of-war agent.
+
+D* Lite searches from the target toward the agent, so the root of its search never moves and the
+g-values it has computed stay valid while the agent walks. Each state has g (its current distance
+estimate to the target) and rhs (a one-step lookahead: ``min over successors s' of c(s, s') + g(s')``,
+0 for the target). A state is *locally consistent* when g = rhs; the priority queue U holds the
+inconsistent ones, keyed by ``[min(g, rhs) + h(agent, s) + km; min(g, rhs)]``. When the agent sees a
+blocked cell, the costs of the edges into and out of it become infinite, the rhs-values of its
+neighbours are repaired, and ComputeShortestPath re-expands only what the change affects. ``km``
+grows by h(last, agent) at each repair, so the keys already in U stay lower bounds although the
+agent (the heuristic's reference point) has moved.
+
+The agent plans as in Koenig (2004, Section 3): a shortest presumed-unblocked path from its cell to
+the target (following the smallest c + g, ties east, south, west, north), walked until the target
+or until a cell on it is seen blocked (SPEC §6). Newly seen blocked cells are applied at the next
+planning episode, all together, as the paper's Main allows. If rhs(agent) is infinite after
+ComputeShortestPath, no presumed-unblocked path exists and the run reports it.
+
+Trace record of an episode: the search's start is the target, its goal the agent; ``expanded`` lists
+every state the episode made consistent or underconsistent (a state can appear twice: once raised,
+once lowered). The keys break ties in the first component toward the smaller second one, as in the
+paper (the order its correctness proof uses), so the trace's ``tie_break`` is ``"smaller_g"``.
+
+>>> from reference.world import FogOfWarWorld, Gridworld
+>>> grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # handout Figure 2
+>>> run = dstar_lite(FogOfWarWorld(grid, (4, 2)), (4, 2), (4, 4))
+>>> run.reached, run.moves, run.episodes
+(True, 12, 3)
+"""
+
+from __future__ import annotations
+
+from reference.world.grid import Cell
+from reference.world.sensing import Knowledge, World
+from reference.world.trace import SearchRecord
+
+from ..heap import BinaryHeap
+from .agent import INFINITY, EpisodicAgent, RealtimeRun
+from .heuristics import check_heuristic, flat_heuristic
+
+
+class DStarLite(EpisodicAgent):
+    """D* Lite (optimized final version) driving the SPEC's agent; ``plan`` is one episode of Main."""
+
+    algorithm = "dstar_lite"
+
+    def __init__(self, world: World, start: Cell, target: Cell, heuristic: str = "strong",
+                 knowledge: Knowledge | None = None) -> None:
+        super().__init__(world, start, target, check_heuristic(heuristic), "smaller_g", knowledge)
+        self.distance = flat_heuristic(heuristic, self.width)
+        cells = self.cell_count
+        self.g = [INFINITY] * cells    # Initialize(), lines 02-03: every g and rhs infinite
+        self.rhs = [INFINITY] * cells
+        self.queue: BinaryHeap = BinaryHeap()  # U, keys packed into one int (see key())
+        self.km = 0
+        self.last = -1  # s_last; -1 until the first episode
+        self.expanded: list[int] = []
+
+    def key(self, s: int) -> int:
+        """CalculateKey(s) = [min(g, rhs) + h(agent, s) + km; min(g, rhs)], packed into one int.
+
+        k2 < number of cells for every finite distance, so ``k1 * cells + k2`` sorts like the pair.
+        """
+        k2 = min(self.g[s], self.rhs[s])
+        if k2 >= INFINITY:
+            return INFINITY * INFINITY
+        return (k2 + self.distance(self.agent, s) + self.km) * self.cell_count + k2
+
+    def update_vertex(self, u: int) -> None:
+        """UpdateVertex(u): U holds u exactly when u is locally inconsistent (lines 07-09)."""
+        queue = self.queue
+        if self.g[u] != self.rhs[u]:
+            if u in queue:
+                queue.update(u, self.key(u))
+            else:
+                queue.push(u, self.key(u))
+        elif u in queue:
+            queue.remove(u)
+
+    def best_successor_cost(self, s: int) -> int:
+        """min over successors s' of c(s, s') + g(s'); known-blocked cells have no edges."""
+        g = self.g
+        return min((1 + g[t] for t in self.free_neighbours(s)), default=INFINITY)
+
+    def compute_shortest_path(self) -> None:
+        """ComputeShortestPath (lines 10-28); records every expansion in ``self.expanded``."""
+        g, rhs, queue, start, target = self.g, self.rhs, self.queue, self.agent, self.target
+        while queue and (queue.min_priority() < self.key(start) or rhs[start] > g[start]):
+            u = queue.peek()
+            k_old, k_new = queue.min_priority(), self.key(u)
+            if k_old < k_new:  # the key was computed with a smaller km: re-queue (line 15)
+                queue.update(u, k_new)
+            elif g[u] > rhs[u]:  # overconsistent: lower g (lines 17-20)
+                g[u] = rhs[u]
+                queue.remove(u)
+                self.expanded.append(u)
+                for s in self.free_neighbours(u):
+                    if s != target and rhs[s] > 1 + g[u]:
+                        rhs[s] = 1 + g[u]
+                    self.update_vertex(s)
+            else:  # underconsistent: raise g to infinity and repair what depended on it (lines 22-28)
+                g_old = g[u]
+                g[u] = INFINITY
+                self.expanded.append(u)
+                for s in self.free_neighbours(u):
+                    if s != target and rhs[s] == 1 + g_old:
+                        rhs[s] = self.best_successor_cost(s)
+                    self.update_vertex(s)
+                self.update_vertex(u)  # rhs(u) does not depend on g(u); u may now be overconsistent
+
+    def apply_blocked(self, cells: list[int]) -> None:
+        """The edges into and out of each newly seen blocked cell now cost infinity (lines 41-47)."""
+        g, rhs, target = self.g, self.rhs, self.target
+        for b in cells:
+            rhs[b] = INFINITY  # b has no outgoing edges any more (b is never the target)
+            self.update_vertex(b)
+            for v in self.free_neighbours(b):  # edge (v, b): its old cost was 1
+                if v != target and rhs[v] == 1 + g[b]:
+                    rhs[v] = self.best_successor_cost(v)
+                    self.update_vertex(v)
+
+    # -- one planning episode of Main (lines 29-48) ---------------------------------------------
+
+    def plan(self, agent: int) -> tuple[list[int], list[int]]:
+        self.agent = agent
+        self.expanded = []
+        if self.last < 0:  # Initialize (lines 02-06): the search starts at the target
+            self.rhs[self.target] = 0
+            self.queue.push(self.target, self.key(self.target))
+        else:  # lines 38-47: account for the agent's move, then repair the edges that changed
+            self.km += self.distance(self.last, agent)
+            self.apply_blocked(self.newly_blocked)
+        self.last = agent
+        self.newly_blocked = []
+        self.compute_shortest_path()
+        return self.expanded, self.read_path(agent)
+
+    def read_path(self, agent: int) -> list[int]:
+        """From the agent, always to the neighbour with the smallest 1 + g (line 33); [] if rhs(agent) is infinite.
+
+        The loop of ComputeShortestPath may stop with the agent's own state still overconsistent
+        (its key ties with U's top key); its rhs-value is then its distance, and so it is tested.
+        """
+        g = self.g
+        if self.rhs[agent] >= INFINITY:  # line 32: "there is no known path"
+            return []
+        path = [agent]
+        while path[-1] != self.target:
+            here = path[-1]
+            step = min(self.free_neighbours(here), key=lambda t: g[t])  # min keeps the first of ties
+            if g[step] >= g[here]:
+                raise RuntimeError(f"D* Lite's g-values do not descend at {divmod(here, self.width)}")
+            path.append(step)
+        return path
+
+    def record(self, agent: int, expanded: list[int], path: list[int]) -> SearchRecord:
+        """D* Lite searches from the target (its start) toward the agent (its goal)."""
+        width = self.width
+        return SearchRecord(start=divmod(self.target, width), goal=divmod(agent, width),
+                            expanded=[divmod(s, width) for s in expanded],
+                            path=[divmod(s, width) for s in path])
+
+
+def dstar_lite(world: World, start: Cell, target: Cell, heuristic: str = "strong",
+               knowledge: Knowledge | None = None) -> RealtimeRun:
+    """D* Lite for the fog-of-war agent (``knowledge`` for known terrain); see the module docstring."""
+    return DStarLite(world, start, target, heuristic, knowledge).run()

@@ -1,0 +1,204 @@
+"""Koenig's LRTA* with an A* (or breadth-first) lookahead and a Dijkstra value update.
+
+Koenig (2004), Figure 2, one planning episode from the agent's cell:
+
+1. *Local search space.* An A* search from the agent toward the target, with f = g + value, until
+   ``lookahead`` states have been expanded or the target is about to be expanded. The expanded
+   states are the local search space; the generated but unexpanded ones (A*'s OPEN) are its border.
+2. *Value update.* Dijkstra's algorithm, started from the border with each border state's value,
+   sets the value of every state of the local search space to the minimum over border states s of
+   (distance to s inside the space) + value(s).
+3. *Move.* Follow a path to the border state that minimises distance + value: that is the state A*
+   would expand next (the top of OPEN), and the path is A*'s tree path to it, so ties are broken
+   "along the edges of the A* search tree". The agent walks it until it leaves the local search
+   space (the path's last cell) or sees the path blocked (SPEC §6).
+4. Repeat until the agent stands on the target.
+
+Values are created lazily from the heuristic and kept across episodes. With a consistent
+heuristic they stay consistent and never exceed the true presumed-free distance, which gives two
+sound "cannot reach the target" tests: A*'s OPEN runs empty (everything the agent could reach has
+been searched), or the agent's value reaches the number of cells not known to be blocked.
+
+``local_search="bfs"`` replaces step 1 by a breadth-first search (Koenig's Table 4): no priority
+queue, the first ``lookahead`` states in breadth-first order. The A* keys follow SPEC §5:
+``(f, -g, stamp)`` for ``larger_g``, ``(f, g, stamp)`` for ``smaller_g``; the BFS variant uses the
+same order to choose among its border states.
+
+The real-time bound: no episode expands more than ``lookahead`` states.
+
+>>> from reference.world import FogOfWarWorld, Gridworld
+>>> grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # handout Figure 2
+>>> run = lrta_star_lookahead(FogOfWarWorld(grid, (4, 2)), (4, 2), (4, 4), lookahead=3)
+>>> run.reached, max(len(s.expanded) for s in run.trace.searches) <= 3
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from reference.world.grid import Cell
+from reference.world.sensing import Knowledge, World
+
+from ..heap import BinaryHeap
+from .agent import INFINITY, EpisodicAgent, RealtimeRun
+from .heuristics import check_heuristic, flat_heuristic
+
+LOCAL_SEARCHES = ("astar", "bfs")
+
+
+class LookaheadLRTA(EpisodicAgent):
+    """LRTA* whose episodes search ``lookahead`` states, update their values, and walk out of them."""
+
+    def __init__(self, world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
+                 local_search: str = "astar", tie_break: str = "larger_g",
+                 knowledge: Knowledge | None = None) -> None:
+        super().__init__(world, start, target, check_heuristic(heuristic), tie_break, knowledge)
+        if int(lookahead) < 1:
+            raise ValueError(f"the lookahead must be at least 1, got {lookahead}")
+        if local_search not in LOCAL_SEARCHES:
+            raise ValueError(f"local_search must be 'astar' or 'bfs', got {local_search!r}")
+        self.lookahead = int(lookahead)
+        self.local_search = local_search
+        self.algorithm = "lrta_astar" if local_search == "astar" else "lrta_bfs"
+        self.distance = flat_heuristic(heuristic, self.width)
+        cells = self.cell_count
+        self.value = [-1] * cells  # the learned values; -1: not created yet, use the heuristic
+        self.g = [INFINITY] * cells
+        self.tree = [-1] * cells
+        self.generated_in = [0] * cells  # number of the last episode that generated the cell
+        self.expanded_in = [0] * cells   # number of the last episode that expanded it
+        self.episode = 0
+
+    def h(self, s: int) -> int:
+        value = self.value[s]
+        return value if value >= 0 else self.distance(s, self.target)
+
+    def key(self, f: int, g: int, stamp: int) -> tuple[int, int, int]:
+        """SPEC §5's key: ties in f to the larger (or smaller) g, then to the earlier insertion."""
+        return (f, -g if self.tie_break == "larger_g" else g, stamp)
+
+    # -- one planning episode -------------------------------------------------------------------
+
+    def plan(self, agent: int) -> tuple[list[int], list[int]]:
+        self.episode += 1
+        if self.local_search == "astar":
+            expanded, border, best = self.astar_space(agent)
+        else:
+            expanded, border, best = self.bfs_space(agent)
+        if best < 0:
+            return expanded, []  # step 1 searched everything reachable without meeting the target
+        self.update_values(expanded, border)  # step 2
+        if self.value[agent] >= self.cell_count - self.known_blocked_count:
+            return expanded, []  # the agent's value exceeds every simple path: unreachable
+        path = [best]  # step 3: the A* (or BFS) tree path from the agent to the chosen border state
+        while path[-1] != agent:
+            path.append(self.tree[path[-1]])
+        path.reverse()
+        return expanded, path
+
+    def astar_space(self, agent: int) -> tuple[list[int], list[int], int]:
+        """Step 1: A* from the agent until ``lookahead`` expansions or the target is next.
+
+        Returns the expanded states in order, the generated states, and the state A* would expand
+        next (-1 if OPEN ran empty).
+        """
+        g, tree, generated_in, expanded_in = self.g, self.tree, self.generated_in, self.expanded_in
+        episode, target, h = self.episode, self.target, self.h
+        open_list: BinaryHeap = BinaryHeap()
+        g[agent], generated_in[agent] = 0, episode
+        generated = [agent]
+        stamp = 0
+        open_list.push(agent, self.key(h(agent), 0, stamp))
+        expanded: list[int] = []
+        while open_list and len(expanded) < self.lookahead:
+            s = open_list.peek()
+            if s == target:
+                break  # "until the goal state is about to be expanded"
+            open_list.pop()
+            expanded.append(s)
+            expanded_in[s] = episode
+            g_next = g[s] + 1
+            for t in self.free_neighbours(s):
+                if expanded_in[t] == episode:
+                    continue  # consistent values: an expanded state's g is already the smallest
+                if generated_in[t] != episode:
+                    generated_in[t], g[t] = episode, INFINITY
+                    generated.append(t)
+                if g[t] > g_next:
+                    g[t], tree[t] = g_next, s
+                    stamp += 1
+                    key = self.key(g_next + h(t), g_next, stamp)
+                    if t in open_list:
+                        open_list.update(t, key)
+                    else:
+                        open_list.push(t, key)
+        best = open_list.peek() if open_list else -1
+        return expanded, generated, best
+
+    def bfs_space(self, agent: int) -> tuple[list[int], list[int], int]:
+        """Step 1 with breadth-first search: the first ``lookahead`` states in BFS order.
+
+        The border state to walk to is the one with the smallest key ``(g + value, ...)``; -1 if the
+        queue ran empty.
+        """
+        g, tree, generated_in, expanded_in = self.g, self.tree, self.generated_in, self.expanded_in
+        episode, target = self.episode, self.target
+        g[agent], generated_in[agent] = 0, episode
+        generated = [agent]
+        queue = deque([agent])
+        expanded: list[int] = []
+        while queue and len(expanded) < self.lookahead:
+            s = queue[0]
+            if s == target:
+                break  # the target is about to be expanded
+            queue.popleft()
+            expanded.append(s)
+            expanded_in[s] = episode
+            for t in self.free_neighbours(s):
+                if generated_in[t] != episode:
+                    generated_in[t], g[t], tree[t] = episode, g[s] + 1, s
+                    generated.append(t)
+                    queue.append(t)
+        if not queue:
+            return expanded, generated, -1
+        h, key = self.h, self.key
+        # The queue holds the border in insertion order, so its position is the stamp.
+        best = min(range(len(queue)), key=lambda i: key(g[queue[i]] + h(queue[i]), g[queue[i]], i))
+        return expanded, generated, queue[best]
+
+    def update_values(self, expanded: list[int], generated: list[int]) -> None:
+        """Step 2: Dijkstra from the border sets value(s) = min over border b of dist(s, b) + value(b)."""
+        value, expanded_in, episode, h = self.value, self.expanded_in, self.episode, self.h
+        heap: BinaryHeap = BinaryHeap()
+        for b in generated:
+            if expanded_in[b] != episode:  # a border state: its value is fixed
+                value[b] = h(b)
+                heap.push(b, value[b])
+        for s in expanded:
+            value[s] = INFINITY
+        unsettled = len(expanded)
+        while heap and unsettled:  # stop once every state of the local search space is settled
+            s = heap.pop()
+            if expanded_in[s] == episode:
+                unsettled -= 1
+            through_s = value[s] + 1
+            for t in self.free_neighbours(s):
+                if expanded_in[t] == episode and value[t] > through_s:
+                    value[t] = through_s
+                    if t in heap:
+                        heap.update(t, through_s)
+                    else:
+                        heap.push(t, through_s)
+
+
+def lrta_star_lookahead(world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
+                        tie_break: str = "larger_g", knowledge: Knowledge | None = None) -> RealtimeRun:
+    """Koenig's LRTA* with an A* lookahead of ``lookahead`` expansions per planning episode."""
+    return LookaheadLRTA(world, start, target, lookahead, heuristic, "astar", tie_break, knowledge).run()
+
+
+def lrta_star_bfs(world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
+                  tie_break: str = "larger_g", knowledge: Knowledge | None = None) -> RealtimeRun:
+    """LRTA* whose local search space is the first ``lookahead`` states of a breadth-first search."""
+    return LookaheadLRTA(world, start, target, lookahead, heuristic, "bfs", tie_break, knowledge).run()
