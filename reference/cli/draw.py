@@ -1,0 +1,170 @@
+"""``ftr draw`` and ``ftr animate``: pictures of a run, for one instance.
+
+    ftr draw mazes/maze_00.map --scen mazes/mazes.scen --index 0 --search 3 --out search3.png
+    ftr draw handout.map --start 4,2 --target 4,4 --algorithm adaptive --search 2 --out fig7.png
+    ftr draw mazes --maze 7 --view knowledge --step 40 --out knows.png
+    ftr animate mazes --maze 7 --algorithm backward --out run.gif
+
+By default the reference solution makes the trace; ``--trace FILE`` draws a saved one instead
+(for instance a student's), checked against the instance's grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import add_instance_arguments, load_instances
+
+
+def parse_window(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``"10,20,30,45"`` -> ``((10, 20), (30, 45))``: top, left, bottom, right (cells, inclusive)."""
+    try:
+        top, left, bottom, right = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected TOP,LEFT,BOTTOM,RIGHT (four whole numbers), got {text!r}") from None
+    return ((top, left), (bottom, right))
+
+
+def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    add_instance_arguments(parser)
+    parser.add_argument("--maze", type=int, default=0, help="with a folder: which of its instances (0 = first)")
+    parser.add_argument("--algorithm", choices=["forward", "backward", "adaptive"], default="forward")
+    parser.add_argument("--tie-break", choices=["larger_g", "smaller_g"], default="larger_g",
+                        help="ties in f go to the larger g (default) or the smaller g")
+    parser.add_argument("--trace", metavar="FILE", help="draw this saved trace (SPEC §8 JSON) instead of running the reference")
+    parser.add_argument("--out", required=True, metavar="FILE", help="where to write the picture")
+
+
+def register_draw(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "draw",
+        help="draw one search the way the handout does, or what the agent knows",
+        description="Draw search K of a run as the handout's figures do (g top-left, f top-right, h bottom-left, "
+        "expanded cells grey, tree pointers, the path; Adaptive A* adds the updated h bottom-right), or with "
+        "--view knowledge the true world, the agent's knowledge and its freespace view at trajectory step T. "
+        "Big grids drop the numbers and colour the expansion order; --window or --zoom shows part of the grid.",
+    )
+    _add_run_arguments(parser)
+    parser.add_argument("--view", choices=["search", "knowledge"], default="search")
+    parser.add_argument("--search", type=int, default=1, metavar="K",
+                        help="which search to draw: 1 = the first (default), -1 = the last")
+    parser.add_argument("--step", type=int, default=0, metavar="T",
+                        help="with --view knowledge: the trajectory step (0 = before the first move, -1 = the end)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--window", type=parse_window, metavar="TOP,LEFT,BOTTOM,RIGHT",
+                       help="draw only these cells (inclusive)")
+    where.add_argument("--zoom", type=int, metavar="RADIUS",
+                       help="draw only the cells within RADIUS rows and columns of the agent")
+    parser.add_argument("--numbers", action=argparse.BooleanOptionalAction, default=None,
+                        help="write g, f and h into the cells (default: when at most 16 rows and columns show)")
+    parser.add_argument("--dpi", type=int, default=120)
+    parser.set_defaults(handler=draw)
+
+
+def register_animate(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "animate",
+        help="animate a whole run as a GIF",
+        description="Write a GIF of a whole run: each search (the cells it expanded), each move, each newly "
+        "seen wall (red), the path being followed.",
+    )
+    _add_run_arguments(parser)
+    parser.add_argument("--fps", type=int, default=4, help="frames per second (default 4)")
+    parser.add_argument("--moves-per-frame", type=int, default=1, help="moves shown per frame (default 1)")
+    parser.add_argument("--max-frames", type=int, default=300,
+                        help="keep at most this many evenly spaced frames (default 300)")
+    parser.add_argument("--dpi", type=int, default=80)
+    parser.set_defaults(handler=animate)
+
+
+def _instance_and_trace(args: argparse.Namespace):
+    """The chosen instance and its trace (the reference's, or the one in ``--trace``)."""
+    from reference.world.trace import Trace
+
+    from . import UsageError
+
+    instances = load_instances(args)
+    if not 0 <= args.maze < len(instances):
+        raise UsageError(f"--maze {args.maze}: {args.path} has instances 0..{len(instances) - 1}")
+    instance = instances[args.maze]
+    if args.trace:
+        trace = Trace.load(args.trace, instance.grid.height, instance.grid.width)
+        if tuple(trace.trajectory[0]) != instance.start:
+            raise UsageError(f"{args.trace}: the trace starts at {trace.trajectory[0]}, the instance at {instance.start}")
+    else:
+        from reference.solutions import solve
+
+        trace = solve(instance, args.algorithm, args.tie_break)
+    return instance, trace
+
+
+def _replay_error(error: Exception, args: argparse.Namespace):
+    from . import UsageError
+
+    source = args.trace or "the trace"
+    return UsageError(f"{source} cannot be replayed on this grid: {error}")
+
+
+def draw(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from reference.experiments.plots import save_figure
+    from reference.world.pictures import draw_knowledge_views, draw_search, search_view, window_around
+    from reference.world.replay import ReplayError
+
+    from . import UsageError
+
+    instance, trace = _instance_and_trace(args)
+    grid = instance.grid
+    try:
+        if args.view == "search":
+            count = len(trace.searches)
+            if count == 0:
+                raise UsageError("this run made no search (the agent starts on the target): nothing to draw")
+            if not (1 <= args.search <= count or -count <= args.search <= -1):
+                raise UsageError(f"--search {args.search}: the run made {count} searches (1..{count}, or -1 for the last)")
+            view = search_view(grid, trace, args.search - 1 if args.search > 0 else args.search)
+            window = window_around(view.agent, args.zoom, grid) if args.zoom is not None else args.window
+            drawn = draw_search(view, numbers=args.numbers, window=window)
+            figure = drawn.axes.get_figure()
+        else:
+            steps = len(trace.trajectory)
+            if not -steps <= args.step < steps:
+                raise UsageError(f"--step {args.step}: the trajectory has steps 0..{steps - 1}")
+            agent = tuple(trace.trajectory[args.step])
+            window = window_around(agent, args.zoom, grid) if args.zoom is not None else args.window
+            views = draw_knowledge_views(grid, trace, args.step, window=window)
+            figure = views.axes[0].get_figure()
+    except ReplayError as error:
+        raise _replay_error(error, args) from None
+    except ValueError as error:  # a window outside the grid
+        raise UsageError(str(error)) from None
+    save_figure(figure, args.out, dpi=args.dpi)
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+def animate(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from reference.world.animation import animate_run, save_gif
+    from reference.world.replay import ReplayError
+
+    from . import UsageError
+
+    if args.fps < 1 or args.moves_per_frame < 1 or args.max_frames < 2:
+        raise UsageError("--fps and --moves-per-frame must be at least 1, --max-frames at least 2")
+    instance, trace = _instance_and_trace(args)
+    try:
+        animation = animate_run(instance.grid, trace, args.moves_per_frame, args.max_frames)
+    except ReplayError as error:
+        raise _replay_error(error, args) from None
+    save_gif(animation, args.out, fps=args.fps, dpi=args.dpi, progress=True)
+    print(f"wrote {args.out} ({len(animation.player.frames)} frames)", file=sys.stderr)
+    return 0
+
+
+COMMANDS = [(40, register_draw), (41, register_animate)]

@@ -1,0 +1,254 @@
+"""A whole run as an animation: every search, every move, every newly seen wall.
+
+:func:`run_frames` turns a trace into a list of :class:`Frame` (plain data, one per event);
+:func:`animate_run` draws them as a Matplotlib animation, which :func:`save_gif` writes as a GIF
+and :func:`show_inline` shows in a notebook (a JavaScript player with its own controls).
+:func:`step_slider` gives a slider over the frames when ipywidgets is installed.
+
+What a frame shows, on the agent's freespace view of the true grid:
+
+* black: cells the agent knows to be blocked; red: walls it saw in this very step;
+* pale blue-grey: walls it has not seen yet (it plans as if they were free);
+* blue: the cells the latest search expanded (bright in the search's own frame, faint after);
+* yellow: the cells the agent has stood in; the red line: the path it is following;
+* the blue dot is the agent, the red star the target.
+
+>>> from reference.world.grid import Gridworld
+>>> from reference.world.trace import SearchRecord, Trace
+>>> grid = Gridworld.from_strings(["...", ".@."])
+>>> trace = Trace("forward", "larger_g", True, [(1, 0), (0, 0), (0, 1), (0, 2), (1, 2)],
+...               [SearchRecord((1, 0), (1, 2), [(1, 0), (0, 0), (0, 1), (0, 2)],
+...                             [(1, 0), (0, 0), (0, 1), (0, 2), (1, 2)])])
+>>> [frame.kind for frame in run_frames(grid, trace)]
+['search', 'move', 'move', 'move', 'move', 'end']
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.axes import Axes
+
+from .fileio import atomic_write_bytes
+from .grid import Cell, Gridworld
+from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, target_of)
+from .replay import search_contexts
+from .sensing import Knowledge
+from .trace import Trace
+
+SEARCHED = (0.45, 0.7, 1.0)         # cells the current search expanded, in its own frame
+SEARCHED_FAINT = (0.82, 0.9, 1.0)   # ... and while the agent walks the path it found
+
+
+@dataclass
+class Frame:
+    """One picture of the run. ``kind`` is ``"search"``, ``"move"`` or ``"end"``; ``step`` is the
+    agent's place in the trajectory (0 = start); ``known_blocked`` the agent's knowledge as a
+    boolean array; ``path`` the rest of the path it is following."""
+
+    kind: str
+    step: int
+    agent: Cell
+    known_blocked: np.ndarray
+    caption: str
+    search: int = -1                                   # index of the latest search
+    expanded: list[Cell] = field(default_factory=list)
+    new_walls: list[Cell] = field(default_factory=list)
+    path: list[Cell] = field(default_factory=list)
+    trail: list[Cell] = field(default_factory=list)    # the cells the agent has stood in so far
+
+
+def _known_array(knowledge: Knowledge) -> np.ndarray:
+    return np.frombuffer(bytes(knowledge.blocked), dtype=np.uint8).reshape(knowledge.height, knowledge.width).astype(bool)
+
+
+def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = None) -> list[Frame]:
+    """The frames of a run: one per search, one per ``moves_per_frame`` moves (and always one
+    after a move that reveals walls, and after a search's last move), one at the end.
+
+    With ``max_frames``, a long run keeps that many evenly spaced frames (the first and the last
+    among them); each kept frame shows in red every wall seen since the previous kept one.
+    """
+    if moves_per_frame < 1:
+        raise ValueError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
+    knowledge = Knowledge(grid.height, grid.width)
+    agent = tuple(trace.trajectory[0])
+    knowledge.observe(n for n in grid.neighbours(agent) if grid.blocked[n])
+    trail = [agent]
+    frames: list[Frame] = []
+    for context in search_contexts(grid, trace):
+        record = trace.searches[context.index]
+        number = context.index + 1
+        path = [tuple(c) for c in record.path]
+        found = f"{len(path) - 1} moves to go" if path else "no path: the target cannot be reached"
+        frames.append(Frame("search", len(trail) - 1, agent, _known_array(knowledge),
+                            f"search {number}: {len(record.expanded)} expansions, {found}",
+                            context.index, list(record.expanded), path=path, trail=list(trail)))
+        for walked, cell in enumerate(context.moves, start=1):
+            agent = cell
+            trail.append(cell)
+            step = len(trail) - 1
+            new_walls = knowledge.observe(n for n in grid.neighbours(agent) if grid.blocked[n])
+            if walked % moves_per_frame == 0 or new_walls or walked == len(context.moves):
+                seen = f", sees {len(new_walls)} new wall{'s' * (len(new_walls) != 1)}" if new_walls else ""
+                frames.append(Frame("move", step, agent, _known_array(knowledge), f"move {step}{seen}",
+                                    context.index, list(record.expanded), new_walls, path[walked:], list(trail)))
+    target = target_of(trace)
+    outcome = "reached the target" if trace.reached else "cannot reach the target"
+    moves = len(trail) - 1
+    frames.append(Frame("end", moves, agent, _known_array(knowledge),
+                        f"{outcome}: {len(trace.searches)} searches, {trace.expansions} expansions, {moves} moves",
+                        len(trace.searches) - 1, trail=list(trail)))
+    if target is not None and trace.reached and agent != target:
+        frames[-1].caption += f" (but the agent stands in {agent}, not {target})"
+    return frames if max_frames is None else thin_frames(frames, max_frames)
+
+
+def thin_frames(frames: list[Frame], max_frames: int) -> list[Frame]:
+    """At most ``max_frames`` evenly spaced frames, first and last kept; walls seen in dropped
+    frames are shown as new in the next kept frame.
+
+    >>> blank = np.zeros((1, 1), dtype=bool)
+    >>> frames = [Frame("move", i, (0, 0), blank, str(i), new_walls=[(i, 0)]) for i in range(5)]
+    >>> [(f.caption, f.new_walls) for f in thin_frames(frames, 3)]
+    [('0', [(0, 0)]), ('2', [(1, 0), (2, 0)]), ('4', [(3, 0), (4, 0)])]
+    """
+    if max_frames < 2:
+        raise ValueError(f"max_frames must be at least 2, got {max_frames}")
+    if len(frames) <= max_frames:
+        return frames
+    keep = sorted(set(np.linspace(0, len(frames) - 1, max_frames).round().astype(int).tolist()))
+    thinned, previous = [], -1
+    for index in keep:
+        walls = [wall for skipped in frames[previous + 1: index + 1] for wall in skipped.new_walls]
+        thinned.append(replace(frames[index], new_walls=walls))
+        previous = index
+    return thinned
+
+
+def frame_colours(grid: Gridworld, frame: Frame) -> np.ndarray:
+    """The RGB colour of every cell in ``frame`` (see the module docstring for the key)."""
+    colours = np.ones((grid.height, grid.width, 3))
+    searched = SEARCHED if frame.kind == "search" else SEARCHED_FAINT
+    if frame.kind != "end":
+        for cell in frame.expanded:
+            colours[cell] = searched
+    # a wall the agent has not seen stays visible, mixed with the search colour if it was searched
+    colours[grid.blocked] = (colours[grid.blocked] + HIDDEN_WALL) / 2 * 0.9
+    for cell in frame.trail:
+        colours[cell] = TRAIL
+    colours[frame.known_blocked] = BLACK
+    for cell in frame.new_walls:
+        colours[cell] = NEW_WALL
+    return colours
+
+
+class RunPlayer:
+    """Draws frames of one run on one axes, updating the same artists from frame to frame."""
+
+    def __init__(self, grid: Gridworld, trace: Trace, frames: list[Frame], ax: Axes) -> None:
+        self.grid, self.trace, self.frames, self.ax = grid, trace, frames, ax
+        height, width = grid.height, grid.width
+        self.image = ax.imshow(frame_colours(grid, frames[0]), extent=(-0.5, width - 0.5, height - 0.5, -0.5),
+                               interpolation="nearest")
+        (self.path_line,) = ax.plot([], [], color=PATH_COLOUR, linewidth=2.5 if max(height, width) <= 40 else 1.4,
+                                    alpha=0.7, solid_capstyle="round")
+        size = 80 if max(height, width) <= 40 else 18
+        self.agent_marker = ax.scatter([frames[0].agent[1]], [frames[0].agent[0]], s=size, color=AGENT_COLOUR,
+                                       edgecolor="white", linewidth=0.8, zorder=5)
+        target = target_of(trace)
+        if target is not None:
+            ax.scatter([target[1]], [target[0]], s=size * 2.5, marker="*", color=TARGET_COLOUR,
+                       edgecolor="white", linewidth=0.6, zorder=5)
+        if max(height, width) <= 40:
+            ax.set_xticks(np.arange(-0.5, width), minor=True)
+            ax.set_yticks(np.arange(-0.5, height), minor=True)
+            ax.grid(which="minor", color="0.6", linewidth=0.4)
+            ax.tick_params(which="both", length=0)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        self.title = ax.set_title("", fontsize=9)
+
+    def draw(self, index: int) -> list[Any]:
+        """Show frame ``index``; return the artists that changed (FuncAnimation's contract)."""
+        frame = self.frames[index]
+        self.image.set_data(frame_colours(self.grid, frame))
+        if len(frame.path) >= 2:
+            rows, cols = zip(*frame.path)
+            self.path_line.set_data(cols, rows)
+        else:
+            self.path_line.set_data([], [])
+        self.agent_marker.set_offsets([[frame.agent[1], frame.agent[0]]])
+        self.title.set_text(f"{self.trace.algorithm} A*  |  {frame.caption}")
+        return [self.image, self.path_line, self.agent_marker, self.title]
+
+
+def animate_run(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = 300,
+                interval: int = 250, size: float = 5.0):
+    """A :class:`matplotlib.animation.FuncAnimation` of the whole run, ``interval`` ms per frame
+    (frames as :func:`run_frames` makes them; ``max_frames=None`` keeps every one).
+
+    The figure is built without pyplot, so nothing pops up; show it with :func:`show_inline`
+    or write it with :func:`save_gif`.
+    """
+    from matplotlib.animation import FuncAnimation
+    from matplotlib.figure import Figure
+
+    frames = run_frames(grid, trace, moves_per_frame, max_frames)
+    aspect = grid.height / grid.width
+    figure = Figure(figsize=(size, size * aspect + 0.4))
+    ax = figure.add_subplot()
+    player = RunPlayer(grid, trace, frames, ax)
+    figure.tight_layout()
+    animation = FuncAnimation(figure, player.draw, frames=len(frames), interval=interval, blit=False,
+                              repeat=False)
+    animation.player = player  # keeps the frames at hand for callers and tests
+    return animation
+
+
+def save_gif(animation, path: str | os.PathLike, fps: int = 4, dpi: int = 80, progress: bool = False) -> Path:
+    """Write ``animation`` as a GIF (Pillow) atomically; return the path. ``progress`` shows a
+    progress bar on stderr while the frames are drawn."""
+    from matplotlib.animation import PillowWriter
+    from tqdm import tqdm
+
+    path = Path(path)
+    frames = len(animation.player.frames) if hasattr(animation, "player") else None
+    with tempfile.TemporaryDirectory() as folder, tqdm(total=frames, desc="drawing frames", unit="frame",
+                                                       disable=not progress) as bar:
+        temporary = Path(folder) / path.name
+        animation.save(temporary, writer=PillowWriter(fps=fps), dpi=dpi,
+                       progress_callback=lambda _index, _total: bar.update(1))
+        atomic_write_bytes(path, temporary.read_bytes())
+    return path
+
+
+def show_inline(animation):
+    """The animation as a JavaScript player (play, step, slider) for a notebook cell."""
+    from IPython.display import HTML
+
+    return HTML(animation.to_jshtml())
+
+
+def step_slider(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = 300,
+                size: float = 5.0):
+    """A slider over the run's frames (ipywidgets), or the JavaScript player without ipywidgets."""
+    try:
+        import ipywidgets
+    except ImportError:
+        return show_inline(animate_run(grid, trace, moves_per_frame, max_frames, size=size))
+    import matplotlib.pyplot as plt
+
+    frames = run_frames(grid, trace, moves_per_frame, max_frames)
+
+    def show(frame: int) -> None:
+        figure, ax = plt.subplots(figsize=(size, size * grid.height / grid.width + 0.4))
+        RunPlayer(grid, trace, frames, ax).draw(frame)
+        plt.show()
+
+    return ipywidgets.interact(show, frame=ipywidgets.IntSlider(min=0, max=len(frames) - 1, step=1, value=0))
