@@ -1,0 +1,151 @@
+"""The run animation: frames that follow SPEC §4 and §6, GIFs, the inline player, ``ftr animate``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from reference.world.animation import (NEW_WALL, SEARCHED, Frame, animate_run, frame_colours, run_frames, save_gif,
+                                       show_inline, thin_frames)
+from reference.world.grid import Gridworld
+from reference.world.maps import write_map
+from reference.world.pictures import BLACK, TRAIL, knowledge_after
+from reference.world.sensing import FogOfWarWorld
+
+EXAMPLE_1 = [".....", "..@..", "..@@.", "..@@.", "...@."]   # SPEC §10
+
+
+def solved(grid, start, target, algorithm="forward"):
+    from reference.solutions import REPLANNERS
+
+    return REPLANNERS[algorithm](FogOfWarWorld(grid, start), start, target, "larger_g")
+
+
+def test_example_1_frames_show_the_walls_as_the_agent_meets_them():
+    grid = Gridworld.from_strings(EXAMPLE_1)
+    trace = solved(grid, (4, 2), (4, 4))
+    frames = run_frames(grid, trace)
+    kinds = [f.kind for f in frames]
+    # one frame per search, per move, and the end
+    assert kinds.count("search") == len(trace.searches)
+    assert kinds.count("move") == trace.moves
+    assert kinds[-1] == "end" and kinds[0] == "search"
+    # worked by hand from the true grid: the first search is followed by E2, D2, C2; at C2 the agent
+    # sees C3, the wall on its path, and searches again (the handout's "time step 4")
+    assert [f.agent for f in frames[1:4]] == [(4, 1), (3, 1), (2, 1)]
+    assert frames[3].new_walls == [(2, 2)]
+    assert frames[4].kind == "search" and frames[4].agent == (2, 1)
+    # each wall appears as new exactly once, and all of them are the walls next to the trajectory
+    seen = [w for f in frames for w in f.new_walls]
+    assert len(seen) == len(set(seen))
+    initial = set(knowledge_after(grid, trace.trajectory[:1]).known_blocked())
+    assert initial | set(seen) == set(knowledge_after(grid, trace.trajectory).known_blocked())
+    assert frames[-1].agent == (4, 4) and "reached the target" in frames[-1].caption
+
+
+def test_frame_colours_follow_the_key():
+    grid = Gridworld.from_strings(EXAMPLE_1)
+    frames = run_frames(grid, solved(grid, (4, 2), (4, 4)))
+    search, wall_frame = frames[0], frames[3]
+    colours = frame_colours(grid, search)
+    assert tuple(colours[3, 2]) == BLACK and tuple(colours[4, 3]) == BLACK          # known at the start
+    assert tuple(colours[4, 2]) == TRAIL                                             # the agent's cell
+    assert tuple(colours[4, 0]) == SEARCHED                                          # E1 expanded, free
+    colours = frame_colours(grid, wall_frame)
+    assert tuple(colours[2, 2]) == NEW_WALL                                          # C3, just seen
+    assert [tuple(colours[c]) for c in [(4, 1), (3, 1), (2, 1)]] == [TRAIL] * 3
+
+
+def test_thin_frames_keeps_first_last_and_every_wall():
+    blank = np.zeros((2, 2), dtype=bool)
+    frames = [Frame("move", i, (0, 0), blank, str(i), new_walls=[(i, i)]) for i in range(50)]
+    thinned = thin_frames(frames, 7)
+    assert len(thinned) == 7
+    assert thinned[0].caption == "0" and thinned[-1].caption == "49"
+    assert [w for f in thinned for w in f.new_walls] == [(i, i) for i in range(50)]
+    assert thin_frames(frames[:5], 7) == frames[:5]
+    with pytest.raises(ValueError):
+        thin_frames(frames, 1)
+
+
+@st.composite
+def instances(draw):
+    """Small random grids with an unblocked start and target."""
+    height, width = draw(st.integers(1, 6)), draw(st.integers(2, 6))
+    blocked = np.array(draw(st.lists(st.booleans(), min_size=height * width, max_size=height * width)))
+    grid = Gridworld(height, width, blocked.reshape(height, width))
+    start, target = (0, 0), (height - 1, width - 1)
+    grid.set_blocked(start, False)
+    grid.set_blocked(target, False)
+    return grid, start, target
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances(), st.sampled_from(["forward", "backward", "adaptive"]), st.integers(1, 3))
+def test_frames_replay_every_run_faithfully(instance, algorithm, moves_per_frame):
+    grid, start, target = instance
+    trace = solved(grid, start, target, algorithm)
+    frames = run_frames(grid, trace, moves_per_frame)
+    assert frames[-1].kind == "end" and frames[-1].trail == [tuple(c) for c in trace.trajectory]
+    for frame in frames:
+        # what the frame says the agent knows is what SPEC §4 says it knows at that point
+        expected = np.zeros((grid.height, grid.width), dtype=bool)
+        for c in knowledge_after(grid, frame.trail).known_blocked():
+            expected[c] = True
+        assert np.array_equal(frame.known_blocked, expected)
+        assert frame.agent == frame.trail[-1]
+        assert all(not grid.is_blocked(c) for c in frame.trail)
+    assert sum(f.kind == "search" for f in frames) == len(trace.searches)
+
+
+def test_gif_has_one_picture_per_frame(tmp_path):
+    grid = Gridworld.from_strings(EXAMPLE_1)
+    trace = solved(grid, (4, 2), (4, 4), "adaptive")
+    animation = animate_run(grid, trace)
+    path = save_gif(animation, tmp_path / "run.gif", fps=5, dpi=40)
+    with Image.open(path) as gif:
+        assert gif.n_frames == len(animation.player.frames) == len(run_frames(grid, trace))
+        assert gif.size == (200, 216)   # 5 x 5.4 inches at 40 dpi
+
+
+def test_inline_player_is_html_with_a_slider():
+    grid = Gridworld.from_strings([".@.", "..."])
+    animation = animate_run(grid, solved(grid, (0, 0), (0, 2)), size=2)
+    html = show_inline(animation).data
+    assert "<script" in html and 'type="range"' in html
+
+
+def test_long_runs_are_thinned_to_max_frames():
+    from reference.world.instances import load_folder, standard_mazes_dir
+
+    instance = load_folder(standard_mazes_dir())[1]
+    trace = solved(instance.grid, instance.start, instance.target)
+    frames = run_frames(instance.grid, trace, max_frames=40)
+    assert len(frames) == 40 and frames[-1].kind == "end"
+    assert frames[-1].trail[-1] == instance.target
+
+
+def test_ftr_animate_writes_a_gif(tmp_path):
+    grid = Gridworld.from_strings(EXAMPLE_1)
+    map_path = tmp_path / "example1.map"
+    write_map(grid, map_path)
+    out = tmp_path / "run.gif"
+    command = [sys.executable, "-c", "import sys; from reference.cli import main; sys.exit(main())", "animate",
+               str(map_path), "--start", "4,2", "--target", "4,4", "--algorithm", "backward", "--max-frames", "6",
+               "--out", str(out)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    with Image.open(out) as gif:
+        assert gif.n_frames == 6
+    bad = subprocess.run(command[:-2] + ["--fps", "0", "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
