@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     registrations = []
     for module_info in pkgutil.iter_modules(__path__):
-        if module_info.name.startswith("_"):
+        if module_info.name.startswith("_"):  # _common, __main__
             continue
         module = importlib.import_module(f"{__name__}.{module_info.name}")
         registrations.extend(getattr(module, "COMMANDS", []))
@@ -64,6 +64,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `ftr run ... --jsonl | head`
         return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,10 +6,10 @@
 (1, 1, 1)
 >>> Trace.from_json(trace.to_json()) == trace
 True
->>> Trace.from_dict({"algorithm": "sideways"})
+>>> Trace.from_dict({"algorithm": "forward", "tie_break": "random"})
 Traceback (most recent call last):
 ...
-reference.world.trace.TraceFormatError: algorithm: expected one of 'forward', 'backward', 'adaptive', got 'sideways'
+reference.world.trace.TraceFormatError: tie_break: expected one of 'larger_g', 'smaller_g', got 'random'
 """
 
 from __future__ import annotations

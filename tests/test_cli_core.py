@@ -1,0 +1,115 @@
+"""``ftr run``, ``ftr experiment`` and the command line's handling of mistakes, as real subprocesses."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from reference.solutions import solve
+from reference.world.instances import standard_mazes_dir
+from reference.world.trace import Trace
+
+MAZES = standard_mazes_dir()
+
+
+def ftr(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reference.cli", *args], capture_output=True, text=True,
+                          check=check, timeout=600)
+
+
+def test_jsonl_is_one_object_per_instance_and_nothing_else(tmp_path, standard_instances) -> None:
+    folder = tmp_path / "three"
+    folder.mkdir()
+    lines = (MAZES / "mazes.scen").read_text().splitlines()[:4]
+    (folder / "mazes.scen").write_text("\n".join(lines) + "\n")
+    for i in range(3):
+        (folder / f"maze_{i:02d}.map").write_bytes((MAZES / f"maze_{i:02d}.map").read_bytes())
+    result = ftr("run", str(folder), "--algorithm", "adaptive", "--jsonl")
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(objects) == 3
+    for i, obj in enumerate(objects):
+        assert list(obj) == ["maze", "reached", "searches", "expansions", "moves"]
+        trace = solve(standard_instances[i], "adaptive")
+        assert obj == {"maze": i, **trace.summary()}
+
+
+def test_single_instance_with_scen_and_trace(tmp_path, standard_instances) -> None:
+    out = tmp_path / "trace.json"
+    result = ftr("run", str(MAZES / "maze_05.map"), "--scen", str(MAZES / "mazes.scen"), "--index", "5",
+                 "--algorithm", "backward", "--trace", str(out))
+    assert "maze_05#5" in result.stdout and "expansions" in result.stdout
+    assert Trace.load(out) == solve(standard_instances[5], "backward")
+
+
+def test_start_and_target_on_a_map(tmp_path) -> None:
+    """Worked by hand: from (1, 0) the agent sees (1, 1) blocked, so one search expands (1, 0), (0, 0),
+    (0, 1), (0, 2) (f = 4 throughout; the goal (1, 2) is reached with g = 4) and it walks 4 moves."""
+    (tmp_path / "tiny.map").write_text("type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n")
+    result = ftr("run", str(tmp_path / "tiny.map"), "--start", "1,0", "--target", "1,2", "--jsonl")
+    assert json.loads(result.stdout) == {"maze": 0, "reached": True, "searches": 1, "expansions": 4, "moves": 4}
+
+
+def test_folder_trace_is_a_list(tmp_path) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "mazes.scen").write_text("\n".join((MAZES / "mazes.scen").read_text().splitlines()[:2]) + "\n")
+    (folder / "maze_00.map").write_bytes((MAZES / "maze_00.map").read_bytes())
+    ftr("run", str(folder), "--trace", str(tmp_path / "t.json"))
+    data = json.loads((tmp_path / "t.json").read_text())
+    assert isinstance(data, list) and len(data) == 1 and Trace.from_dict(data[0]).reached
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", "no/such/folder"], "no/such/folder: no such file or folder"),
+    (["run", str(MAZES / "maze_00.map")], "say which instance"),
+    (["run", str(MAZES / "maze_00.map"), "--start", "1,1", "--target", "0,0"], "is a blocked cell"),  # a pillar
+    (["run", str(MAZES / "maze_00.map"), "--scen", str(MAZES / "mazes.scen"), "--index", "99"], "index 99 does not exist"),
+    (["run", str(MAZES), "--start", "0,0"], "go with a .map file"),
+    (["experiment", str(MAZES), "--jobs", "0"], "--jobs must be at least 1"),
+])
+def test_user_mistakes_are_one_line_with_exit_code_2(args, message: str) -> None:
+    result = ftr(*args, check=False)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_malformed_map_names_file_and_line(tmp_path) -> None:
+    (tmp_path / "bad.map").write_text("type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n")
+    result = ftr("run", str(tmp_path / "bad.map"), "--start", "0,0", "--target", "0,2", check=False)
+    assert result.returncode == 2
+    assert f"{tmp_path / 'bad.map'}, line 6: unknown character 'x'" in result.stderr
+
+
+def test_bad_option_value_exits_2() -> None:
+    result = ftr("run", str(MAZES), "--algorithm", "sideways", check=False)
+    assert result.returncode == 2 and "invalid choice" in result.stderr
+
+
+def test_experiment_writes_tables_and_statistics(tmp_path, standard_instances) -> None:
+    out = tmp_path / "exp"
+    result = ftr("experiment", "--limit", "2", "--out", str(out), "--jobs", "2", "--no-plots")
+    assert "forward/larger_g vs adaptive/larger_g" in result.stdout
+    with open(out / "per_maze.csv") as file:
+        rows = list(csv.DictReader(file))
+    assert len(rows) == 8
+    for row in rows:
+        trace = solve(standard_instances[int(row["maze"])], row["algorithm"], row["tie_break"])
+        assert int(row["expansions"]) == trace.expansions and int(row["moves"]) == trace.moves
+    summary = json.loads((out / "summary.json").read_text())
+    forward = [int(r["expansions"]) for r in rows if r["setting"] == "forward/larger_g"]
+    assert summary["summary"]["forward/larger_g"]["expansions"]["total"] == sum(forward)
+    assert {c["label"] for c in summary["comparisons"]} == {
+        "forward/larger_g vs forward/smaller_g", "forward/larger_g vs backward/larger_g",
+        "forward/larger_g vs adaptive/larger_g"}
+    assert (out / "summary.md").read_text().startswith("# The standard experiment")
+
+
+def test_help_lists_the_commands() -> None:
+    result = ftr("--help")
+    for command in ("run", "mazes", "experiment"):
+        assert command in result.stdout
