@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reference.world.generator import generate_maze
 from reference.world.grid import Gridworld, distances_from, manhattan, shortest_distance
 from reference.world.replay import annotate_search, heuristic_for, search_contexts
 from reference.world.sensing import FogOfWarWorld
@@ -226,9 +227,19 @@ def test_no_search_visits_every_cell(standard_instances) -> None:
     assert agent.g.count(INFINITY) > 0 and trace.reached
 
 
-@pytest.mark.parametrize("algorithm,tie_break", [("forward", "larger_g"), ("backward", "larger_g"), ("adaptive", "larger_g")])
+@pytest.mark.parametrize("algorithm,tie_break", SETTINGS)
+def test_maze_properties(algorithm: str, tie_break: str) -> None:
+    """The full set of checks on a 41 x 41 maze made the standard way (SPEC §3)."""
+    maze = generate_maze([2005, 1000], 41)
+    trace = check_run(maze.grid, maze.start, maze.target, algorithm, tie_break)
+    assert trace.reached
+    assert trace.moves >= shortest_distance(maze.grid, maze.start, maze.target)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algorithm,tie_break", SETTINGS)
 def test_standard_maze_properties(standard_instances, algorithm: str, tie_break: str) -> None:
-    """The full set of checks on one real 101 x 101 maze per algorithm."""
+    """The full set of checks on a real 101 x 101 standard maze."""
     instance = standard_instances[1]
     trace = check_run(instance.grid, instance.start, instance.target, algorithm, tie_break)
     assert trace.reached
