@@ -8,7 +8,7 @@ Keys and ties (SPEC §5). OPEN is ordered by ``(f, -g, stamp)`` for ``larger_g``
 For speed the engine packs each key into one integer that sorts the same way (:func:`pack_key`):
 comparing two Python ints is several times cheaper than comparing two tuples.
 
-State is kept in flat lists indexed by cell (``index = row * width + col``), allocated once per
+State is kept in flat arrays indexed by cell (``index = row * width + col``), allocated once per
 run (lines 15-17); each search touches only the cells it generates, thanks to ``counter`` and
 ``search(s)``.
 
@@ -21,6 +21,7 @@ run (lines 15-17); each search touches only the cells it generates, thanks to ``
 
 from __future__ import annotations
 
+from array import array
 from typing import Callable
 
 from reference.world.grid import Cell
@@ -29,9 +30,9 @@ from reference.world.trace import SearchRecord, Trace, TIE_BREAKS
 
 from .heap import BinaryHeap
 
-#: g-value of a state not reached yet. An int larger than any path length, so that every
-#: comparison in the inner loop is int-to-int.
-INFINITY = 1 << 62
+#: g-value of a state not reached yet: the largest value a 32-bit g array holds, larger than any
+#: path length on a grid of fewer than 2**31 cells. An int, so that every comparison is int-to-int.
+INFINITY = 2**31 - 1
 
 
 def pack_key(f: int, g: int, stamp: int, tie_break: str, cell_count: int) -> int:
@@ -93,15 +94,16 @@ class RepeatedAStar:
         self.open_list = open_list
         self.algorithm = "adaptive" if adaptive else direction
 
-        # Figure 4, lines 15-17: the one pass over all cells, when the memory is allocated.
+        # Figure 4, lines 15-17: the one pass over all cells, when the memory is allocated. Each
+        # array holds 32-bit integers: 4 bytes per cell (a list would hold 8-byte pointers).
         cells = self.height * self.width
         self.cell_count = cells
         self.counter = 0
-        self.g = [INFINITY] * cells
-        self.search = [0] * cells
-        self.tree = [-1] * cells
+        self.g = array("i", [INFINITY]) * cells
+        self.search = array("i", [0]) * cells
+        self.tree = array("i", [-1]) * cells  # the cell a state's tree pointer points to
         # Adaptive A*'s learned h-values; -1 means "not learned yet: use the Manhattan distance".
-        self.learned_h = [-1] * cells if adaptive else None
+        self.learned_h = array("i", [-1]) * cells if adaptive else None
         self.knowledge = Knowledge(self.height, self.width)
 
     # -- the agent loop (Figure 4, Main) ----------------------------------------------------------
