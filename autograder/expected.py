@@ -1,0 +1,176 @@
+"""What the reference does on each instance, kept as digests: one short hash per search.
+
+Grading compares a student's run with the reference's search by search: equal digests mean equal
+searches (start, goal, every expansion in order, path). Only where a digest differs does the grader
+replay the search in detail (:mod:`autograder.searchcheck`), so digests are all it needs to keep.
+
+* Public instances: ``autograder/data/expected_public.json.gz`` ships with the kit and the student
+  bundle (public instances are public); ``python -m autograder.expected`` rebuilds it.
+* Any other instance (hidden ones): computed with the reference solutions at grading time and
+  cached in a folder only the grader can read (``FTR_CACHE_DIR``, default ``~/.cache/ftr-kit``,
+  mode 0700), never in the sandbox.
+
+>>> from autograder.instances import example_instances
+>>> run = expected_run(example_instances()[0], "forward_larger_g")
+>>> run.reached, run.searches, run.expansions
+(True, 3, 39)
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import struct
+from array import array
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from reference.world.fileio import atomic_write_bytes
+from reference.world.instances import Instance
+
+from . import wire
+
+#: Each search check: (algorithm, tie_break, the student's function).
+SETTINGS: dict[str, tuple[str, str, str]] = {
+    "forward_larger_g": ("forward", "larger_g", "repeated_forward_astar"),
+    "forward_smaller_g": ("forward", "smaller_g", "repeated_forward_astar"),
+    "backward": ("backward", "larger_g", "repeated_backward_astar"),
+    "adaptive": ("adaptive", "larger_g", "adaptive_astar"),
+}
+
+SHIPPED_FILE = Path(__file__).with_name("data") / "expected_public.json.gz"
+DIGEST_SIZE = 8
+
+
+@dataclass(frozen=True)
+class ExpectedRun:
+    """The reference's run on one instance with one setting, as counts and digests (hex)."""
+
+    reached: bool
+    searches: int
+    expansions: int
+    moves: int
+    trajectory: str          # digest of the trajectory and `reached`
+    digests: str             # one DIGEST_SIZE-byte digest per search, hex, concatenated
+
+    def search_digest(self, index: int) -> str:
+        width = 2 * DIGEST_SIZE
+        return self.digests[index * width:(index + 1) * width]
+
+
+def fingerprint(instance: Instance) -> str:
+    """A digest of the grid, start and target: the key under which expected runs are stored."""
+    import numpy as np
+
+    digest = hashlib.blake2b(digest_size=12)
+    grid = instance.grid
+    digest.update(struct.pack(">IIiiii", grid.height, grid.width, *instance.start, *instance.target))
+    digest.update(np.packbits(grid.blocked).tobytes())
+    return digest.hexdigest()
+
+
+def trajectory_digest(trajectory: array, reached: bool) -> str:
+    return hashlib.blake2b(trajectory.tobytes() + bytes([reached]), digest_size=DIGEST_SIZE).hexdigest()
+
+
+def search_digests(meta: array, expanded: array, paths: array) -> list[str]:
+    """One digest per search of an encoded trace (see :func:`autograder.wire.encode_trace`)."""
+    digests = []
+    exp_at = path_at = 0
+    expanded_bytes, path_bytes = memoryview(expanded.tobytes()), memoryview(paths.tobytes())
+    size = expanded.itemsize
+    for i in range(0, len(meta), 4):
+        n_expanded, n_path = meta[i + 2], meta[i + 3]
+        digest = hashlib.blake2b(meta[i:i + 4].tobytes(), digest_size=DIGEST_SIZE)
+        digest.update(expanded_bytes[exp_at * size:(exp_at + n_expanded) * size])
+        digest.update(b"|")
+        digest.update(path_bytes[path_at * size:(path_at + n_path) * size])
+        digests.append(digest.hexdigest())
+        exp_at += n_expanded
+        path_at += n_path
+    return digests
+
+
+def from_encoded(header: dict, arrays: list[array]) -> ExpectedRun:
+    """Counts and digests of an encoded trace (the reference's, or a student's)."""
+    trajectory, meta, expanded, paths = arrays[:4]
+    return ExpectedRun(
+        reached=bool(header["reached"]), searches=len(meta) // 4, expansions=len(expanded),
+        moves=len(trajectory) - 1, trajectory=trajectory_digest(trajectory, bool(header["reached"])),
+        digests="".join(search_digests(meta, expanded, paths)),
+    )
+
+
+def reference_run(instance: Instance, check_id: str):
+    """Run the reference solution (instructors only: it needs ``reference.solutions``)."""
+    from reference.solutions import solve
+
+    algorithm, tie_break, _ = SETTINGS[check_id]
+    return solve(instance, algorithm, tie_break)
+
+
+def compute_expected(instance: Instance, check_id: str) -> ExpectedRun:
+    trace = reference_run(instance, check_id)
+    header, arrays = wire.encode_trace(trace, instance.grid.height, instance.grid.width)
+    return from_encoded(header, arrays)
+
+
+# -- storage -------------------------------------------------------------------------------------------
+
+_shipped: dict | None = None
+_memory: dict[tuple[str, str], ExpectedRun] = {}
+
+
+def _load_shipped() -> dict:
+    global _shipped
+    if _shipped is None:
+        _shipped = json.loads(gzip.decompress(SHIPPED_FILE.read_bytes())) if SHIPPED_FILE.exists() else {}
+    return _shipped
+
+
+def cache_dir() -> Path:
+    """The grader's private cache (mode 0700)."""
+    folder = Path(os.environ.get("FTR_CACHE_DIR") or Path.home() / ".cache" / "ftr-kit") / "expected"
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
+    return folder
+
+
+def expected_run(instance: Instance, check_id: str) -> ExpectedRun:
+    """The reference's run: shipped data, then memory, then the private cache, then computed (and cached)."""
+    key = fingerprint(instance)
+    shipped = _load_shipped().get(key, {}).get(check_id)
+    if shipped is not None:
+        return ExpectedRun(**shipped)
+    if (key, check_id) in _memory:
+        return _memory[(key, check_id)]
+    path = cache_dir() / f"{key}-{check_id}.json"
+    if path.exists():
+        run = ExpectedRun(**json.loads(path.read_text()))
+    else:
+        run = compute_expected(instance, check_id)
+        atomic_write_bytes(path, json.dumps(asdict(run)).encode())
+        path.chmod(0o600)
+    _memory[(key, check_id)] = run
+    return run
+
+
+def build_shipped(instances: list[Instance], progress: bool = True) -> Path:
+    """Compute every setting on ``instances`` and write the shipped file (instructors, when mazes change)."""
+    from tqdm import tqdm
+
+    data: dict[str, dict] = {}
+    jobs = [(instance, check_id) for instance in instances for check_id in SETTINGS]
+    for instance, check_id in tqdm(jobs, desc="expected runs", disable=not progress, file=None):
+        data.setdefault(fingerprint(instance), {})[check_id] = asdict(compute_expected(instance, check_id))
+    text = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    atomic_write_bytes(SHIPPED_FILE, gzip.compress(text, mtime=0))
+    return SHIPPED_FILE
+
+
+if __name__ == "__main__":
+    from .instances import public_instances
+
+    print(build_shipped(public_instances(full=True)))

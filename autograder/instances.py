@@ -1,0 +1,155 @@
+"""The instances a submission is graded on: public ones (students can run them) and hidden ones.
+
+Public (``public_instances``): the handout's three worked examples (SPEC §10), the SPEC §8
+hand-made cases, and standard mazes — by default five of the 50 (``DEFAULT_STANDARD``), all 50
+with ``full=True``.
+
+Hidden (``hidden_instances``): made at grading time from the instructor's secret seed, never
+written to disk: mazes built by SPEC §3 with seeds derived from the secret one, in other sizes and
+shapes; a maze whose target is walled in (unreachable, discovered only after moving); start ==
+target; corridors. The secret seed comes from ``FTR_SECRET_SEED``, else the file named by
+``FTR_SECRET_SEED_FILE``, else ``course/secret_seed.txt``.
+
+The efficiency probe (``efficiency_probe``): a 1001 x 1001 grid, blocked except for a small maze
+in which the agent and the target sit, so every search is small but the grid is large.
+
+>>> [instance.name for instance in handmade_instances()][:2]
+['start_is_target', 'target_walled_in']
+>>> probe = efficiency_probe()
+>>> probe.grid.height, probe.grid.width
+(1001, 1001)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+
+from reference.world.generator import generate_maze
+from reference.world.grid import Gridworld
+from reference.world.instances import Instance, load_folder, standard_mazes_dir
+
+#: Standard mazes graded by default (all 50 with ``--full``): the first five, a fixed, public choice.
+DEFAULT_STANDARD = (0, 1, 2, 3, 4)
+
+SECRET_SEED_FILE = Path(__file__).resolve().parents[1] / "course" / "secret_seed.txt"
+
+
+def example_instances() -> list[Instance]:
+    """The handout's worked examples (SPEC §10): rows A-E are rows 0-4, columns 1-5 are cols 0-4."""
+    figure_2 = [".....", "..@..", "..@@.", "..@@.", "...@."]
+    return [
+        Instance("example_1", Gridworld.from_strings(figure_2), (4, 2), (4, 4)),
+        Instance("example_2", Gridworld.from_strings(figure_2), (4, 1), (4, 4)),
+        Instance("example_3", Gridworld.from_strings(["....."] * 5), (0, 0), (4, 4)),
+    ]
+
+
+def handmade_instances() -> list[Instance]:
+    """The SPEC §8 cases every test set includes."""
+    return [
+        Instance("start_is_target", Gridworld.from_strings(["...", ".@.", "..."]), (2, 2), (2, 2)),
+        # The target's three neighbours are blocked; the agent learns it only by walking there.
+        Instance("target_walled_in", Gridworld.from_strings([".....", "...@.", "..@.@"]), (0, 0), (2, 3)),
+        Instance("corridor_1x9", Gridworld.from_strings(["........."]), (0, 0), (0, 8)),
+        # The first presumed path runs along the top row; its last cell before the target is blocked.
+        Instance("blocked_at_last_step", Gridworld.from_strings(["...@.", "....."]), (0, 0), (0, 4)),
+    ]
+
+
+def standard_instances(numbers=DEFAULT_STANDARD) -> list[Instance]:
+    """Standard mazes by number (``mazes/`` in the kit)."""
+    everything = load_folder(standard_mazes_dir())
+    return [everything[number] for number in numbers]
+
+
+def public_instances(full: bool = False) -> list[Instance]:
+    """Examples, hand-made cases and standard mazes (five, or all 50 with ``full``)."""
+    numbers = range(50) if full else DEFAULT_STANDARD
+    return example_instances() + handmade_instances() + standard_instances(numbers)
+
+
+# -- hidden ------------------------------------------------------------------------------------------
+
+class SecretSeedMissing(LookupError):
+    """No secret seed configured, so no hidden instances can be made."""
+
+
+def secret_seed() -> int:
+    """The instructor's secret seed: ``FTR_SECRET_SEED``, the file ``FTR_SECRET_SEED_FILE``, or course/secret_seed.txt."""
+    text = os.environ.get("FTR_SECRET_SEED")
+    source = "FTR_SECRET_SEED"
+    if not text:
+        path = Path(os.environ.get("FTR_SECRET_SEED_FILE", SECRET_SEED_FILE))
+        if not path.exists():
+            raise SecretSeedMissing(
+                "hidden instances need the instructor's secret seed: set FTR_SECRET_SEED, or write a number "
+                f"into {path} (keep it out of version control and out of the student bundle)"
+            )
+        text, source = path.read_text().strip(), str(path)
+    try:
+        return int(text)
+    except ValueError:
+        raise SecretSeedMissing(f"the secret seed in {source} is not a whole number") from None
+
+
+def _seed(secret: int, label: str) -> list[int]:
+    """A seed for one hidden instance, derived from the secret and a label (not guessable without the secret)."""
+    digest = hashlib.sha256(f"{secret}:{label}".encode()).digest()
+    return [int.from_bytes(digest[i:i + 4], "big") for i in range(0, 16, 4)]
+
+
+def hidden_instances(secret: int | None = None) -> list[Instance]:
+    """Instances made from the secret seed (SPEC §3 with other seeds, other sizes, special cases)."""
+    secret = secret_seed() if secret is None else secret
+    instances = []
+    for label, height, width in (("maze_41x41", 41, 41), ("maze_31x71", 31, 71), ("maze_61x61", 61, 61)):
+        maze = generate_maze(_seed(secret, label), height=height, width=width, extra_openings=height * width // 100)
+        instances.append(Instance(f"hidden_{label}", maze.grid, maze.start, maze.target))
+    instances.append(_walled_in(secret))
+    rng = np.random.default_rng(_seed(secret, "small cases"))
+    maze = generate_maze(_seed(secret, "start_is_target"), height=21, width=21, extra_openings=4)
+    instances.append(Instance("hidden_start_is_target", maze.grid, maze.start, maze.start))
+    length = int(rng.integers(12, 40))
+    corridor = Gridworld.from_strings(["." * length])
+    instances.append(Instance(f"hidden_corridor_1x{length}", corridor, (0, length - 1), (0, int(rng.integers(0, length // 2)))))
+    column = Gridworld.from_strings(["."] * length)
+    instances.append(Instance(f"hidden_corridor_{length}x1", column, (int(rng.integers(0, length // 2)), 0), (length - 1, 0)))
+    return instances
+
+
+def _walled_in(secret: int) -> Instance:
+    """A 31 x 31 maze whose target's neighbours are all blocked: unreachable, learned only by exploring.
+
+    Start and target are distinct corridor nodes, two or more cells apart, so the start stays free.
+    """
+    maze = generate_maze(_seed(secret, "walled_in"), height=31, width=31, extra_openings=9)
+    grid = maze.grid.copy()
+    for cell in grid.neighbours(maze.target):
+        grid.set_blocked(cell)
+    return Instance("hidden_target_walled_in", grid, maze.start, maze.target)
+
+
+# -- the efficiency probe -------------------------------------------------------------------------------
+
+PROBE_SIZE = 1001
+
+
+def efficiency_probe(size: int = PROBE_SIZE) -> Instance:
+    """A ``size`` x ``size`` grid, all blocked but a 41 x 41 maze in its middle holding the agent and target.
+
+    A search here touches a few hundred cells, so code that visits all ``size**2`` cells in every
+    search (instead of initialising lazily with counter and search(s)) is many times slower.
+    """
+    inner = 41
+    maze = generate_maze([2005, 1001], height=inner, width=inner, extra_openings=16)
+    blocked = np.ones((size, size), dtype=bool)
+    offset = (size - inner) // 2
+    blocked[offset:offset + inner, offset:offset + inner] = maze.grid.blocked
+    grid = Gridworld(size, size, blocked)
+    corners = [(0, 0), (inner - 1, inner - 1)]
+    start, target = ((offset + r, offset + c) for r, c in corners)
+    return Instance("efficiency_probe_1001x1001", grid, start, target)

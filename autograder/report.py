@@ -1,0 +1,108 @@
+"""Reports of a grading: the terminal text, a JSON document, and Gradescope's results.json.
+
+>>> check = CheckResult("heap", "Binary heap", 6.0, 8.0, ["2 sequences went wrong"]).finish()
+>>> report = GradeReport("alice", "folder", "public", [check], [], 1.5)
+>>> report.score, report.max_score, check.status
+(6.0, 8.0, 'partial')
+>>> report.gradescope()["tests"][0]["status"]
+'failed'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class CheckResult:
+    """One rubric check's outcome. ``status``: passed (all points), partial, or failed (none)."""
+
+    id: str
+    title: str
+    points: float
+    max_points: float
+    messages: list[str] = field(default_factory=list)
+    visibility: str = "visible"          # Gradescope: visible, hidden, after_due_date, after_published
+    extra_credit: bool = False
+    seconds: float = 0.0
+    status: str = "failed"
+
+    def finish(self) -> CheckResult:
+        self.points = round(self.points, 2)
+        self.status = ("passed" if self.points >= self.max_points else "partial" if self.points > 0 else "failed")
+        return self
+
+
+@dataclass
+class GradeReport:
+    submission: str
+    kind: str                      # folder or notebook
+    instances: str                 # which instance sets
+    checks: list[CheckResult]
+    warnings: list[str]
+    seconds: float
+
+    @property
+    def score(self) -> float:
+        return round(sum(c.points for c in self.checks if not c.extra_credit), 2)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(c.max_points for c in self.checks if not c.extra_credit), 2)
+
+    @property
+    def extra_credit(self) -> float:
+        return round(sum(c.points for c in self.checks if c.extra_credit), 2)
+
+    def points(self) -> dict[str, float]:
+        """Points per check id (``forward_larger_g_hidden`` for the hidden half)."""
+        return {c.id: c.points for c in self.checks}
+
+    def to_dict(self) -> dict:
+        return {"submission": self.submission, "kind": self.kind, "instances": self.instances,
+                "score": self.score, "max_score": self.max_score, "extra_credit": self.extra_credit,
+                "seconds": round(self.seconds, 2), "warnings": self.warnings,
+                "checks": [asdict(c) for c in self.checks]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
+    def to_text(self, width: int = 100) -> str:
+        lines = [f"Submission {self.submission} ({self.kind}), {self.instances} instances", ""]
+        for warning in self.warnings:
+            lines.append(f"warning: {warning}")
+        id_width = max(len(c.id) for c in self.checks) if self.checks else 10
+        for check in self.checks:
+            mark = {"passed": "ok  ", "partial": "part", "failed": "FAIL"}[check.status]
+            extra = " (extra credit)" if check.extra_credit else ""
+            lines.append(f"[{mark}] {check.id.ljust(id_width)}  {check.points:g} / {check.max_points:g}{extra}"
+                         f"  {check.title}")
+            for message in check.messages:
+                for number, line in enumerate(message.splitlines()):
+                    lines.append(("       - " if number == 0 else "         ") + line[:width * 3])
+        lines += ["", f"Total: {self.score:g} / {self.max_score:g}"
+                  + (f"  (+{self.extra_credit:g} extra credit)" if self.extra_credit else "")
+                  + f"   graded in {self.seconds:.1f} s"]
+        return "\n".join(lines)
+
+    def gradescope(self) -> dict:
+        """Gradescope's results.json: score, output, and one test per check."""
+        tests = []
+        for check in self.checks:
+            tests.append({
+                "name": check.title + (" (extra credit)" if check.extra_credit else ""),
+                "number": check.id,
+                "score": check.points,
+                "max_score": 0.0 if check.extra_credit else check.max_points,
+                "status": "passed" if check.status == "passed" else "failed",
+                "output": "\n".join(check.messages),
+                "visibility": check.visibility,
+            })
+        output = f"Autograded: {self.score:g} / {self.max_score:g}"
+        if self.extra_credit:
+            output += f" (+{self.extra_credit:g} extra credit)"
+        if self.warnings:
+            output += "\n" + "\n".join(f"warning: {w}" for w in self.warnings)
+        return {"score": round(self.score + self.extra_credit, 2), "output": output, "visibility": "visible",
+                "stdout_visibility": "hidden", "tests": tests}

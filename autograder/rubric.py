@@ -1,0 +1,54 @@
+"""Points per check, read from the instructor's rubric (``course/rubric.toml``).
+
+``FTR_RUBRIC`` names another rubric file. Where no rubric file exists (a student bundle shipped
+without ``course/``), the defaults below apply; a test keeps them equal to the committed rubric.
+
+>>> rubric = load_rubric()
+>>> sorted(rubric.autograded)[:2], rubric.extra_credit["heap_from_scratch"] > 0
+(['adaptive', 'backward'], True)
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+RUBRIC_FILE = Path(__file__).resolve().parents[1] / "course" / "rubric.toml"
+
+DEFAULT_AUTOGRADED = {"heap": 8, "forward_larger_g": 14, "forward_smaller_g": 8, "backward": 10, "adaptive": 12,
+                      "efficiency": 8}
+DEFAULT_EXTRA_CREDIT = {"heap_from_scratch": 5}
+
+TITLES = {
+    "heap": "Binary heap (push, pop, peek, update, remove, len, in; errors)",
+    "forward_larger_g": "Repeated Forward A*, ties to the larger g",
+    "forward_smaller_g": "Repeated Forward A*, ties to the smaller g",
+    "backward": "Repeated Backward A*",
+    "adaptive": "Adaptive A*",
+    "efficiency": "Efficiency: no pass over all cells per search",
+    "heap_from_scratch": "Extra credit: heap written from scratch",
+}
+
+
+@dataclass(frozen=True)
+class Rubric:
+    autograded: dict[str, float]
+    extra_credit: dict[str, float]
+    source: str
+
+
+def load_rubric(path: str | os.PathLike | None = None) -> Rubric:
+    """The rubric at ``path``, ``FTR_RUBRIC``, ``course/rubric.toml``, or the built-in defaults."""
+    path = Path(path or os.environ.get("FTR_RUBRIC") or RUBRIC_FILE)
+    if not path.exists():
+        return Rubric(dict(DEFAULT_AUTOGRADED), dict(DEFAULT_EXTRA_CREDIT), "built-in defaults")
+    with open(path, "rb") as file:
+        data = tomllib.load(file)
+    autograded = {key: float(value) for key, value in data.get("autograded", {}).items()}
+    unknown = set(autograded) - set(DEFAULT_AUTOGRADED)
+    if unknown:
+        raise ValueError(f"{path}: [autograded] has checks the autograder does not know: {sorted(unknown)}")
+    extra = {key: float(value) for key, value in data.get("extra_credit", {}).items()}
+    return Rubric(autograded, extra, str(path))

@@ -1,0 +1,362 @@
+"""Running untrusted student code: a child process with limits, a private channel, and no way back in.
+
+The child (:mod:`autograder.child`) runs
+
+* in a fresh temporary folder (its working directory), with a stripped environment;
+* as an unprivileged user when the grader is root (``nobody`` unless ``FTR_SANDBOX_USER`` says
+  otherwise), so it can read neither the kit, nor the expected results, nor the grader's files;
+* under ``resource`` limits: CPU seconds, address space, processes, file size (its output);
+* with a wall-clock limit per task and per submission, in its own process group (session), which
+  is killed afterwards together with anything that carries the sandbox's token in its environment;
+* with ``sys.path`` = a private copy of ``reference/world``, the submission folder, the standard
+  library and site-packages: not the reference solutions, not the autograder.
+
+Tasks go in and results come back over two inherited pipes, framed by :mod:`autograder.wire` and
+size-limited. Whatever the child prints goes to a capped file that is shown as feedback only.
+
+>>> limits = Limits(task_seconds=5)
+>>> limits.task_seconds, limits.memory_bytes // 2**20
+(5, 2048)
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import resource
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from . import wire
+
+KIT_ROOT = Path(__file__).resolve().parents[1]
+WORLD_DIR = KIT_ROOT / "reference" / "world"
+
+
+@dataclass
+class Limits:
+    """Resource limits for one child process (one check's tasks)."""
+
+    task_seconds: float = 30.0        # wall clock per task (one instance, or the heap sequences)
+    total_seconds: float = 300.0      # wall clock for all the tasks of one child
+    cpu_seconds: int = 300            # RLIMIT_CPU of the child
+    memory_bytes: int = 2 * 2**30     # RLIMIT_AS: address space
+    processes: int = 64               # RLIMIT_NPROC (per user: counts only when not root)
+    file_bytes: int = 8 * 2**20       # RLIMIT_FSIZE: the most the child may write to any file
+    result_bytes: int = 64 * 2**20    # the largest reply the grader reads
+    output_shown: int = 3000          # characters of the child's printed output kept for feedback
+
+
+@dataclass
+class TaskOutcome:
+    """What came back for one task: a reply (``header``, ``arrays``) or a ``failure`` message."""
+
+    task_id: int
+    header: dict | None = None
+    arrays: list[array] = field(default_factory=list)
+    failure: str | None = None
+    seconds: float = 0.0
+
+
+class SandboxSetupError(RuntimeError):
+    """The sandbox cannot be set up on this machine (no usable interpreter for the unprivileged user)."""
+
+
+def _sandbox_user() -> pwd.struct_passwd | None:
+    """The account the child runs as, or None when the grader is not root (it cannot switch users)."""
+    if os.geteuid() != 0:
+        return None
+    name = os.environ.get("FTR_SANDBOX_USER", "nobody")
+    try:
+        return pwd.getpwnam(name)
+    except KeyError:
+        raise SandboxSetupError(f"the sandbox user {name!r} does not exist (create it, or set FTR_SANDBOX_USER)") from None
+
+
+_PYTHON_CACHE: dict[int | None, str] = {}
+
+
+def sandbox_python(user: pwd.struct_passwd | None) -> str:
+    """An interpreter the sandbox user can run with NumPy: ``FTR_SANDBOX_PYTHON``, this one, or the system's."""
+    uid = None if user is None else user.pw_uid
+    if uid in _PYTHON_CACHE:
+        return _PYTHON_CACHE[uid]
+    override = os.environ.get("FTR_SANDBOX_PYTHON")
+    candidates = [override] if override else [sys.executable, "/usr/bin/python3"]
+    for candidate in candidates:
+        if not candidate or not os.path.exists(candidate):
+            continue
+        try:
+            probe = subprocess.run(
+                [candidate, "-I", "-c", "import numpy, sys; assert sys.version_info >= (3, 10)"],
+                cwd="/", env={"PATH": "/usr/bin:/bin"}, capture_output=True,
+                preexec_fn=None if user is None else _drop_privileges(user), timeout=60,
+            )
+        except OSError:  # the sandbox user may not even reach this interpreter
+            continue
+        if probe.returncode == 0:
+            _PYTHON_CACHE[uid] = candidate
+            return candidate
+    who = "you" if user is None else f"the sandbox user {user.pw_name!r}"
+    raise SandboxSetupError(
+        f"no Python >= 3.10 with NumPy that {who} can run (tried {', '.join(c for c in candidates if c)}); "
+        "install one (Debian: apt-get install python3-numpy) or set FTR_SANDBOX_PYTHON"
+    )
+
+
+def _drop_privileges(user: pwd.struct_passwd):
+    def drop() -> None:
+        os.setgroups([])
+        os.setgid(user.pw_gid)
+        os.setuid(user.pw_uid)
+    return drop
+
+
+class Sandbox:
+    """A sandbox folder for one submission, from which child processes run its code.
+
+    Use as a context manager; ``run(tasks)`` starts a child, feeds it the tasks one by one and yields
+    a :class:`TaskOutcome` per task. A task that times out or kills its child is reported as a
+    failure and a fresh child takes the remaining tasks.
+
+    ``files`` maps relative paths to bytes: the student's modules (or a notebook's statements).
+    """
+
+    def __init__(self, files: dict[str, bytes], limits: Limits | None = None) -> None:
+        self.files = files
+        self.limits = limits or Limits()
+        self.user = _sandbox_user()
+        self.python = sandbox_python(self.user)
+        self.root: Path | None = None
+        self.private: Path | None = None
+        self.output_tail = ""
+
+    # -- the folder ---------------------------------------------------------------------------------
+
+    def __enter__(self) -> Sandbox:
+        self.root = Path(tempfile.mkdtemp(prefix="ftr-sandbox-"))
+        self.private = Path(tempfile.mkdtemp(prefix="ftr-grader-"))  # 0700: the child cannot look in
+        lib, submission, work = self.root / "lib", self.root / "submission", self.root / "work"
+        shutil.copytree(WORLD_DIR, lib / "reference" / "world", ignore=shutil.ignore_patterns("__pycache__"))
+        (lib / "reference" / "__init__.py").write_text('"""The public part of ftr-kit (the sandbox\'s copy)."""\n')
+        shutil.copy(Path(__file__).with_name("child.py"), lib / "ftr_child.py")
+        shutil.copy(Path(__file__).with_name("wire.py"), lib / "ftr_wire.py")
+        submission.mkdir()
+        for relative, data in self.files.items():
+            target = submission / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        work.mkdir()
+        # Readable (not writable) by everyone: lib and submission. Writable by the child: work only.
+        for folder in (lib, submission):
+            for path in [folder, *folder.rglob("*")]:
+                path.chmod(0o755 if path.is_dir() else 0o644)
+        self.root.chmod(0o711)
+        if self.user is not None:
+            os.chown(work, self.user.pw_uid, self.user.pw_gid)
+        work.chmod(0o700)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        for folder in (self.root, self.private):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+
+    # -- children -----------------------------------------------------------------------------------
+
+    def run(self, tasks: list[tuple[dict, list[array]]]) -> Iterator[TaskOutcome]:
+        """Run ``tasks`` (header, arrays) in order; yield one outcome per task.
+
+        The first outcome has ``task_id == -1`` and the child's ``hello`` (import errors, names found)
+        when the child started; later restarts do not repeat it.
+        """
+        limits = self.limits
+        submission_deadline = time.monotonic() + limits.total_seconds
+        pending = list(tasks)
+        first_child = True
+        while pending:
+            child = _Child(self, submission_deadline)
+            try:
+                hello = child.start()
+            except wire.FrameError as error:
+                failure = child.explain(error, "while importing your code")
+                child.stop()
+                if first_child:
+                    yield TaskOutcome(-1, failure=failure)
+                for task, _ in pending:
+                    yield TaskOutcome(task["id"], failure=failure)
+                return
+            if first_child:
+                yield TaskOutcome(-1, header=hello)
+                first_child = False
+            while pending:
+                task, arrays = pending[0]
+                if time.monotonic() >= submission_deadline:
+                    child.stop()
+                    for task, _ in pending:
+                        yield TaskOutcome(task["id"], failure=f"not run: the submission's total time limit of "
+                                                              f"{limits.total_seconds:.0f} s was used up")
+                    return
+                pending.pop(0)
+                outcome = child.run_task(task, arrays)
+                yield outcome
+                if outcome.failure is not None and outcome.header is None:
+                    break  # the child is gone or stuck: start a fresh one for the rest
+            child.stop()
+
+
+class _Child:
+    """One child process and its two pipes."""
+
+    def __init__(self, sandbox: Sandbox, submission_deadline: float) -> None:
+        self.sandbox = sandbox
+        self.limits = sandbox.limits
+        self.submission_deadline = submission_deadline
+        self.token = secrets.token_hex(16)
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> dict:
+        sandbox, limits = self.sandbox, self.limits
+        task_read, self.task_write = os.pipe()
+        self.result_read, result_write = os.pipe()
+        self.output_path = sandbox.private / f"output-{self.token}.txt"
+        output = open(self.output_path, "wb")
+        env = {
+            "PATH": "/usr/bin:/bin", "HOME": str(sandbox.root / "work"), "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "FTR_SANDBOX_TOKEN": self.token,
+        }
+        user = sandbox.user
+
+        def limit_and_drop() -> None:
+            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+            resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            if user is not None:
+                resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+                _drop_privileges(user)()
+
+        try:
+            self.process = subprocess.Popen(
+                [sandbox.python, "-I", "-S", "-B", str(sandbox.root / "lib" / "ftr_child.py"),
+                 str(task_read), str(result_write), str(sandbox.root / "lib"), str(sandbox.root / "submission")],
+                cwd=sandbox.root / "work", env=env, stdin=subprocess.DEVNULL, stdout=output,
+                stderr=subprocess.STDOUT, pass_fds=(task_read, result_write), start_new_session=True,
+                preexec_fn=limit_and_drop,
+            )
+        finally:
+            os.close(task_read)
+            os.close(result_write)
+            output.close()
+        deadline = min(time.monotonic() + max(self.limits.task_seconds, 30.0), self.submission_deadline)
+        header, _ = wire.read_frame(self.result_read, 1 << 20, deadline)
+        if header.get("kind") != "hello":
+            raise wire.FrameError("the child did not start properly")
+        return header
+
+    def run_task(self, task: dict, arrays: list[array]) -> TaskOutcome:
+        began = time.monotonic()
+        deadline = min(began + self.limits.task_seconds, self.submission_deadline)
+        try:
+            wire.write_frame(self.task_write, task, arrays)
+            header, reply_arrays = wire.read_frame(self.result_read, self.limits.result_bytes, deadline)
+        except (wire.FrameError, OSError) as error:
+            failure = self.explain(error, f"while running {task.get('label', 'a task')}")
+            self.stop()
+            return TaskOutcome(task["id"], failure=failure, seconds=time.monotonic() - began)
+        seconds = time.monotonic() - began
+        if header.get("task") != task["id"]:
+            self.stop()
+            return TaskOutcome(task["id"], failure="the reply did not belong to the task (the channel was tampered with)",
+                               seconds=seconds)
+        return TaskOutcome(task["id"], header=header, arrays=reply_arrays, seconds=seconds)
+
+    def explain(self, error: Exception, when: str) -> str:
+        """A one-paragraph reason a child failed, for the student."""
+        self.stop()
+        code = self.process.returncode if self.process else None
+        if isinstance(error, wire.ChannelTimeout):
+            text = (f"time limit exceeded {when} ({self.limits.task_seconds:.0f} s per task): an infinite loop, "
+                    "or far too slow")
+        elif isinstance(error, wire.ChannelClosed):
+            if code is not None and code < 0:
+                name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+                reason = {"SIGXCPU": "the CPU time limit was exceeded", "SIGKILL": "it was killed (out of time or memory)",
+                          "SIGSEGV": "it crashed"}.get(name, f"signal {name}")
+                text = f"your code's process ended {when}: {reason}"
+            else:
+                text = (f"your code's process ended {when} with exit code {code}: did it call exit(), sys.exit() "
+                        "or os._exit()? (the grader needs the functions to return)")
+        else:
+            text = f"the grader could not read your code's reply {when}: {error}"
+        printed = self.printed()
+        if printed:
+            text += f"\nlast output:\n{printed}"
+        return text
+
+    def printed(self) -> str:
+        """The tail of what the child printed (feedback only; never parsed)."""
+        try:
+            with open(self.output_path, "rb") as file:
+                file.seek(0, os.SEEK_END)
+                size = file.tell()
+                file.seek(max(0, size - self.limits.output_shown))
+                return file.read().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        """Ask the child to stop, then kill its process group and anything else carrying its token."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            try:
+                wire.write_frame(self.task_write, {"kind": "stop", "id": -1})
+                self.process.wait(timeout=0.5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.process.wait()
+        _kill_marked(self.token)
+        for fd in ("task_write", "result_read"):
+            if getattr(self, fd, None) is not None:
+                try:
+                    os.close(getattr(self, fd))
+                except OSError:
+                    pass
+                setattr(self, fd, None)
+        self.sandbox.output_tail = self.printed()
+
+
+def _kill_marked(token: str) -> None:
+    """Kill every process whose environment carries ``FTR_SANDBOX_TOKEN=token`` (escaped the group)."""
+    marker = f"FTR_SANDBOX_TOKEN={token}".encode()
+    for _ in range(3):  # a fork loop may be spawning while we sweep
+        found = False
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as file:
+                    if marker in file.read().split(b"\0"):
+                        os.kill(int(entry), signal.SIGKILL)
+                        found = True
+            except (OSError, ProcessLookupError):
+                continue
+        if not found:
+            return
+        time.sleep(0.05)

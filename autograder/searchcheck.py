@@ -1,0 +1,343 @@
+"""Judging one run of a student's Repeated A*: exact, correct with other remaining ties, or wrong — and why.
+
+The fast path compares digests (:mod:`autograder.expected`): a run whose every search and whose
+trajectory hash like the reference's is exact. Otherwise the run is replayed on the true grid
+(:func:`reference.world.replay.search_contexts` gives what the agent knew before each search) and
+every search whose digest differs is checked expansion by expansion against the SPEC's rules by
+:func:`check_search`: it keeps OPEN as the student's expansion order implies and asks, at each step,
+whether the student's choice is the one the SPEC's key ``(f, -g, stamp)`` (or ``(f, g, stamp)``)
+picks. The first broken rule is the first divergence; its message names the rule.
+
+>>> from reference.world import Gridworld, Knowledge, SearchRecord, manhattan
+>>> grid_knowledge = Knowledge(1, 4)
+>>> record = SearchRecord((0, 0), (0, 3), [(0, 0), (0, 1), (0, 2)], [(0, 0), (0, 1), (0, 2), (0, 3)])
+>>> verdict = check_search(record, grid_knowledge, lambda c: manhattan(c, (0, 3)), "larger_g")
+>>> verdict.problem is None, verdict.g_goal
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import heapq
+from array import array
+from dataclasses import dataclass, field
+from typing import Callable
+
+from reference.world.grid import DIRECTIONS, Cell
+from reference.world.instances import Instance
+from reference.world.replay import ReplayError, heuristic_for, search_contexts
+from reference.world.sensing import Knowledge
+from reference.world.trace import SearchRecord, Trace
+
+from .expected import ExpectedRun, from_encoded
+
+RULE_F = "A* expands a state with the smallest f = g + h in OPEN"
+RULE_TIES = {"larger_g": "ties in f go to the larger g", "smaller_g": "ties in f go to the smaller g"}
+RULE_GOAL = "the search stops before the goal state is expanded: the goal is never counted as an expansion"
+RULE_STOP = "the search ends as soon as g(goal) is no larger than the smallest f in OPEN"
+RULE_ONCE = "a state is expanded at most once per search (re-expanding a closed cell)"
+RULE_BLOCKED = "cells the agent knows to be blocked have no actions into or out of them"
+RULE_OBSERVE = "the agent observes its four neighbours in its start cell before the first search (SPEC §4)"
+RULE_WALK = ("the agent follows its path until a cell on the rest of the path is known to be blocked, "
+             "then searches again from where it stands (SPEC §6)")
+
+INFINITY = float("inf")
+
+
+def show(cell: Cell) -> str:
+    return f"({cell[0]}, {cell[1]})"
+
+
+# -- one search, expansion by expansion -----------------------------------------------------------------
+
+@dataclass
+class SearchVerdict:
+    """The result of replaying one search: the first broken rule, or None."""
+
+    problem: str | None = None
+    first_tie: str | None = None      # where a remaining tie (equal f and g) went another way
+    g_goal: float = INFINITY          # g(goal) when the search stopped
+    open_empty: bool = False          # OPEN ran empty (no path)
+
+
+def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell], int], tie_break: str,
+                 where: str = "") -> SearchVerdict:
+    """Replay ``record.expanded`` against ComputePath's rules (SPEC §5) on the agent's ``knowledge``.
+
+    ``where`` prefixes messages (e.g. ``"maze_07, search 3"``). Expansions are numbered from 1.
+    """
+    start, goal = tuple(record.start), tuple(record.goal)
+    height, width = knowledge.height, knowledge.width
+    sign = -1 if tie_break == "larger_g" else 1
+    g: dict[Cell, int] = {start: 0}
+    open_keys: dict[Cell, tuple[int, int, int]] = {start: (h(start), 0, 0)}
+    heap = [((h(start), 0, 0), start)]
+    closed: dict[Cell, int] = {}
+    stamp = 0
+    verdict = SearchVerdict()
+
+    def smallest() -> tuple[tuple[int, int, int], Cell] | None:
+        while heap and open_keys.get(heap[0][1]) != heap[0][0]:
+            heapq.heappop(heap)  # an entry whose cell was re-inserted with a new key, or expanded
+        return heap[0] if heap else None
+
+    def describe(cell: Cell) -> str:
+        key = open_keys[cell]
+        return f"{show(cell)} f={key[0]} g={sign * key[1]}"
+
+    for number, cell in enumerate(record.expanded, start=1):
+        cell = tuple(cell)
+        here = f"{where}, expansion {number}"
+        top = smallest()
+        g_goal = g.get(goal, INFINITY)
+        if top is None:
+            verdict.problem = (f"{here}: you expanded {show(cell)} but OPEN is already empty: the search should have "
+                               "ended (no path)")
+            return verdict
+        if g_goal <= top[0][0]:
+            rule = RULE_GOAL if cell == goal else RULE_STOP
+            verdict.problem = (f"{here}: you expanded {show(cell)}, but the search should have stopped: "
+                               f"g(goal) = {g_goal} and the smallest f in OPEN is {top[0][0]} — {rule}")
+            return verdict
+        if cell in closed:
+            verdict.problem = (f"{here}: you expanded {show(cell)} again (first at expansion {closed[cell]}) — {RULE_ONCE}")
+            return verdict
+        if cell not in open_keys:
+            if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+                reason = "it lies outside the grid"
+            elif knowledge.is_blocked(cell):
+                reason = f"the agent knows it is blocked — {RULE_BLOCKED}"
+                if where.endswith("search 1"):
+                    reason += f"; {RULE_OBSERVE}"
+            else:
+                reason = "it is not in OPEN (no expanded state has generated it)"
+            verdict.problem = f"{here}: expected {describe(top[1])}; you expanded {show(cell)}, but {reason}"
+            return verdict
+        if cell != top[1]:
+            mine, best = open_keys[cell], top[0]
+            if mine[0] > best[0]:
+                verdict.problem = f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — {RULE_F}"
+                return verdict
+            if mine[1] != best[1]:
+                verdict.problem = (f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — "
+                                   f"{RULE_TIES[tie_break]}")
+                return verdict
+            if verdict.first_tie is None:  # same f, same g: only the insertion order differs
+                verdict.first_tie = (f"{here}: expected {describe(top[1])} (in OPEN since insertion {best[2]}); "
+                                     f"you expanded {describe(cell)} (insertion {mine[2]}) — remaining ties go to "
+                                     "the entry inserted into OPEN first")
+        # Expand: ComputePath lines 3-13.
+        del open_keys[cell]
+        closed[cell] = number
+        g_next = g[cell] + 1
+        for d_row, d_col in DIRECTIONS:
+            t = (cell[0] + d_row, cell[1] + d_col)
+            if not (0 <= t[0] < height and 0 <= t[1] < width) or knowledge.is_blocked(t):
+                continue
+            if g.get(t, INFINITY) > g_next:
+                g[t] = g_next
+                stamp += 1
+                key = (g_next + h(t), sign * g_next, stamp)
+                open_keys[t] = key
+                heapq.heappush(heap, (key, t))
+    top = smallest()
+    verdict.g_goal = g.get(goal, INFINITY)
+    verdict.open_empty = top is None
+    if top is not None and verdict.g_goal > top[0][0]:
+        verdict.problem = (f"{where}: the search stopped after {len(record.expanded)} expansions, but g(goal) = "
+                           f"{verdict.g_goal} is larger than the smallest f in OPEN ({top[0][0]}, {describe(top[1])})"
+                           f" — {RULE_STOP}, not before")
+    return verdict
+
+
+# -- a whole run -----------------------------------------------------------------------------------------
+
+class MalformedRun(ValueError):
+    """The child's reply does not describe a trace on this grid."""
+
+
+def decode_run(header: dict, arrays: list[array], height: int, width: int) -> Trace:
+    """Validate the encoded trace field by field and rebuild it as a :class:`Trace`."""
+    if len(arrays) != 5:
+        raise MalformedRun("the reply does not have the five arrays of a trace")
+    trajectory, meta, expanded, paths, _visited = arrays
+    cells = height * width
+    for name in ("algorithm", "tie_break"):
+        if not isinstance(header.get(name), str):
+            raise MalformedRun(f"{name}: missing or not a string")
+    if not isinstance(header.get("reached"), bool):
+        raise MalformedRun("reached: missing or not true/false")
+    searches = header.get("searches")
+    if type(searches) is not int or searches * 4 != len(meta):
+        raise MalformedRun("the number of searches does not match the search records")
+    if not trajectory:
+        raise MalformedRun("trajectory: empty (it must start with the start cell)")
+    for label, values in (("trajectory", trajectory), ("search ends", meta[0::4] + meta[1::4]),
+                          ("expanded", expanded), ("path", paths)):
+        if values and (min(values) < 0 or max(values) >= cells):
+            raise MalformedRun(f"{label}: a cell index outside the grid")
+    n_expanded, n_path = meta[2::4], meta[3::4]
+    if (n_expanded and min(n_expanded) < 0) or (n_path and min(n_path) < 0):
+        raise MalformedRun("negative list lengths")
+    if sum(n_expanded) != len(expanded) or sum(n_path) != len(paths):
+        raise MalformedRun("the search records' lengths do not add up")
+
+    def to_cells(values) -> list[Cell]:
+        return [divmod(v, width) for v in values]
+
+    records, exp_at, path_at = [], 0, 0
+    for i in range(searches):
+        start, goal, ne, npth = meta[4 * i:4 * i + 4]
+        records.append(SearchRecord(divmod(start, width), divmod(goal, width),
+                                    to_cells(expanded[exp_at:exp_at + ne]), to_cells(paths[path_at:path_at + npth])))
+        exp_at += ne
+        path_at += npth
+    return Trace(header["algorithm"], header["tie_break"], header["reached"], to_cells(trajectory), records)
+
+
+@dataclass
+class RunVerdict:
+    """``tier``: "exact" (as the reference), "ties" (correct A*, other remaining ties) or "wrong"."""
+
+    tier: str
+    problem: str | None = None
+    note: str | None = None
+    differing_searches: int = 0
+    student: ExpectedRun | None = field(default=None, repr=False)
+
+
+def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, arrays: list[array],
+              expected: ExpectedRun) -> RunVerdict:
+    """Compare a student's encoded run with the reference's; replay in detail where digests differ."""
+    grid = instance.grid
+    name = instance.name
+    try:
+        student = from_encoded(header, arrays[:4])
+        if (header.get("algorithm"), header.get("tie_break")) != (algorithm, tie_break):
+            return RunVerdict("wrong", f"{name}: your trace says algorithm={header.get('algorithm')!r}, "
+                                       f"tie_break={header.get('tie_break')!r}; expected {algorithm!r}, {tie_break!r}")
+        trace = decode_run(header, arrays, grid.height, grid.width)
+    except MalformedRun as error:
+        return RunVerdict("wrong", f"{name}: the returned trace is malformed: {error}")
+    if list(arrays[4]) != list(arrays[0]):
+        return RunVerdict("wrong", f"{name}: the trace's trajectory is not where the agent really went (the cells "
+                                   "it sensed from, start first): report every cell the agent stood in")
+    differing = [i for i in range(min(student.searches, expected.searches))
+                 if student.search_digest(i) != expected.search_digest(i)]
+    differing_count = len(differing) + abs(student.searches - expected.searches)
+    if not differing_count and student.trajectory == expected.trajectory:
+        return RunVerdict("exact", student=student)
+    first_different = differing[0] if differing else min(student.searches, expected.searches)
+    problem, note = _replay(instance, trace, tie_break, first_different)
+    tier = "wrong" if problem else "ties"
+    return RunVerdict(tier, problem, note, differing_count, student)
+
+
+def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: int) -> tuple[str | None, str | None]:
+    """Walk the run on the true grid; return (first problem, first tie note)."""
+    name, grid = instance.name, instance.grid
+    start, target = instance.start, instance.target
+    forward = trace.algorithm in ("forward", "adaptive")
+    if trace.trajectory[0] != start:
+        return f"{name}: the trajectory starts at {show(trace.trajectory[0])}, not at the start {show(start)}", None
+    if start == target:
+        if trace.searches or not trace.reached or len(trace.trajectory) != 1:
+            return (f"{name}: the agent starts on the target: expected reached=True, no searches and the trajectory "
+                    f"[start]; you reported reached={trace.reached}, {len(trace.searches)} searches, "
+                    f"{len(trace.trajectory) - 1} moves"), None
+        return None, None
+    spec_trajectory = [start]
+    note = None
+    last_agent = start
+    try:
+        for context in search_contexts(grid, trace):
+            k = context.index
+            where = f"{name}, search {k + 1}"
+            record = trace.searches[k]
+            agent = context.agent
+            walk_problem = _compare_walk(name, k, trace.trajectory, spec_trajectory)
+            if walk_problem:
+                return walk_problem, note
+            if agent == target:
+                return f"{where}: the agent already stands on the target, so the run should have ended", note
+            want_start, want_goal = (agent, target) if forward else (target, agent)
+            if (record.start, record.goal) != (want_start, want_goal):
+                return (f"{where} runs from {show(record.start)} to {show(record.goal)}, but the agent stands at "
+                        f"{show(agent)}: a {'forward' if forward else 'backward'} search runs from "
+                        f"{show(want_start)} to {show(want_goal)}"), note
+            if k >= first_different:  # earlier searches hash like the reference's: nothing to replay
+                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target)
+                if problem:
+                    return problem, note
+                note = note or tie
+            spec_trajectory.extend(context.moves)
+            last_agent = spec_trajectory[-1]
+    except ReplayError as error:
+        return f"{name}: {error}", note
+    walk_problem = _compare_walk(name, len(trace.searches), trace.trajectory, spec_trajectory, final=True)
+    if walk_problem:
+        return walk_problem, note
+    if trace.searches and not trace.searches[-1].path:
+        if trace.reached:
+            return f"{name}: the last search found no path, yet the trace says reached=True", note
+        return None, note
+    if not trace.searches:
+        return f"{name}: the run has no searches, but the agent does not start on the target", note
+    if last_agent != target:
+        return (f"{name}: the run ends with the agent at {show(last_agent)}, not at the target, although its last "
+                "search found a path: search again until the target is reached or cannot be"), note
+    if not trace.reached:
+        return f"{name}: the agent reached the target, but the trace says reached=False", note
+    return None, note
+
+
+def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_break: str, agent: Cell,
+               target: Cell) -> tuple[str | None, str | None]:
+    """Expansions, stop rule and path of one search."""
+    h = heuristic_for(trace, context.index, context)
+    verdict = check_search(record, context.knowledge, h, tie_break, where)
+    if verdict.problem:
+        return verdict.problem, None
+    path = [tuple(c) for c in record.path]
+    if not path:
+        if not verdict.open_empty:
+            return f"{where}: you report no path, but the search found one of length {verdict.g_goal}", None
+        return None, verdict.first_tie
+    if verdict.open_empty and verdict.g_goal == INFINITY:
+        return f"{where}: OPEN ran empty (no path exists on what the agent knows), but you report a path", None
+    if path[0] != agent or path[-1] != target:
+        if path[0] == target and path[-1] == agent:
+            hint = ("it is reversed" + (": a backward search's tree pointers already lead from the agent to the "
+                                        "target, in walking order — do not reverse them" if trace.algorithm == "backward"
+                                        else ""))
+        else:
+            hint = "it must run from the agent to the target, both ends included"
+        return f"{where}: the path runs from {show(path[0])} to {show(path[-1])}; {hint}", None
+    for step in range(1, len(path)):
+        a, b = path[step - 1], path[step]
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            return f"{where}: path step {step} jumps from {show(a)} to {show(b)}", None
+    blocked = [c for c in path if context.knowledge.is_blocked(c)]
+    if blocked:
+        return f"{where}: the path passes through {show(blocked[0])}, which the agent knows is blocked", None
+    if len(path) - 1 != verdict.g_goal:
+        return (f"{where}: the path has {len(path) - 1} moves, but the shortest presumed-unblocked path has "
+                f"{verdict.g_goal}: read it off the tree pointers"), None
+    return None, verdict.first_tie
+
+
+def _compare_walk(name: str, searches_done: int, trajectory: list[Cell], spec: list[Cell], final: bool = False) -> str | None:
+    """Does the student's trajectory so far match the SPEC's walk along the recorded paths?"""
+    upto = len(spec) if not final else max(len(spec), len(trajectory))
+    mine = trajectory[:upto]
+    if mine == spec:
+        return None
+    for i, (a, b) in enumerate(zip(mine, spec)):
+        if a != b:
+            return (f"{name}: move {i} (after search {searches_done}) goes to {show(a)}; walking the path the SPEC's "
+                    f"way goes to {show(b)} — {RULE_WALK}")
+    if len(mine) < len(spec):
+        return (f"{name}: after search {searches_done} the agent stopped at {show(mine[-1])}; it should have walked on "
+                f"to {show(spec[len(mine)])} — {RULE_WALK}")
+    return (f"{name}: after search {searches_done} the agent walked on to {show(mine[len(spec)])}; it should have "
+            f"stopped at {show(spec[-1])} — {RULE_WALK}")
