@@ -80,11 +80,13 @@ class DStarLite(EpisodicAgent):
     def best_successor_cost(self, s: int) -> int:
         """min over successors s' of c(s, s') + g(s'); known-blocked cells have no edges."""
         g = self.g
-        return min((1 + g[t] for t in self.free_neighbours(s)), default=INFINITY)
+        best = min((g[t] for t in self.free_neighbours(s)), default=INFINITY)
+        return best + 1 if best < INFINITY else INFINITY  # infinity + 1 is still infinity
 
     def compute_shortest_path(self) -> None:
         """ComputeShortestPath (lines 10-28); records every expansion in ``self.expanded``."""
         g, rhs, queue, start, target = self.g, self.rhs, self.queue, self.agent, self.target
+        blocked = self.knowledge.blocked
         while queue and (queue.min_priority() < self.key(start) or rhs[start] > g[start]):
             u = queue.peek()
             k_old, k_new = queue.min_priority(), self.key(u)
@@ -102,7 +104,8 @@ class DStarLite(EpisodicAgent):
                 g_old = g[u]
                 g[u] = INFINITY
                 self.expanded.append(u)
-                for s in self.free_neighbours(u):
+                predecessors = [] if blocked[u] else self.free_neighbours(u)  # a blocked cell has no edges
+                for s in predecessors:
                     if s != target and rhs[s] == 1 + g_old:
                         rhs[s] = self.best_successor_cost(s)
                     self.update_vertex(s)
