@@ -11,11 +11,14 @@ Run every nbgrader command from this folder (``cd course``), e.g.::
 The instructor guide (INSTRUCTOR.md) walks through the whole term.
 """
 
+import os
+import sys
+
 c = get_config()  # noqa: F821  (nbgrader provides get_config when it loads this file)
 
 c.CourseDirectory.course_id = "ftr-replanning"
 # The folder this file is in, whatever directory nbgrader was started from.
-c.CourseDirectory.root = __import__("os").path.dirname(__import__("os").path.abspath(__file__))
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 
 # Test cells call the autograder, which runs the student's functions on every public (and at
 # grading time hidden) instance: minutes, not seconds, for a slow but correct submission. A cell
@@ -23,8 +26,6 @@ c.CourseDirectory.root = __import__("os").path.dirname(__import__("os").path.abs
 # so a student's infinite loop costs that one cell, not the notebook and not the batch.
 c.Execute.timeout = 1800
 c.Execute.interrupt_on_timeout = True
-# A kernel that dies is restarted once before nbgrader gives up on that notebook.
-c.Execute.execute_retries = 1
 
 # nbgrader's own stubs for what students must write.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
@@ -36,4 +37,16 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
     "nbgrader.preprocessors.ClearHiddenTests",
+]
+
+# Damaged submissions (invalid JSON, duplicated or deleted cells, a kernel that dies) get a note and
+# a score for what could be graded instead of stopping nbgrader: see grading_guards.py.
+sys.path.insert(0, c.CourseDirectory.root)
+from grading_guards import ResilientExecute, repair_submission  # noqa: E402
+from nbgrader.converters import Autograde  # noqa: E402
+from nbgrader.preprocessors import Execute  # noqa: E402
+
+c.Autograde.pre_convert_hook = repair_submission
+c.Autograde.autograde_preprocessors = [
+    ResilientExecute if step is Execute else step for step in Autograde.class_traits()["autograde_preprocessors"].default()
 ]

@@ -1,0 +1,174 @@
+"""Guards that let ``nbgrader autograde`` grade what it can of a damaged submission.
+
+nbgrader on its own gives up on a whole notebook (and sometimes on the whole batch) when a student
+hands in invalid JSON, duplicates a graded cell, or runs code that kills the kernel. These guards,
+switched on in ``nbgrader_config.py``, turn each of those into a clear note and a score for what
+could be graded:
+
+* :func:`repair_submission` (nbgrader's ``pre_convert_hook``) runs on every submitted notebook
+  before nbgrader reads it. Invalid JSON: the file is kept as ``<name>.ipynb.invalid`` and replaced
+  by the release notebook, so the student gets a zero with feedback saying why. A graded cell that
+  appears twice keeps its first copy; later copies become plain cells. A deleted read-only cell
+  (instructions, the imports, a test cell) is put back from the source notebook, so a test cell the
+  student deleted still grades the student's code. The original file is kept as
+  ``<name>.ipynb.orig`` whenever something was changed, and a Markdown note at the top of the
+  notebook (and so in the feedback) lists every repair.
+* :class:`ResilientExecute` replaces nbgrader's ``Execute``: when the kernel dies in a cell (say
+  ``os._exit``, a segfault or the memory limit), that cell gets an error output, a fresh kernel
+  silently re-runs the code cells before it (test cells excepted) and execution goes on, so the
+  cells after it are graded as usual.
+
+>>> cells = [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "a", "grade": True}}, "source": ""},
+...          {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "a", "grade": True}}, "source": ""}]
+>>> notes = drop_duplicate_grade_ids(cells)
+>>> notes, cells[1]["metadata"]
+(["the cell 'a' appeared twice; the copy at position 2 is not graded"], {})
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from pathlib import Path
+from typing import Any
+
+from jupyter_core.utils import run_sync
+from nbclient.exceptions import DeadKernelError
+from nbformat import NotebookNode
+from nbgrader.preprocessors import Execute
+
+log = logging.getLogger("ftr.grading_guards")
+
+NOTE_ID = "ftr-grading-notes"
+
+
+def _grade_id(cell: dict[str, Any]) -> str | None:
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+
+
+def drop_duplicate_grade_ids(cells: list[dict[str, Any]]) -> list[str]:
+    """Keep the first cell of each nbgrader ``grade_id``; later copies lose their nbgrader metadata."""
+    seen: set[str] = set()
+    notes = []
+    for position, cell in enumerate(cells, start=1):
+        grade_id = _grade_id(cell)
+        if grade_id is None:
+            continue
+        if grade_id in seen:
+            cell["metadata"].pop("nbgrader")
+            notes.append(f"the cell {grade_id!r} appeared twice; the copy at position {position} is not graded")
+        seen.add(grade_id)
+    return notes
+
+
+def restore_locked_cells(cells: list[dict[str, Any]], source_cells: list[dict[str, Any]]) -> list[str]:
+    """Put back every read-only source cell missing from ``cells``, after the source cell before it."""
+    present = {_grade_id(c) for c in cells} - {None}
+    notes = []
+    for index, source_cell in enumerate(source_cells):
+        grade_id = _grade_id(source_cell)
+        if grade_id is None or grade_id in present or not source_cell["metadata"]["nbgrader"].get("locked"):
+            continue
+        earlier = [_grade_id(c) for c in source_cells[:index] if _grade_id(c) in present]
+        positions = [i for i, c in enumerate(cells) if earlier and _grade_id(c) == earlier[-1]]
+        at = positions[0] + 1 if positions else 0
+        restored = json.loads(json.dumps(source_cell))
+        restored.pop("id", None)  # nbformat gives it a fresh id; the student's may clash
+        cells.insert(at, restored)
+        present.add(grade_id)
+        notes.append(f"the read-only cell {grade_id!r} was missing and has been put back")
+    return notes
+
+
+def _note_cell(notes: list[str]) -> dict[str, Any]:
+    text = "**Grading notes.** The autograder repaired this notebook before grading it:\n\n" + "".join(
+        f"- {note}\n" for note in notes)
+    return {"cell_type": "markdown", "metadata": {"ftr": NOTE_ID}, "source": text}
+
+
+def repair_notebook(path: Path, source_path: Path, release_path: Path) -> list[str]:
+    """Repair one submitted notebook in place (see the module docstring); return the notes."""
+    text = path.read_bytes()
+    try:
+        notebook = json.loads(text)
+        cells = notebook["cells"]
+        if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+            raise ValueError("'cells' is not a list of cells")
+    except (ValueError, KeyError, TypeError) as error:
+        kept = path.with_name(path.name + ".invalid")
+        shutil.copyfile(path, kept)
+        notebook = json.loads(release_path.read_text(encoding="utf-8"))
+        notes = [f"the submitted file is not a readable notebook ({error}); it is kept as {kept.name} "
+                 "and nothing in it could be graded"]
+    else:
+        source = json.loads(source_path.read_text(encoding="utf-8"))
+        for cell in cells:
+            cell.setdefault("metadata", {})
+        cells[:] = [c for c in cells if c["metadata"].get("ftr") != NOTE_ID]  # notes of an earlier run
+        notes = drop_duplicate_grade_ids(cells) + restore_locked_cells(cells, source["cells"])
+        if not notes:
+            return []
+        shutil.copyfile(path, path.with_name(path.name + ".orig"))
+    notebook["cells"].insert(0, _note_cell(notes))
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    return notes
+
+
+def repair_submission(assignment: str, student: str, notebooks: list[str]) -> None:
+    """nbgrader's ``pre_convert_hook``: repair every notebook of one submission.
+
+    ``notebooks`` are paths ``<course>/submitted/<student>/<assignment>/<name>.ipynb``.
+    """
+    for name in notebooks:
+        path = Path(name)
+        course = path.parents[3]
+        assignment_id = path.parent.name
+        source = course / "source" / assignment_id / path.name
+        release = course / "release" / assignment_id / path.name
+        if not source.exists() or not release.exists():
+            continue
+        for note in repair_notebook(path, source, release):
+            log.warning("%s, %s: %s", path.parents[1].name, path.name, note)
+
+
+class ResilientExecute(Execute):
+    """nbgrader's Execute, but a dead kernel costs only the cell that killed it."""
+
+    _killer_cells: set[int]
+
+    async def async_execute_cell(self, cell: NotebookNode, cell_index: int, execution_count: int | None = None,
+                                 store_history: bool = True) -> NotebookNode:
+        try:
+            return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+        except DeadKernelError:
+            if not hasattr(self, "_killer_cells"):
+                self._killer_cells = set()
+            self._killer_cells.add(cell_index)
+            self.log.error("The kernel died in cell %d; restarting it and re-running the cells before it",
+                           cell_index)
+            cell.outputs.append(NotebookNode(
+                output_type="error", ename="KernelDied",
+                evalue="the kernel died while running this cell (os._exit, a crash, or out of memory)",
+                traceback=["KernelDied: the kernel died while running this cell; the cells after it ran in "
+                           "a fresh kernel that first re-ran the cells before it"],
+            ))
+            await self._restart_and_replay(cell_index)
+            return cell
+
+    # nbconvert calls the synchronous wrapper, which nbclient binds to its own coroutine.
+    execute_cell = run_sync(async_execute_cell)
+
+    async def _restart_and_replay(self, failed_index: int) -> None:
+        assert self.km is not None and self.kc is not None
+        self.kc.stop_channels()
+        await self.km.restart_kernel(now=True)
+        await self.async_start_new_kernel_client()
+        for index, cell in enumerate(self.nb.cells[:failed_index]):
+            if index in self._killer_cells:
+                continue
+            graded_test = cell.metadata.get("nbgrader", {}).get("grade") and not cell.metadata["nbgrader"].get("solution")
+            if cell.cell_type != "code" or graded_test or not cell.source.strip():
+                continue
+            message_id = self.kc.execute(cell.source, silent=True, store_history=False)
+            await self.async_wait_for_reply(message_id, cell)
