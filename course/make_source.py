@@ -13,8 +13,9 @@ Cell kinds (nbgrader's metadata, schema version 3):
   ``### END SOLUTION`` and nbgrader replaces them with a stub in the release;
 * ``tests``: an autograded test cell worth the rubric's points for one check; it calls
   :func:`autograder.notebook.check` on the public instances and, between ``### BEGIN HIDDEN TESTS``
-  and ``### END HIDDEN TESTS``, on the hidden ones. Its last line is the points earned, which
-  nbgrader (>= 0.6) reads as partial credit;
+  and ``### END HIDDEN TESTS``, on the hidden ones. The last call's value is the cell's output, the
+  points earned, which nbgrader (>= 0.6) reads as partial credit: at grading time the hidden call,
+  in the student's copy the public one. A check that earns nothing raises, and the cell scores 0;
 * ``answer``: a manually graded Markdown answer to a written question;
 * ``scratch``: a plain cell where the student tries things (not graded, left as it is).
 
@@ -68,13 +69,14 @@ def scratch(text: str) -> dict[str, Any]:
 
 
 def tests(check_id: str, points: int, what: str) -> dict[str, Any]:
+    # No assignments: the autograder keeps a notebook's top-level definitions and assignments, and
+    # these lines must not become part of the student's code. The last value is the cell's points.
     text = f'''
         # {what} ({points} points). Run this cell to check your code on the public instances.
-        points = check("{check_id}", globals())
+        check("{check_id}", globals())
         ### BEGIN HIDDEN TESTS
-        points = min(points, check("{check_id}", globals(), instances="hidden"))
+        check("{check_id}", globals(), instances="hidden")
         ### END HIDDEN TESTS
-        points
     '''
     return _cell("code", text, f"test_{check_id}", {"grade": True, "solution": False, "locked": True,
                                                      "points": points})
