@@ -88,7 +88,7 @@ class HeapAgainstModel(RuleBasedStateMachine):
 
 
 TestHeapAgainstModel = HeapAgainstModel.TestCase
-TestHeapAgainstModel.settings = settings(max_examples=200, stateful_step_count=60, deadline=None)
+TestHeapAgainstModel.settings = settings(max_examples=100, stateful_step_count=50, deadline=None)
 
 
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(-5, 5)), max_size=60))
