@@ -23,12 +23,17 @@ def _set_path(lib_dir: str, submission_dir: str) -> None:
     sys.path[:] = [lib_dir, submission_dir] + [p for p in sys.path if p] + site_packages
 
 
+_SHOWN_ROOT = {"prefix": ""}  # the sandbox's submission folder, left out of file names in messages
+
+
 def _describe(error: BaseException, limit: int = 1500) -> str:
     """``Type: message`` plus the last lines of the traceback that are in the student's files."""
     import traceback
 
     frames = [f for f in traceback.extract_tb(error.__traceback__) if "ftr_child" not in f.filename]
     where = "".join(traceback.format_list(frames[-3:]))
+    if _SHOWN_ROOT["prefix"]:
+        where = where.replace(_SHOWN_ROOT["prefix"], "")
     text = f"{type(error).__name__}: {error}"
     if where:
         text += "\n" + where.rstrip()
@@ -160,6 +165,7 @@ def main(argv: list) -> int:
     task_fd, result_fd = int(argv[1]), int(argv[2])
     lib_dir, submission_dir = argv[3], argv[4]
     _set_path(lib_dir, submission_dir)
+    _SHOWN_ROOT["prefix"] = submission_dir.rstrip("/") + "/"
     import ftr_wire as wire
 
     write_frame, read_frame = wire.write_frame, wire.read_frame  # kept before student code runs

@@ -1,7 +1,7 @@
 """The instances a submission is graded on: public ones (students can run them) and hidden ones.
 
 Public (``public_instances``): the handout's three worked examples (SPEC §10), the SPEC §8
-hand-made cases, and standard mazes — by default five of the 50 (``DEFAULT_STANDARD``), all 50
+hand-made cases, and standard mazes — by default eight of the 50 (``DEFAULT_STANDARD``), all 50
 with ``full=True``.
 
 Hidden (``hidden_instances``): made at grading time from the instructor's secret seed, never
@@ -32,8 +32,11 @@ from reference.world.generator import generate_maze
 from reference.world.grid import Gridworld
 from reference.world.instances import Instance, load_folder, standard_mazes_dir
 
-#: Standard mazes graded by default (all 50 with ``--full``): the first five, a fixed, public choice.
-DEFAULT_STANDARD = (0, 1, 2, 3, 4)
+#: Standard mazes graded by default (all 50 with ``--full``): a fixed, public choice of the eight whose
+#: four runs (forward both ties, backward, adaptive) expand the fewest cells, so that a correct Python
+#: submission is graded in well under a minute; Repeated Backward A* alone expands over a million
+#: cells on some of the others.
+DEFAULT_STANDARD = (6, 8, 12, 13, 33, 34, 38, 42)
 
 SECRET_SEED_FILE = Path(__file__).resolve().parents[1] / "course" / "secret_seed.txt"
 
@@ -67,7 +70,7 @@ def standard_instances(numbers=DEFAULT_STANDARD) -> list[Instance]:
 
 
 def public_instances(full: bool = False) -> list[Instance]:
-    """Examples, hand-made cases and standard mazes (five, or all 50 with ``full``)."""
+    """Examples, hand-made cases and standard mazes (eight, or all 50 with ``full``)."""
     numbers = range(50) if full else DEFAULT_STANDARD
     return example_instances() + handmade_instances() + standard_instances(numbers)
 

@@ -156,8 +156,8 @@ class MalformedRun(ValueError):
     """The child's reply does not describe a trace on this grid."""
 
 
-def decode_run(header: dict, arrays: list[array], height: int, width: int) -> Trace:
-    """Validate the encoded trace field by field and rebuild it as a :class:`Trace`."""
+def validate_run(header: dict, arrays: list[array], height: int, width: int) -> None:
+    """Check the encoded trace field by field (types, counts, every cell inside the grid)."""
     if len(arrays) != 5:
         raise MalformedRun("the reply does not have the five arrays of a trace")
     trajectory, meta, expanded, paths, _visited = arrays
@@ -173,7 +173,7 @@ def decode_run(header: dict, arrays: list[array], height: int, width: int) -> Tr
     if not trajectory:
         raise MalformedRun("trajectory: empty (it must start with the start cell)")
     for label, values in (("trajectory", trajectory), ("search ends", meta[0::4] + meta[1::4]),
-                          ("expanded", expanded), ("path", paths)):
+                          ("expanded", expanded), ("path", paths), ("sensed cells", _visited)):
         if values and (min(values) < 0 or max(values) >= cells):
             raise MalformedRun(f"{label}: a cell index outside the grid")
     n_expanded, n_path = meta[2::4], meta[3::4]
@@ -182,16 +182,22 @@ def decode_run(header: dict, arrays: list[array], height: int, width: int) -> Tr
     if sum(n_expanded) != len(expanded) or sum(n_path) != len(paths):
         raise MalformedRun("the search records' lengths do not add up")
 
+
+def decode_run(header: dict, arrays: list[array], width: int) -> Trace:
+    """Rebuild a validated encoded trace as a :class:`Trace` (cells as tuples), for the detailed replay."""
+    trajectory, meta, expanded, paths, _visited = arrays
+
     def to_cells(values) -> list[Cell]:
         return [divmod(v, width) for v in values]
 
     records, exp_at, path_at = [], 0, 0
-    for i in range(searches):
-        start, goal, ne, npth = meta[4 * i:4 * i + 4]
+    for i in range(header["searches"]):
+        start, goal, n_expanded, n_path = meta[4 * i:4 * i + 4]
         records.append(SearchRecord(divmod(start, width), divmod(goal, width),
-                                    to_cells(expanded[exp_at:exp_at + ne]), to_cells(paths[path_at:path_at + npth])))
-        exp_at += ne
-        path_at += npth
+                                    to_cells(expanded[exp_at:exp_at + n_expanded]),
+                                    to_cells(paths[path_at:path_at + n_path])))
+        exp_at += n_expanded
+        path_at += n_path
     return Trace(header["algorithm"], header["tie_break"], header["reached"], to_cells(trajectory), records)
 
 
@@ -216,7 +222,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
         if (header.get("algorithm"), header.get("tie_break")) != (algorithm, tie_break):
             return RunVerdict("wrong", f"{name}: your trace says algorithm={header.get('algorithm')!r}, "
                                        f"tie_break={header.get('tie_break')!r}; expected {algorithm!r}, {tie_break!r}")
-        trace = decode_run(header, arrays, grid.height, grid.width)
+        validate_run(header, arrays, grid.height, grid.width)
     except MalformedRun as error:
         return RunVerdict("wrong", f"{name}: the returned trace is malformed: {error}")
     if list(arrays[4]) != list(arrays[0]):
@@ -228,6 +234,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
     if not differing_count and student.trajectory == expected.trajectory:
         return RunVerdict("exact", student=student)
     first_different = differing[0] if differing else min(student.searches, expected.searches)
+    trace = decode_run(header, arrays, grid.width)
     problem, note = _replay(instance, trace, tie_break, first_different)
     tier = "wrong" if problem else "ties"
     return RunVerdict(tier, problem, note, differing_count, student)

@@ -1,0 +1,114 @@
+"""The Gradescope autograder: build ``autograder.zip``, and grade inside Gradescope's container.
+
+Gradescope unpacks the zip into ``/autograder/source``, runs ``setup.sh`` once to build the image,
+then for every submission runs ``run_autograder``, which grades ``/autograder/submission`` (a
+folder with heap.py and replanning.py, or one notebook) on the public and hidden instances and
+writes ``/autograder/results/results.json``. Tests on hidden instances are shown to students
+after the due date. The root (``/autograder``) can be changed with ``--root`` or
+``FTR_AUTOGRADER_ROOT``, which is how the tests run it in a temporary folder.
+
+    python -m autograder.gradescope --root /autograder
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import zipfile
+from pathlib import Path
+
+from reference.world.fileio import atomic_write_text
+
+KIT_ROOT = Path(__file__).resolve().parents[1]
+
+#: What the zip carries of the kit (the reference solutions included: they compute hidden expectations).
+PACKAGED = ["pyproject.toml", "README.md", "reference", "autograder", "course/rubric.toml", "mazes"]
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once to build the autograder image.
+set -euxo pipefail
+apt-get update
+apt-get install -y python3 python3-pip python3-numpy
+pip3 install --break-system-packages /autograder/source || pip3 install /autograder/source
+id nobody   # the unprivileged user student code runs as
+# Only root may read the kit and the secret seed; student code runs as nobody.
+chmod 700 /autograder/source
+chmod 600 /autograder/source/secret_seed.txt || true
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every submission; results go to $ROOT/results/results.json.
+ROOT="${FTR_AUTOGRADER_ROOT:-/autograder}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SOURCE="$ROOT/source"
+[ -d "$SOURCE/autograder" ] || SOURCE="$HERE"
+export FTR_SECRET_SEED_FILE="$SOURCE/secret_seed.txt"
+cd "$SOURCE" && exec python3 -m autograder.gradescope --root "$ROOT"
+"""
+
+
+def build_zip(out: str | os.PathLike, seed: int) -> Path:
+    """Write the Gradescope autograder zip: setup.sh, run_autograder, the kit, and the secret seed."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temporary = out.with_name(f".{out.name}.tmp")
+
+    def add_text(archive: zipfile.ZipFile, name: str, text: str, mode: int) -> None:
+        info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+        info.external_attr = (0o100000 | mode) << 16
+        info.compress_type = zipfile.ZIP_DEFLATED
+        archive.writestr(info, text)
+
+    with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
+        add_text(archive, "setup.sh", SETUP_SH, 0o755)
+        add_text(archive, "run_autograder", RUN_AUTOGRADER, 0o755)
+        add_text(archive, "secret_seed.txt", f"{seed}\n", 0o600)
+        for entry in PACKAGED:
+            path = KIT_ROOT / entry
+            files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+            for file in files:
+                if "__pycache__" in file.parts or file.suffix == ".pyc":
+                    continue
+                archive.write(file, str(file.relative_to(KIT_ROOT)))
+    os.replace(temporary, out)
+    return out
+
+
+def run(root: str | os.PathLike) -> dict:
+    """Grade ``root/submission`` and write ``root/results/results.json``; return the results."""
+    from .grader import GradingOptions, grade_submission
+    from .instances import SecretSeedMissing, secret_seed
+    from .submission import SubmissionError, load_submission
+
+    root = Path(root)
+    results_path = root / "results" / "results.json"
+    try:
+        try:
+            secret_seed()
+            options = GradingOptions(hidden=True)
+        except SecretSeedMissing:
+            options = GradingOptions()
+        report = grade_submission(load_submission(root / "submission"), options)
+        results = report.gradescope()
+    except SubmissionError as error:
+        results = {"score": 0.0, "output": f"Your submission could not be graded: {error}\nUpload heap.py and "
+                   "replanning.py (laid out like starter/), or one .ipynb notebook.", "visibility": "visible",
+                   "stdout_visibility": "hidden", "tests": []}
+    atomic_write_text(results_path, json.dumps(results, indent=2) + "\n")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Grade one Gradescope submission (run by run_autograder).")
+    parser.add_argument("--root", default=os.environ.get("FTR_AUTOGRADER_ROOT", "/autograder"),
+                        help="the Gradescope tree with submission/ and results/ (default: /autograder)")
+    args = parser.parse_args(argv)
+    results = run(args.root)
+    print(f"score {results['score']}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Grading from inside a notebook (nbgrader test cells, or a student's own self-check).
+
+A test cell calls ``check("forward_larger_g", globals())``; the last line's value (the points) is
+what nbgrader (>= 0.6) records as the cell's partial credit. The student's definitions are *not*
+run in the notebook's kernel: their source is taken from the kernel's input history (``In``; the
+cells executed so far) or, without IPython, from ``inspect``, and graded in the sandbox like a
+notebook submission.
+
+    from autograder.notebook import check
+    check("heap", globals())          # prints a short report; returns 8.0 when all is right
+
+``instances="hidden"`` grades on the hidden instances made from the instructor's secret seed
+(``FTR_SECRET_SEED``, or the file named in docs/autograder.md).
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from pathlib import Path
+from typing import Any, Mapping
+
+from .grader import GradingOptions, grade_submission
+from .rubric import load_rubric
+from .submission import from_statements, notebook_statements
+
+
+def namespace_statements(namespace: Mapping[str, Any]) -> list[dict]:
+    """The definitions of a notebook's namespace, as kept statements (see :mod:`autograder.submission`)."""
+    history = namespace.get("In")
+    if isinstance(history, list) and any(isinstance(cell, str) and cell.strip() for cell in history):
+        cells = [{"cell_type": "code", "source": cell} for cell in history if isinstance(cell, str)]
+        statements = notebook_statements({"cells": cells})
+    else:
+        statements = _statements_from_objects(namespace)
+    return [s for s in statements if "autograder" not in s["source"]]
+
+
+def _statements_from_objects(namespace: Mapping[str, Any]) -> list[dict]:
+    """Without IPython's history: imports of the modules and names in use, then each definition's source."""
+    imports, definitions = [], []
+    for name, value in namespace.items():
+        if name.startswith("_"):
+            continue
+        if isinstance(value, types.ModuleType):
+            imports.append(f"import {value.__name__}" + (f" as {name}" if name != value.__name__ else ""))
+        elif inspect.isclass(value) or inspect.isfunction(value):
+            module = getattr(value, "__module__", "")
+            if module == namespace.get("__name__", "__main__"):
+                try:
+                    definitions.append(inspect.getsource(value))
+                except (OSError, TypeError):
+                    continue
+            elif module and not module.startswith(("autograder", "reference.solutions")):
+                imports.append(f"from {module} import {value.__name__}" + (f" as {name}" if name != value.__name__ else ""))
+    return [{"cell": 0, "source": source} for source in imports + definitions]
+
+
+def check(check_id: str, namespace: Mapping[str, Any], instances: str = "public") -> float:
+    """Run rubric check ``check_id`` on the definitions in ``namespace``; print a report; return the points.
+
+    Raises AssertionError naming the first divergences when the check earns nothing.
+    """
+    rubric = load_rubric()
+    known = set(rubric.autograded) | set(rubric.extra_credit)
+    if check_id not in known:
+        raise ValueError(f"unknown check {check_id!r}; the rubric has {', '.join(sorted(known))}")
+    if instances not in ("public", "hidden"):
+        raise ValueError(f"instances must be 'public' or 'hidden', got {instances!r}")
+    submission = from_statements("notebook", Path("notebook"), namespace_statements(namespace))
+    checks = ("heap", "heap_from_scratch") if check_id == "heap_from_scratch" else (check_id,)
+    report = grade_submission(submission, GradingOptions(checks=checks, hidden_only=instances == "hidden"))
+    result = next(c for c in report.checks if c.id == check_id)
+    print(f"{result.title}: {result.points:g} / {result.max_points:g} ({instances} instances)")
+    for message in result.messages:
+        print("  - " + message.replace("\n", "\n    "))
+    if result.points <= 0:
+        raise AssertionError(f"{check_id}: no points. " + " | ".join(result.messages[:3]))
+    return result.points

@@ -1,0 +1,176 @@
+"""``ftr grade``, ``ftr check``, ``ftr solution export``, ``ftr grade-all``, ``ftr gradescope build``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import UsageError
+
+SUBMISSION_HELP = """\
+A submission is either
+  * a FOLDER laid out like starter/: heap.py (class BinaryHeap) and replanning.py
+    (repeated_forward_astar, repeated_backward_astar, adaptive_astar), where replanning.py imports
+    the heap as `from heap import BinaryHeap` and nothing of the kit but reference.world; or
+  * a NOTEBOOK (.ipynb) whose code cells define the same names. Only imports, def, class and
+    assignments at the top of each cell are used; cells that test, print or plot are ignored.
+Student code runs in a sandboxed child process (its own user, folder and limits); see docs/autograder.md.
+"""
+
+
+def _add_grading_options(parser: argparse.ArgumentParser, hidden: bool = True) -> None:
+    if hidden:
+        parser.add_argument("--hidden", action="store_true",
+                            help="also grade on hidden instances made from the secret seed (FTR_SECRET_SEED or "
+                                 "course/secret_seed.txt); each search check's points are split half and half")
+    parser.add_argument("--full", action="store_true", help="all 50 standard mazes instead of the default eight")
+    parser.add_argument("--task-seconds", type=float, default=30.0, help="wall-clock limit per instance (default 30)")
+
+
+def _options(args: argparse.Namespace, progress: bool):
+    from autograder.grader import GradingOptions
+    from autograder.sandbox import Limits
+
+    return GradingOptions(hidden=getattr(args, "hidden", False), full=args.full,
+                          limits=Limits(task_seconds=args.task_seconds), progress=progress)
+
+
+def register_grade(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "grade", help="grade one submission (folder or notebook)",
+        description="Grade one student submission and print a report: per check the points, the status and "
+                    "the first divergences.\n\n" + SUBMISSION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("submission", type=Path, metavar="SUBMISSION", help="a submission folder or .ipynb file")
+    _add_grading_options(parser)
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
+    parser.add_argument("--gradescope", type=Path, metavar="FILE", help="also write Gradescope's results.json")
+    parser.set_defaults(handler=grade)
+
+
+def register_check(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "check", help="students: check your submission on the public instances",
+        description="The students' self-check: the same checks and messages as the grader, on the public "
+                    "instances (the handout's examples, the SPEC's hand-made cases, standard mazes).\n\n"
+                    + SUBMISSION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("submission", type=Path, metavar="SUBMISSION", help="your folder (heap.py, replanning.py) or .ipynb")
+    _add_grading_options(parser, hidden=False)
+    parser.set_defaults(handler=grade)
+
+
+def _load(path: Path):
+    from autograder.submission import SubmissionError, load_submission
+
+    try:
+        return load_submission(path)
+    except SubmissionError as error:
+        raise UsageError(str(error)) from None
+
+
+def grade(args: argparse.Namespace) -> int:
+    from autograder.grader import grade_submission
+    from autograder.instances import SecretSeedMissing
+    from autograder.sandbox import SandboxSetupError
+    from reference.world.fileio import atomic_write_text
+    import json
+
+    submission = _load(args.submission)
+    try:
+        report = grade_submission(submission, _options(args, progress=sys.stderr.isatty()))
+    except (SecretSeedMissing, SandboxSetupError) as error:
+        raise UsageError(str(error)) from None
+    print(report.to_text())
+    if getattr(args, "json", None):
+        atomic_write_text(args.json, report.to_json())
+    if getattr(args, "gradescope", None):
+        atomic_write_text(args.gradescope, json.dumps(report.gradescope(), indent=2) + "\n")
+    return 0
+
+
+def register_grade_all(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "grade-all", help="grade a folder of submissions into reports and a CSV gradebook",
+        description="Grade every submission in SUBMISSIONS_DIR (each sub-folder or .ipynb is one student). "
+                    "Writes OUT/<name>.txt and OUT/<name>.json per student and OUT/gradebook.csv, atomically. "
+                    "Resumable: submissions already graded (unchanged since) are skipped unless --force.\n\n"
+                    + SUBMISSION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where reports and gradebook.csv go")
+    parser.add_argument("--jobs", type=int, default=1, help="submissions graded at the same time (default 1)")
+    parser.add_argument("--force", action="store_true", help="grade again even where a report exists")
+    _add_grading_options(parser)
+    parser.set_defaults(handler=grade_all)
+
+
+def grade_all(args: argparse.Namespace) -> int:
+    from autograder.batch import grade_all as run_batch
+
+    if not args.submissions.is_dir():
+        raise UsageError(f"{args.submissions}: not a folder of submissions")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    gradebook = run_batch(args.submissions, args.out, _options(args, progress=False), jobs=args.jobs,
+                          force=args.force, progress=True)
+    print(f"gradebook written to {gradebook}")
+    return 0
+
+
+def register_solution(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("solution", help="instructors: the reference solution as a submission")
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    export = actions.add_parser(
+        "export", help="write the reference solution laid out as a student submission",
+        description="Write heap.py and replanning.py (importing `from heap import BinaryHeap` and only "
+                    "reference.world) into OUT, so `ftr grade OUT` confirms a configuration gives full marks.",
+    )
+    export.add_argument("out", type=Path, metavar="OUT")
+    export.set_defaults(handler=solution_export)
+    parser.set_defaults(handler=lambda args: parser.print_help() or 2)
+
+
+def solution_export(args: argparse.Namespace) -> int:
+    try:
+        from autograder.export import export_solution
+        folder = export_solution(args.out)
+    except ImportError:
+        raise UsageError("the reference solutions are not part of this installation (a student bundle?)") from None
+    print(f"reference solution written to {folder}/heap.py and {folder}/replanning.py")
+    return 0
+
+
+def register_gradescope(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("gradescope", help="instructors: build the Gradescope autograder")
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    build = actions.add_parser(
+        "build", help="write autograder.zip for Gradescope",
+        description="Write a Gradescope autograder zip (setup.sh, run_autograder, the kit and the secret seed). "
+                    "It grades /autograder/submission — a folder with heap.py and replanning.py, or one .ipynb — "
+                    "on public and hidden instances and writes /autograder/results/results.json; tests on hidden "
+                    "instances are visible after the due date.",
+    )
+    build.add_argument("--out", type=Path, default=Path("autograder.zip"), help="the zip to write (default autograder.zip)")
+    build.set_defaults(handler=gradescope_build)
+    parser.set_defaults(handler=lambda args: parser.print_help() or 2)
+
+
+def gradescope_build(args: argparse.Namespace) -> int:
+    from autograder.gradescope import build_zip
+    from autograder.instances import SecretSeedMissing, secret_seed
+
+    try:
+        seed = secret_seed()
+    except SecretSeedMissing as error:
+        raise UsageError(str(error)) from None
+    print(f"Gradescope autograder written to {build_zip(args.out, seed)}")
+    return 0
+
+
+COMMANDS = [(40, register_grade), (41, register_check), (42, register_grade_all), (43, register_solution),
+            (44, register_gradescope)]
