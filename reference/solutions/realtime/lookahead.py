@@ -74,9 +74,15 @@ class LookaheadLRTA(EpisodicAgent):
         value = self.value[s]
         return value if value >= 0 else self.distance(s, self.target)
 
-    def key(self, f: int, g: int, stamp: int) -> tuple[int, int, int]:
-        """SPEC §5's key: ties in f to the larger (or smaller) g, then to the earlier insertion."""
-        return (f, -g if self.tie_break == "larger_g" else g, stamp)
+    def key(self, f: int, g: int, stamp: int) -> int:
+        """SPEC §5's key (f, -g, stamp) or (f, g, stamp), packed into one int that sorts the same way.
+
+        In one episode g <= lookahead + 1 and there are at most 4 * lookahead + 1 insertions, so
+        the parts fit side by side as digits (as in reference.solutions.replanning.pack_key).
+        """
+        g_radix, stamp_radix = self.lookahead + 2, 4 * self.lookahead + 2
+        tie = g_radix - 1 - g if self.tie_break == "larger_g" else g
+        return (f * g_radix + tie) * stamp_radix + stamp
 
     # -- one planning episode -------------------------------------------------------------------
 
@@ -104,12 +110,14 @@ class LookaheadLRTA(EpisodicAgent):
         next (-1 if OPEN ran empty).
         """
         g, tree, generated_in, expanded_in = self.g, self.tree, self.generated_in, self.expanded_in
-        episode, target, h = self.episode, self.target, self.h
+        episode, target, h, key = self.episode, self.target, self.h, self.key
+        blocked, width = self.knowledge.blocked, self.width
+        last_col, last_row_start = width - 1, self.cell_count - width
         open_list: BinaryHeap = BinaryHeap()
         g[agent], generated_in[agent] = 0, episode
         generated = [agent]
         stamp = 0
-        open_list.push(agent, self.key(h(agent), 0, stamp))
+        open_list.push(agent, key(h(agent), 0, stamp))
         expanded: list[int] = []
         while open_list and len(expanded) < self.lookahead:
             s = open_list.peek()
@@ -119,8 +127,14 @@ class LookaheadLRTA(EpisodicAgent):
             expanded.append(s)
             expanded_in[s] = episode
             g_next = g[s] + 1
-            for t in self.free_neighbours(s):
-                if expanded_in[t] == episode:
+            col = s % width
+            for t in (  # east, south, west, north (see EpisodicAgent.free_neighbours)
+                s + 1 if col != last_col else -1,
+                s + width if s < last_row_start else -1,
+                s - 1 if col != 0 else -1,
+                s - width if s >= width else -1,
+            ):
+                if t < 0 or blocked[t] or expanded_in[t] == episode:
                     continue  # consistent values: an expanded state's g is already the smallest
                 if generated_in[t] != episode:
                     generated_in[t], g[t] = episode, INFINITY
@@ -128,11 +142,10 @@ class LookaheadLRTA(EpisodicAgent):
                 if g[t] > g_next:
                     g[t], tree[t] = g_next, s
                     stamp += 1
-                    key = self.key(g_next + h(t), g_next, stamp)
                     if t in open_list:
-                        open_list.update(t, key)
+                        open_list.update(t, key(g_next + h(t), g_next, stamp))
                     else:
-                        open_list.push(t, key)
+                        open_list.push(t, key(g_next + h(t), g_next, stamp))
         best = open_list.peek() if open_list else -1
         return expanded, generated, best
 
@@ -177,14 +190,22 @@ class LookaheadLRTA(EpisodicAgent):
                 heap.push(b, value[b])
         for s in expanded:
             value[s] = INFINITY
+        width = self.width
+        last_col, last_row_start = width - 1, self.cell_count - width
         unsettled = len(expanded)
         while heap and unsettled:  # stop once every state of the local search space is settled
             s = heap.pop()
             if expanded_in[s] == episode:
                 unsettled -= 1
             through_s = value[s] + 1
-            for t in self.free_neighbours(s):
-                if expanded_in[t] == episode and value[t] > through_s:
+            col = s % width
+            for t in (
+                s + 1 if col != last_col else -1,
+                s + width if s < last_row_start else -1,
+                s - 1 if col != 0 else -1,
+                s - width if s >= width else -1,
+            ):
+                if t >= 0 and expanded_in[t] == episode and value[t] > through_s:  # expanded: never blocked
                     value[t] = through_s
                     if t in heap:
                         heap.update(t, through_s)

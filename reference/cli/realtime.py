@@ -1,0 +1,162 @@
+"""``ftr realtime``: real-time and incremental search (LRTA*, D* Lite) and Koenig's comparison.
+
+    ftr realtime run mazes/maze_00.map --scen mazes/mazes.scen --algorithm dstar_lite
+    ftr realtime run --maze 3 --size 301 --algorithm lrta_astar --lookahead 21 --heuristic weak
+    ftr realtime compare --out results/realtime            # a few minutes
+    ftr realtime compare --out results/realtime --paper    # the paper's 1000 mazes and 5000 grids
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+
+# Imported for its side effect too: it registers the trace names lrta, lrta_astar, lrta_bfs and
+# dstar_lite, so every ftr command (ftr draw --trace, ...) reads these algorithms' traces.
+import reference.solutions.realtime  # noqa: F401
+
+from . import UsageError
+from ._common import format_table, load_instances, parse_cell
+
+ALGORITHM_NAMES = ("lrta", "lrta_astar", "lrta_bfs", "dstar_lite")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "realtime", help="real-time (LRTA*) and incremental (D* Lite) search, and Koenig's comparison",
+        description="Run LRTA* (Korf's, or Koenig's with A* or breadth-first lookahead) or D* Lite for the "
+        "fog-of-war agent, or reproduce Koenig (2004), 'A Comparison of Fast Search Methods for Real-Time "
+        "Situated Agents'.")
+    commands = parser.add_subparsers(title="realtime commands", metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run", help="run one algorithm on instances",
+        description="Run one real-time or incremental planner on the instances of a folder (its mazes.scen), "
+        "on one instance of a .map, or on one grid of the comparison (--maze N or --random-grid N). Prints "
+        "the paper's columns per instance, or with --jsonl one JSON object per instance.")
+    run.add_argument("path", metavar="PATH", type=Path, nargs="?",
+                     help="a folder with mazes.scen (every instance), or one .map file")
+    run.add_argument("--scen", type=Path, help="with a .map: the .scen file to take --index from")
+    run.add_argument("--index", type=int, default=0, help="with --scen: which scenario line (0 = first)")
+    run.add_argument("--start", type=parse_cell, metavar="R,C", help="with a .map: the agent's start cell")
+    run.add_argument("--target", type=parse_cell, metavar="R,C", help="with a .map: the target cell")
+    run.add_argument("--maze", type=int, metavar="N", help="instead of PATH: maze N of the comparison")
+    run.add_argument("--random-grid", type=int, metavar="N", help="instead of PATH: random grid N of the comparison")
+    run.add_argument("--size", type=int, default=301, help="with --maze/--random-grid: the side length (default 301)")
+    run.add_argument("--algorithm", choices=ALGORITHM_NAMES, default="lrta_astar",
+                     help="lrta: Korf's, lookahead one; lrta_astar / lrta_bfs: Koenig's with A* / breadth-first "
+                     "lookahead; dstar_lite: D* Lite (default lrta_astar)")
+    run.add_argument("--heuristic", choices=("strong", "weak"), default="strong",
+                     help="strong: Manhattan; weak: max(|dx|, |dy|) (default strong)")
+    run.add_argument("--lookahead", type=int, default=1, help="expansions per episode for lrta_astar / lrta_bfs")
+    run.add_argument("--known", action="store_true", help="known terrain: the agent is given the whole grid")
+    run.add_argument("--jsonl", action="store_true", help="one JSON object per instance on stdout, nothing else")
+    run.add_argument("--trace", metavar="FILE",
+                     help="write the trace (one record per planning episode): an object for one instance, a list for several")
+    run.set_defaults(handler=run_command)
+
+    compare = commands.add_parser(
+        "compare", help="reproduce Koenig's comparison: tables, figures, findings",
+        description="Run D* Lite and LRTA* (A* and breadth-first lookahead, strong and weak heuristic, "
+        "lookaheads 1, 3, ..., 49) on acyclic mazes and on grids with 25%% random obstacles, and write the "
+        "paper's tables (CSV and Markdown), Figures 7 and 8 (PNG), every run (runs.csv) and findings.md "
+        "(which of the paper's findings hold here) into --out.")
+    compare.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the results")
+    compare.add_argument("--mazes", type=int, help="number of mazes (default 3; --paper: 1000)")
+    compare.add_argument("--grids", type=int, help="number of random grids (default 10; --paper: 5000)")
+    compare.add_argument("--size", type=int, help="side length of every grid (default 101; --paper: 301)")
+    compare.add_argument("--lookaheads", metavar="N,N,...",
+                         help="comma-separated lookaheads (default 1,3,...,49)")
+    compare.add_argument("--paper", action="store_true",
+                         help="the paper's sample: 1000 mazes and 5000 random grids of 301 x 301 (days in Python)")
+    compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
+    compare.add_argument("--seed", type=int, default=None, help="base seed of the grids")
+    compare.add_argument("--quiet", action="store_true", help="no progress bar")
+    compare.set_defaults(handler=compare_command)
+
+
+def _instances(args: argparse.Namespace):
+    from reference.experiments.realtime import make_instance
+
+    generated = [(kind, n) for kind, n in (("maze", args.maze), ("random", args.random_grid)) if n is not None]
+    if generated:
+        if args.path or len(generated) > 1:
+            raise UsageError("give one of PATH, --maze N and --random-grid N")
+        kind, number = generated[0]
+        if number < 0 or args.size < 3:
+            raise UsageError("--maze/--random-grid need a number >= 0 and --size >= 3")
+        return [make_instance(kind, number, args.size)]
+    if args.path is None:
+        raise UsageError("say which instances: PATH (a folder or a .map), --maze N or --random-grid N")
+    return load_instances(args)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from reference.solutions.realtime import knowledge_of, run_algorithm
+    from reference.world.fileio import atomic_write_text
+    from reference.world.sensing import FogOfWarWorld
+
+    if args.lookahead < 1:
+        raise UsageError(f"--lookahead must be at least 1, got {args.lookahead}")
+    instances = _instances(args)
+    rows, traces = [], []
+    for number, instance in enumerate(instances):
+        knowledge = knowledge_of(instance.grid) if args.known else None
+        run = run_algorithm(args.algorithm, FogOfWarWorld(instance.grid, instance.start), instance.start,
+                            instance.target, args.heuristic, args.lookahead, knowledge)
+        summary = run.summary()
+        if args.jsonl:
+            print(json.dumps({"instance": number, "name": instance.name, **summary}), flush=True)
+        rows.append([number, instance.name, "yes" if run.reached else "NO", run.expansions, run.episodes,
+                     run.moves, summary["moves_per_episode"], summary["planning_us"] / 1e3,
+                     summary["planning_us_per_episode"], summary["planning_us_per_move"]])
+        if args.trace:
+            traces.append(run.trace.to_dict())
+    if not args.jsonl:
+        lookahead = f", lookahead {args.lookahead}" if args.algorithm in ("lrta_astar", "lrta_bfs") else ""
+        terrain = "known" if args.known else "unknown"
+        print(f"{args.algorithm}, {args.heuristic} heuristic{lookahead}, {terrain} terrain")
+        print(format_table(["#", "name", "reached", "expansions", "episodes", "moves", "moves/episode",
+                            "planning ms", "us/episode", "us/move"], rows))
+    if args.trace:
+        single = len(traces) == 1 and not (args.path and args.path.is_dir())
+        atomic_write_text(args.trace, json.dumps(traces[0] if single else traces) + "\n")
+        if not args.jsonl:
+            print(f"trace written to {args.trace}", file=sys.stderr)
+    return 0
+
+
+def compare_command(args: argparse.Namespace) -> int:
+    from reference.experiments import realtime as experiment
+
+    mazes = args.mazes if args.mazes is not None else (experiment.PAPER_MAZES if args.paper else experiment.DEFAULT_MAZES)
+    grids = args.grids if args.grids is not None else (experiment.PAPER_GRIDS if args.paper else experiment.DEFAULT_GRIDS)
+    size = args.size if args.size is not None else (experiment.PAPER_SIZE if args.paper else experiment.DEFAULT_SIZE)
+    if args.lookaheads:
+        try:
+            lookaheads = sorted({int(part) for part in args.lookaheads.split(",")})
+        except ValueError:
+            raise UsageError(f"--lookaheads: expected whole numbers separated by commas, got {args.lookaheads!r}") from None
+    else:
+        lookaheads = list(experiment.LOOKAHEADS)
+    if mazes < 0 or grids < 0 or mazes + grids == 0:
+        raise UsageError("--mazes and --grids must not be negative, and not both zero")
+    if size < 5 or lookaheads[0] < 1 or args.jobs < 1:
+        raise UsageError("--size must be at least 5, every lookahead and --jobs at least 1")
+    seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
+    rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed)
+    command = (f"ftr realtime compare --out {shlex.quote(str(args.out))} --mazes {mazes} --grids {grids} "
+               f"--size {size} --seed {seed} --jobs {args.jobs}")
+    if args.lookaheads:
+        command += f" --lookaheads {','.join(map(str, lookaheads))}"
+    written = experiment.write_report(rows, args.out, command)
+    print(f"{len(rows)} runs; wrote {len(written)} files to {args.out}")
+    for finding in experiment.findings(rows):
+        print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")
+    return 0
+
+
+COMMANDS = [(60, register)]

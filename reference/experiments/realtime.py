@@ -1,0 +1,513 @@
+"""Koenig's comparison of real-time and incremental search (Koenig 2004), reproduced on the kit.
+
+Two kinds of 301 x 301 four-connected grids, as in the paper (Sections 6 and 7):
+
+* ``maze``: acyclic depth-first-search mazes with no walls removed
+  (``generate_maze(seed, size, extra_openings=0)``; start and target are corridor nodes, so a path
+  always exists);
+* ``random``: 25% of the cells blocked uniformly at random, start and target random unblocked cells
+  with a path between them (redrawn until there is one).
+
+On each grid it runs D* Lite and LRTA* (A* lookahead, and breadth-first lookahead) with lookaheads
+1, 3, ..., 49 and both heuristics, and tabulates what the paper tabulates:
+
+* Table 1: planning time and path length, strong vs weak heuristic;
+* Table 2 (mazes: D* Lite strong, LRTA* weak) and Table 3 (random grids: both strong): (a) lookahead,
+  (b) expansions, (c) planning episodes, (d) moves, (e) moves per episode, (f) planning time,
+  (g) planning time per episode, (h) planning time per move, all averages over the grids (the
+  per-episode and per-move columns are ratios of averages, as the paper's numbers show);
+* Table 4: LRTA* with A* vs breadth-first local search (expansions and moves);
+
+draws Figures 7 (planning time vs expansions) and 8 (planning time vs path length), and checks the
+paper's findings against the numbers (:func:`findings`). Times are in microseconds, as in the paper.
+
+>>> rows = run_comparison(mazes=1, grids=1, size=21, lookaheads=(1, 9), progress=False)
+>>> sorted({(r["kind"], r["algorithm"]) for r in rows})[:3]
+[('maze', 'dstar_lite'), ('maze', 'lrta_astar'), ('maze', 'lrta_bfs')]
+>>> all(r["reached"] for r in rows)
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import gc
+import io
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from reference.solutions.realtime import run_algorithm
+from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.generator import generate_maze
+from reference.world.grid import Cell, Gridworld, shortest_distance
+from reference.world.instances import Instance
+
+#: The paper's lookaheads: 1, 3, ..., 49.
+LOOKAHEADS: tuple[int, ...] = tuple(range(1, 50, 2))
+#: The paper's sample sizes (Section 5): 1000 mazes and 5000 random grids, 301 x 301.
+PAPER_MAZES, PAPER_GRIDS, PAPER_SIZE = 1000, 5000, 301
+#: What ``ftr realtime compare`` runs by default: a few minutes on two cores.
+DEFAULT_MAZES, DEFAULT_GRIDS, DEFAULT_SIZE = 3, 10, 101
+DEFAULT_SEED = 2004
+OBSTACLE_DENSITY = 0.25
+KINDS = ("maze", "random")
+
+#: The heuristic the paper settles on for each kind of grid (Section 6: "D* Lite with the strong
+#: heuristics and LRTA* with the weak heuristics" in mazes; Section 7: both strong on random grids).
+BEST_HEURISTIC = {("maze", "dstar_lite"): "strong", ("maze", "lrta_astar"): "weak", ("maze", "lrta_bfs"): "weak",
+                  ("random", "dstar_lite"): "strong", ("random", "lrta_astar"): "strong",
+                  ("random", "lrta_bfs"): "strong"}
+
+
+# -- the grids ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def make_instance(kind: str, number: int, size: int = PAPER_SIZE, seed: int = DEFAULT_SEED) -> Instance:
+    """Grid ``number`` of the given kind; the same arguments always give the same grid.
+
+    >>> maze = make_instance("maze", 0, size=11)
+    >>> maze.grid.blocked_count            # a perfect 11 x 11 maze has 36 nodes and 35 open walls
+    50
+    >>> grid = make_instance("random", 0, size=20)
+    >>> grid.grid.blocked_count, shortest_distance(grid.grid, grid.start, grid.target) is not None
+    (100, True)
+    """
+    if kind == "maze":
+        maze = generate_maze([seed, 0, number], size, extra_openings=0)
+        return Instance(f"maze_{number:04d}", maze.grid, maze.start, maze.target)
+    if kind != "random":
+        raise ValueError(f"kind must be 'maze' or 'random', got {kind!r}")
+    rng = np.random.default_rng([seed, 1, number])
+    cells = size * size
+    while True:  # redraw until start and target are connected (the paper's restriction)
+        blocked = np.zeros(cells, dtype=bool)
+        blocked[rng.choice(cells, size=round(OBSTACLE_DENSITY * cells), replace=False)] = True
+        grid = Gridworld(size, size, blocked.reshape(size, size))
+        first, second = rng.choice(np.flatnonzero(~blocked), size=2, replace=False)
+        start, target = divmod(int(first), size), divmod(int(second), size)
+        if shortest_distance(grid, start, target) is not None:
+            return Instance(f"random_{number:04d}", grid, start, target)
+
+
+class SensorWorld:
+    """The public world object (SPEC §11) for long experiments: ``sense`` is a dictionary look-up.
+
+    It answers exactly as :class:`~reference.world.sensing.FogOfWarWorld` does, without checking
+    that the agent moves legally (the tests run every planner through ``FogOfWarWorld``, which does).
+    """
+
+    def __init__(self, grid: Gridworld) -> None:
+        self.height, self.width = grid.height, grid.width
+        self._blocked_around = {}
+        self._grid = grid
+
+    def sense(self, cell: Cell) -> list[Cell]:
+        around = self._blocked_around.get(cell)
+        if around is None:
+            around = [n for n in self._grid.neighbours(cell) if self._grid.blocked[n]]
+            self._blocked_around[cell] = around
+        return around
+
+
+# -- running --------------------------------------------------------------------------------------
+
+
+def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS) -> list[tuple[str, str, int | None]]:
+    """(algorithm, heuristic, lookahead) triples run on every grid of ``kind``.
+
+    D* Lite and LRTA* with A* lookahead with both heuristics (Table 1), and LRTA* with
+    breadth-first lookahead with the kind's best heuristic (Table 4).
+
+    >>> settings_for("maze", (1, 3))[:3]
+    [('dstar_lite', 'strong', None), ('dstar_lite', 'weak', None), ('lrta_astar', 'strong', 1)]
+    """
+    settings: list[tuple[str, str, int | None]] = [("dstar_lite", "strong", None), ("dstar_lite", "weak", None)]
+    for heuristic in ("strong", "weak"):
+        settings += [("lrta_astar", heuristic, n) for n in lookaheads]
+    settings += [("lrta_bfs", BEST_HEURISTIC[(kind, "lrta_bfs")], n) for n in lookaheads]
+    return settings
+
+
+def run_one(task: tuple[str, int, int, int, str, str, int | None]) -> dict[str, Any]:
+    """One run: ``(kind, number, size, seed, algorithm, heuristic, lookahead)`` -> a row of numbers."""
+    kind, number, size, seed, algorithm, heuristic, lookahead = task
+    instance = make_instance(kind, number, size, seed)
+    began = time.perf_counter()
+    gc.disable()  # a collection in the middle of an episode would be charged to its planning time
+    try:
+        run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
+                            heuristic, lookahead or 1)
+    finally:
+        gc.enable()
+    seconds = time.perf_counter() - began
+    return {
+        "kind": kind, "instance": number, "size": size, "algorithm": algorithm, "heuristic": heuristic,
+        "lookahead": lookahead, "reached": run.reached, "expansions": run.expansions,
+        "episodes": run.episodes, "moves": run.moves, "planning_us": run.planning_time * 1e6,
+        "max_expansions_per_episode": max((len(s.expanded) for s in run.trace.searches), default=0),
+        "seconds": seconds,
+    }
+
+
+def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size: int = DEFAULT_SIZE,
+                   lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
+                   seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
+    """Run every setting of :func:`settings_for` on ``mazes`` mazes and ``grids`` random grids.
+
+    Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
+    (planning times then include some contention for the cores).
+    """
+    from tqdm import tqdm
+
+    tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead)
+             for kind, count in (("maze", mazes), ("random", grids)) for number in range(count)
+             for algorithm, heuristic, lookahead in settings_for(kind, lookaheads)]
+    rows: list[dict[str, Any]] = []
+    with tqdm(total=len(tasks), desc="realtime comparison", unit="run", disable=not progress) as bar:
+        if jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for row in pool.map(run_one, tasks, chunksize=1):
+                    rows.append(row)
+                    bar.update()
+        else:
+            for task in tasks:
+                rows.append(run_one(task))
+                bar.update()
+    return rows
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+#: The columns of the paper's Tables 2 and 3, with the letters it gives them.
+PAPER_COLUMNS = (
+    ("lookahead", "(a) lookahead"), ("expansions", "(b) expansions"), ("episodes", "(c) planning episodes"),
+    ("moves", "(d) moves"), ("moves_per_episode", "(e) moves per episode"),
+    ("planning_us", "(f) planning time [us]"), ("planning_us_per_episode", "(g) per episode [us]"),
+    ("planning_us_per_move", "(h) per move [us]"),
+)
+
+
+def averages(rows: Iterable[dict], kind: str, algorithm: str, heuristic: str, lookahead: int | None) -> dict | None:
+    """Mean expansions, episodes, moves and planning time over the grids of one setting (None if no runs)."""
+    chosen = [r for r in rows if (r["kind"], r["algorithm"], r["heuristic"], r["lookahead"])
+              == (kind, algorithm, heuristic, lookahead)]
+    if not chosen:
+        return None
+    mean = {m: statistics.fmean(r[m] for r in chosen) for m in ("expansions", "episodes", "moves", "planning_us")}
+    return {
+        "lookahead": "-" if lookahead is None else lookahead, **mean, "runs": len(chosen),
+        "moves_per_episode": mean["moves"] / mean["episodes"] if mean["episodes"] else 0.0,
+        "planning_us_per_episode": mean["planning_us"] / mean["episodes"] if mean["episodes"] else 0.0,
+        "planning_us_per_move": mean["planning_us"] / mean["moves"] if mean["moves"] else 0.0,
+    }
+
+
+def lookaheads_in(rows: Iterable[dict]) -> list[int]:
+    return sorted({r["lookahead"] for r in rows if r["lookahead"] is not None})
+
+
+def paper_table(rows: Sequence[dict], kind: str) -> list[dict]:
+    """Table 2 (``kind="maze"``) or Table 3 (``"random"``): D* Lite, then LRTA* per lookahead."""
+    table = []
+    dstar = averages(rows, kind, "dstar_lite", BEST_HEURISTIC[(kind, "dstar_lite")], None)
+    if dstar:
+        table.append({"algorithm": "D* Lite", **dstar})
+    for n in lookaheads_in(rows):
+        line = averages(rows, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], n)
+        if line:
+            table.append({"algorithm": "LRTA*", **line})
+    return table
+
+
+def heuristics_table(rows: Sequence[dict]) -> list[dict]:
+    """Table 1: planning time and moves of D* Lite and LRTA* with the strong and the weak heuristic."""
+    table = []
+    for algorithm, lookaheads in (("dstar_lite", [None]), ("lrta_astar", lookaheads_in(rows))):
+        for n in lookaheads:
+            line: dict[str, Any] = {"algorithm": "D* Lite" if algorithm == "dstar_lite" else "LRTA*",
+                                    "lookahead": "-" if n is None else n}
+            for kind in KINDS:
+                for heuristic in ("strong", "weak"):
+                    a = averages(rows, kind, algorithm, heuristic, n)
+                    if a:
+                        line[f"{kind} {heuristic}: planning [us]"] = a["planning_us"]
+                        line[f"{kind} {heuristic}: moves"] = a["moves"]
+            table.append(line)
+    return table
+
+
+def bfs_table(rows: Sequence[dict]) -> list[dict]:
+    """Table 4: LRTA* with A* vs breadth-first local search, (b) expansions and (c) moves per grid kind."""
+    table = []
+    for n in lookaheads_in(rows):
+        line: dict[str, Any] = {"lookahead": n}
+        for kind in KINDS:
+            for algorithm, label in (("lrta_astar", "A*"), ("lrta_bfs", "BFS")):
+                a = averages(rows, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], n)
+                if a:
+                    line[f"{kind} {label}: expansions"] = a["expansions"]
+                    line[f"{kind} {label}: moves"] = a["moves"]
+                    line[f"{kind} {label}: planning [us]"] = a["planning_us"]
+        table.append(line)
+    return table
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def to_markdown(table: Sequence[dict], columns: Sequence[tuple[str, str]] | None = None) -> str:
+    """A GitHub Markdown table. ``columns``: (key, header) pairs; default every key of the first row.
+
+    >>> print(to_markdown([{"lookahead": 1, "moves": 12.5}]), end="")
+    | lookahead | moves |
+    |---:|---:|
+    | 1 | 12.50 |
+    """
+    if not table:
+        return "(no runs)\n"
+    columns = list(columns or [(key, key) for key in table[0]])
+    lines = ["| " + " | ".join(header for _, header in columns) + " |",
+             "|" + "|".join("---:" for _ in columns) + "|"]
+    lines += ["| " + " | ".join(_number(row.get(key, "")) for key, _ in columns) + " |" for row in table]
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(table: Sequence[dict]) -> str:
+    if not table:
+        return ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for row in table for k in row)), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table)
+    return out.getvalue()
+
+
+# -- the paper's findings ---------------------------------------------------------------------------
+
+
+@dataclass
+class Finding:
+    """One claim of the paper, whether the measured numbers bear it out, and the numbers."""
+
+    claim: str
+    holds: bool
+    evidence: str
+
+
+def _series(rows: Sequence[dict], kind: str, algorithm: str, heuristic: str, measure: str) -> dict[int, float]:
+    result = {}
+    for n in lookaheads_in(rows):
+        a = averages(rows, kind, algorithm, heuristic, n)
+        if a:
+            result[n] = a[measure]
+    return result
+
+
+def _spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    from scipy.stats import spearmanr
+
+    if len(xs) < 3 or len(set(ys)) == 1:
+        return 0.0  # no trend to speak of
+    return float(spearmanr(xs, ys).statistic)
+
+
+def findings(rows: Sequence[dict]) -> list[Finding]:
+    """Check the paper's findings (the list in the issue, plus Figure 7's and Table 4's) on ``rows``."""
+    result: list[Finding] = []
+    maze_lrta = BEST_HEURISTIC[("maze", "lrta_astar")]
+    for kind in KINDS:
+        moves = _series(rows, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], "moves")
+        if len(moves) >= 3:
+            rho = _spearman(list(moves), list(moves.values()))
+            first, last = min(moves), max(moves)
+            result.append(Finding(
+                f"{kind}: LRTA*'s path length falls as the lookahead grows",
+                rho < -0.5 and moves[last] < moves[first],
+                f"moves {moves[first]:.0f} at lookahead {first}, {moves[last]:.0f} at {last}; "
+                f"Spearman rank correlation with the lookahead {rho:.2f}"))
+    time_ = _series(rows, "maze", "lrta_astar", maze_lrta, "planning_us")
+    if len(time_) >= 3:
+        best = min(time_, key=time_.get)
+        first, last = min(time_), max(time_)
+        result.append(Finding(
+            "maze: LRTA*'s planning time first falls, then rises as the lookahead grows",
+            first < best < last and time_[best] < time_[first] and time_[best] < time_[last],
+            f"{time_[first]:.0f} us at lookahead {first}, least {time_[best]:.0f} us at {best}, "
+            f"{time_[last]:.0f} us at {last}"))
+    strong = _series(rows, "maze", "lrta_astar", "strong", "moves")
+    weak = _series(rows, "maze", "lrta_astar", "weak", "moves")
+    small = [n for n in strong if n in weak and n <= 9]
+    if small:
+        better = [n for n in small if weak[n] < strong[n]]
+        result.append(Finding(
+            "maze: the weak heuristic serves LRTA* better than the strong one at small lookaheads (shorter paths)",
+            len(better) == len(small),
+            "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)))
+    dstar = averages(rows, "maze", "dstar_lite", "strong", None)
+    moves = _series(rows, "maze", "lrta_astar", maze_lrta, "moves")
+    if dstar and moves:
+        longer = [n for n in moves if moves[n] > dstar["moves"]]
+        result.append(Finding(
+            "maze: D* Lite's paths are shorter than LRTA*'s (every lookahead)",
+            len(longer) == len(moves),
+            f"D* Lite {dstar['moves']:.0f} moves; LRTA* from {max(moves.values()):.0f} to "
+            f"{min(moves.values()):.0f}; LRTA* longer at {len(longer)} of {len(moves)} lookaheads"))
+    dstar = averages(rows, "random", "dstar_lite", "strong", None)
+    time_ = _series(rows, "random", "lrta_astar", "strong", "planning_us")
+    moves = _series(rows, "random", "lrta_astar", "strong", "moves")
+    if dstar and time_:
+        below = [n for n in time_ if time_[n] < dstar["planning_us"]]
+        result.append(Finding(
+            "random: LRTA*'s total planning time is below D* Lite's (every lookahead)",
+            len(below) == len(time_),
+            f"D* Lite {dstar['planning_us']:.0f} us; LRTA* from {min(time_.values()):.0f} to "
+            f"{max(time_.values()):.0f} us; below D* Lite at {len(below)} of {len(time_)} lookaheads"))
+        shorter = [n for n in moves if moves[n] < dstar["moves"]]
+        result.append(Finding(
+            "random: LRTA*'s paths are shorter than D* Lite's for lookaheads above 13",
+            all(n in shorter for n in moves if n > 13) and bool([n for n in moves if n > 13]),
+            f"D* Lite {dstar['moves']:.1f} moves; LRTA* shorter at lookaheads {shorter or 'none'}"))
+    for kind in KINDS:
+        heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+        expansions = _series(rows, kind, "lrta_astar", heuristic, "expansions")
+        time_ = _series(rows, kind, "lrta_astar", heuristic, "planning_us")
+        if len(expansions) >= 3:
+            r = float(np.corrcoef(list(expansions.values()), list(time_.values()))[0, 1])
+            result.append(Finding(
+                f"{kind}: LRTA*'s planning time is roughly proportional to its expansions (Figure 7)",
+                r > 0.9, f"Pearson correlation over the lookaheads {r:.2f}"))
+    astar = _series(rows, "maze", "lrta_astar", maze_lrta, "moves")
+    bfs = _series(rows, "maze", "lrta_bfs", BEST_HEURISTIC[("maze", "lrta_bfs")], "moves")
+    small = [n for n in astar if n in bfs and 5 <= n <= 15]
+    if small:
+        better = [n for n in small if bfs[n] < astar[n]]
+        result.append(Finding(
+            "maze: LRTA* with breadth-first local search finds shorter paths than with A* at smaller "
+            "lookaheads (5 to 15; Table 4)",
+            len(better) == len(small),
+            "moves BFS vs A*: " + ", ".join(f"{n}: {bfs[n]:.0f} vs {astar[n]:.0f}" for n in small)))
+    bound = [r for r in rows if r["algorithm"] != "dstar_lite" and r["max_expansions_per_episode"] > r["lookahead"]]
+    result.append(Finding("LRTA* never expands more states in an episode than its lookahead (the real-time bound)",
+                          not bound, f"{len(bound)} runs broke the bound"))
+    return result
+
+
+def findings_markdown(found: Sequence[Finding]) -> str:
+    lines = ["| finding | holds here | numbers |", "|---|:---:|---|"]
+    lines += [f"| {f.claim} | {'yes' if f.holds else '**no**'} | {f.evidence} |" for f in found]
+    return "\n".join(lines) + "\n"
+
+
+# -- figures ----------------------------------------------------------------------------------------
+
+
+def _figure(columns: int = 2):
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(5.5 * columns, 4.5), layout="constrained")
+    return figure, figure.subplots(1, columns, squeeze=False)[0]
+
+
+def _png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110)
+    return buffer.getvalue()
+
+
+def plot_time_vs_expansions(rows: Sequence[dict]):
+    """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead."""
+    figure, axes = _figure()
+    for ax, kind in zip(axes, KINDS):
+        for algorithm, label in (("lrta_astar", "LRTA* (A*)"), ("lrta_bfs", "LRTA* (BFS)")):
+            heuristic = BEST_HEURISTIC[(kind, algorithm)]
+            x = _series(rows, kind, algorithm, heuristic, "expansions")
+            y = _series(rows, kind, algorithm, heuristic, "planning_us")
+            ax.plot([x[n] for n in x], [y[n] / 1e3 for n in x], "o", label=f"{label}, {heuristic} h")
+            for n in list(x)[:: max(1, len(x) // 6)]:
+                ax.annotate(str(n), (x[n], y[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
+        ax.set(title=f"{kind} grids: planning time vs expansions", xlabel="state expansions (mean per run)",
+               ylabel="planning time per run [ms]")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    return figure
+
+
+def plot_time_vs_path_length(rows: Sequence[dict]):
+    """Figure 8: planning time against path length; LRTA* one point per lookahead, D* Lite one point."""
+    figure, axes = _figure()
+    for ax, kind in zip(axes, KINDS):
+        heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+        moves = _series(rows, kind, "lrta_astar", heuristic, "moves")
+        time_ = _series(rows, kind, "lrta_astar", heuristic, "planning_us")
+        ax.plot([moves[n] for n in moves], [time_[n] / 1e3 for n in moves], "o-", label=f"LRTA*, {heuristic} h")
+        for n in list(moves)[:: max(1, len(moves) // 6)]:
+            ax.annotate(f"{n}", (moves[n], time_[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
+        dstar = averages(rows, kind, "dstar_lite", "strong", None)
+        if dstar:
+            ax.plot([dstar["moves"]], [dstar["planning_us"] / 1e3], "s", color="tab:red", markersize=9,
+                    label="D* Lite, strong h")
+        ax.set(title=f"{kind} grids: planning time vs path length (labels: lookahead)",
+               xlabel="path length [moves] (mean per run)", ylabel="planning time per run [ms]")
+        ax.set_xscale("log")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    return figure
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+
+def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") -> list[Path]:
+    """Write the tables (CSV and Markdown), the raw runs, both figures and ``findings.md`` into ``outdir``."""
+    outdir = Path(outdir)
+    written: list[Path] = []
+
+    def text(name: str, content: str) -> None:
+        atomic_write_text(outdir / name, content)
+        written.append(outdir / name)
+
+    text("runs.csv", to_csv(rows))
+    tables = {
+        "table1_heuristics": (heuristics_table(rows), None),
+        "table2_mazes": (paper_table(rows, "maze"), [("algorithm", "algorithm"), *PAPER_COLUMNS]),
+        "table3_random": (paper_table(rows, "random"), [("algorithm", "algorithm"), *PAPER_COLUMNS]),
+        "table4_bfs": (bfs_table(rows), None),
+    }
+    for stem, (table, columns) in tables.items():
+        text(f"{stem}.csv", to_csv(table))
+        text(f"{stem}.md", to_markdown(table, columns))
+    for stem, plot in (("figure7_time_vs_expansions", plot_time_vs_expansions),
+                       ("figure8_time_vs_path_length", plot_time_vs_path_length)):
+        atomic_write_bytes(outdir / f"{stem}.png", _png(plot(rows)))
+        written.append(outdir / f"{stem}.png")
+    kinds = {kind: len({r["instance"] for r in rows if r["kind"] == kind}) for kind in KINDS}
+    sizes = sorted({r["size"] for r in rows})
+    found = findings(rows)
+    report = [
+        "# Koenig (2004) reproduced: real-time vs incremental search", "",
+        f"{kinds['maze']} mazes and {kinds['random']} random grids, {' / '.join(f'{s} x {s}' for s in sizes)}, "
+        f"lookaheads {', '.join(map(str, lookaheads_in(rows)))}. Times in microseconds "
+        "(Python: compare shapes and ratios with the paper, not absolute values).",
+    ]
+    if command:
+        report += ["", f"Made with `{command}`."]
+    report += ["", "## The paper's findings, checked", "", findings_markdown(found),
+               "## Table 2: mazes (D* Lite strong h, LRTA* weak h)", "",
+               to_markdown(tables["table2_mazes"][0], tables["table2_mazes"][1]),
+               "## Table 3: random grids (both strong h)", "",
+               to_markdown(tables["table3_random"][0], tables["table3_random"][1]),
+               "Other tables: `table1_heuristics.md`, `table4_bfs.md`; every run: `runs.csv`; figures: "
+               "`figure7_time_vs_expansions.png`, `figure8_time_vs_path_length.png`.", ""]
+    text("findings.md", "\n".join(report))
+    return written

@@ -1,0 +1,132 @@
+"""Koenig's comparison: its grids, its tables' arithmetic, its findings check, the report, and `ftr realtime`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from reference.experiments.realtime import (
+    averages, findings, make_instance, paper_table, run_comparison, settings_for, write_report,
+)
+from reference.world.grid import distances_from
+
+
+@pytest.mark.parametrize("size", [11, 31])
+def test_mazes_are_acyclic_and_connected(size):
+    # A perfect maze's free cells form a tree: connected, and one fewer free adjacency than cells.
+    grid = make_instance("maze", 3, size).grid
+    free = ~grid.blocked
+    adjacencies = int((free[:, 1:] & free[:, :-1]).sum() + (free[1:, :] & free[:-1, :]).sum())
+    assert adjacencies == int(free.sum()) - 1
+    instance = make_instance("maze", 3, size)
+    assert len(distances_from(grid, instance.start)) == int(free.sum())
+
+
+def test_random_grids_have_a_quarter_blocked_and_a_path():
+    instance = make_instance("random", 5, 40)
+    assert instance.grid.blocked_count == 400
+    assert instance.target in distances_from(instance.grid, instance.start)
+    assert make_instance("random", 5, 40).grid == instance.grid           # reproducible
+    assert make_instance("random", 6, 40).grid != instance.grid
+
+
+def test_a_small_comparison_runs_every_setting_and_respects_the_real_time_bound():
+    rows = run_comparison(mazes=1, grids=2, size=15, lookaheads=(1, 5), progress=False)
+    assert len(rows) == len(settings_for("maze", (1, 5))) + 2 * len(settings_for("random", (1, 5)))
+    assert all(r["reached"] for r in rows)
+    assert all(r["max_expansions_per_episode"] <= r["lookahead"] for r in rows if r["algorithm"] != "dstar_lite")
+
+
+def row(kind="maze", algorithm="lrta_astar", heuristic="weak", lookahead=1, **numbers):
+    base = {"kind": kind, "instance": 0, "size": 9, "algorithm": algorithm, "heuristic": heuristic,
+            "lookahead": lookahead, "reached": True, "max_expansions_per_episode": 1, "seconds": 0.0}
+    return {**base, **numbers}
+
+
+def test_per_episode_and_per_move_columns_are_ratios_of_averages():
+    # Two grids: 10 and 30 episodes, 20 and 100 moves, 100 and 500 us. The paper's (e), (g), (h)
+    # columns divide the averages (as its Table 2 shows: 21737.53 / 6606.37 = 3.29).
+    rows = [row(expansions=10, episodes=10, moves=20, planning_us=100.0),
+            row(expansions=30, episodes=30, moves=100, planning_us=500.0)]
+    a = averages(rows, "maze", "lrta_astar", "weak", 1)
+    assert a["episodes"] == 20 and a["moves"] == 60 and a["planning_us"] == 300
+    assert a["moves_per_episode"] == 3.0 and a["planning_us_per_episode"] == 15.0 and a["planning_us_per_move"] == 5.0
+
+
+def test_paper_table_puts_dstar_lite_first_and_uses_each_kinds_best_heuristic():
+    rows = [row(algorithm="dstar_lite", heuristic="strong", lookahead=None, expansions=5, episodes=1, moves=4, planning_us=9.0),
+            row(heuristic="strong", lookahead=3, expansions=99, episodes=9, moves=9, planning_us=9.0),
+            row(heuristic="weak", lookahead=3, expansions=7, episodes=3, moves=6, planning_us=3.0)]
+    table = paper_table(rows, "maze")
+    assert [(line["algorithm"], line["lookahead"], line["expansions"]) for line in table] == [
+        ("D* Lite", "-", 5), ("LRTA*", 3, 7)]
+
+
+def synthetic(kind, heuristic, moves_by_lookahead, time_by_lookahead):
+    return [row(kind=kind, heuristic=heuristic, lookahead=n, expansions=t, episodes=1, moves=m, planning_us=float(t))
+            for (n, m), t in zip(moves_by_lookahead.items(), time_by_lookahead)]
+
+
+def test_findings_recognise_falling_then_rising_planning_time():
+    rows = synthetic("maze", "weak", {1: 900, 3: 600, 5: 400, 7: 300}, [50, 20, 30, 80])
+    found = {f.claim: f for f in findings(rows)}
+    assert found["maze: LRTA*'s planning time first falls, then rises as the lookahead grows"].holds
+    assert found["maze: LRTA*'s path length falls as the lookahead grows"].holds
+    rows = synthetic("maze", "weak", {1: 300, 3: 600, 5: 400, 7: 900}, [10, 20, 30, 80])
+    found = {f.claim: f for f in findings(rows)}
+    assert not found["maze: LRTA*'s planning time first falls, then rises as the lookahead grows"].holds
+    assert not found["maze: LRTA*'s path length falls as the lookahead grows"].holds
+
+
+def test_write_report_writes_tables_figures_and_findings(tmp_path):
+    rows = run_comparison(mazes=1, grids=1, size=11, lookaheads=(1, 3, 5), progress=False)
+    written = write_report(rows, tmp_path)
+    names = {p.name for p in written}
+    for stem in ("table1_heuristics", "table2_mazes", "table3_random", "table4_bfs"):
+        assert {f"{stem}.csv", f"{stem}.md"} <= names
+    for png in ("figure7_time_vs_expansions.png", "figure8_time_vs_path_length.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    report = (tmp_path / "findings.md").read_text()
+    assert "| finding | holds here | numbers |" in report and "(h) per move" in report
+    assert (tmp_path / "runs.csv").read_text().count("\n") == len(rows) + 1
+
+
+def ftr(*args):
+    return subprocess.run([sys.executable, "-m", "reference.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_cli_run_prints_one_json_line_per_instance():
+    done = ftr("realtime", "run", "--maze", "2", "--size", "21", "--algorithm", "lrta_bfs", "--lookahead", "5", "--jsonl")
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert line["reached"] and line["algorithm"] == "lrta_bfs" and line["lookahead"] == 5
+
+
+def test_cli_run_writes_a_trace_that_ftr_draw_reads(tmp_path):
+    trace = tmp_path / "trace.json"
+    done = ftr("realtime", "run", "mazes/maze_01.map", "--scen", "mazes/mazes.scen", "--index", "1",
+               "--algorithm", "dstar_lite", "--trace", str(trace))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(trace.read_text())["algorithm"] == "dstar_lite"
+    drawn = ftr("draw", "mazes/maze_01.map", "--scen", "mazes/mazes.scen", "--index", "1", "--trace", str(trace),
+                "--out", str(tmp_path / "d.png"), "--search", "1")
+    assert drawn.returncode == 0, drawn.stderr
+
+
+def test_cli_compare_writes_the_report(tmp_path):
+    done = ftr("realtime", "compare", "--out", str(tmp_path), "--mazes", "1", "--grids", "1", "--size", "11",
+               "--lookaheads", "1,3", "--jobs", "1", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "findings.md").exists() and "holds" in done.stdout.lower()
+
+
+@pytest.mark.parametrize("args", [["realtime", "run"], ["realtime", "run", "--maze", "1", "--random-grid", "2"],
+                                  ["realtime", "run", "--maze", "1", "--lookahead", "0"],
+                                  ["realtime", "compare", "--out", "x", "--lookaheads", "1,a"]])
+def test_cli_usage_errors_are_one_line_with_exit_code_2(args):
+    done = ftr(*args)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
