@@ -23,7 +23,7 @@ def _set_path(lib_dir: str, submission_dir: str) -> None:
     sys.path[:] = [lib_dir, submission_dir] + [p for p in sys.path if p] + site_packages
 
 
-_SHOWN_ROOT = {"prefix": ""}  # the sandbox's submission folder, left out of file names in messages
+_SHOWN_ROOTS: list = []  # the sandbox's folders, left out of file names in messages
 
 
 def _describe(error: BaseException, limit: int = 1500) -> str:
@@ -32,8 +32,8 @@ def _describe(error: BaseException, limit: int = 1500) -> str:
 
     frames = [f for f in traceback.extract_tb(error.__traceback__) if "ftr_child" not in f.filename]
     where = "".join(traceback.format_list(frames[-3:]))
-    if _SHOWN_ROOT["prefix"]:
-        where = where.replace(_SHOWN_ROOT["prefix"], "")
+    for root in _SHOWN_ROOTS:
+        where = where.replace(root, "")
     text = f"{type(error).__name__}: {error}"
     if where:
         text += "\n" + where.rstrip()
@@ -165,7 +165,7 @@ def main(argv: list) -> int:
     task_fd, result_fd = int(argv[1]), int(argv[2])
     lib_dir, submission_dir = argv[3], argv[4]
     _set_path(lib_dir, submission_dir)
-    _SHOWN_ROOT["prefix"] = submission_dir.rstrip("/") + "/"
+    _SHOWN_ROOTS.extend(folder.rstrip("/") + "/" for folder in (submission_dir, lib_dir))
     import ftr_wire as wire
 
     write_frame, read_frame = wire.write_frame, wire.read_frame  # kept before student code runs

@@ -36,7 +36,7 @@ from .instances import efficiency_probe, hidden_instances, public_instances, sec
 from .report import CheckResult, GradeReport
 from .rubric import TITLES, load_rubric
 from .sandbox import Limits, Sandbox, TaskOutcome
-from .searchcheck import judge_run
+from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run
 from .submission import Submission, load_submission
 
 TIES_CREDIT = 0.75
@@ -221,21 +221,24 @@ def _heap_result(points: float, tasks, outcomes: dict[int, TaskOutcome], missing
     return result.finish()
 
 
-def _failure_text(outcome: TaskOutcome | None) -> str:
+def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
     if outcome is None:
         return "not run"
     if outcome.failure:
         return outcome.failure
-    text = outcome.header.get("error", "an unexpected reply")
+    text = str(outcome.header.get("error", "an unexpected reply"))
     if "sensed first from" in text:
-        text += "\n(the agent must sense its neighbours in its start cell before the first search, SPEC §4)"
+        text += "\n(" + RULE_OBSERVE + ")"
+    elif "jumped from" in text and check_id == "backward":
+        text += ("\n(is the path reversed? a backward search's tree pointers already lead from the agent to the "
+                 "target, in walking order)")
     return text
 
 
 def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
     """(tier, message or None, note or None) for one instance's run."""
     if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
-        return "wrong", f"{instance.name}: {_failure_text(outcome)}", None
+        return "wrong", f"{instance.name}: {_failure_text(outcome, check_id)}", None
     algorithm, tie_break, _ = SETTINGS[check_id]
     verdict = judge_run(instance, algorithm, tie_break, outcome.header, outcome.arrays, expected_run(instance, check_id))
     return verdict.tier, verdict.problem, verdict.note
@@ -330,12 +333,12 @@ def _efficiency_result(points: float, probe: Instance | None, meaning: dict, out
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
-    runs = [(outcomes.get(i), i) for i, m in meaning.items() if m[0] == "efficiency"]
-    tier, problem, _ = _judge("forward_larger_g", probe, runs[0][0])
-    if tier == "wrong":
-        result.messages.append(f"the probe's run must be correct before its speed counts: {problem}")
+    runs = [outcomes.get(i) for i, m in meaning.items() if m[0] == "efficiency"]
+    problem = _probe_problem(probe, runs[0])
+    if problem:
+        result.messages.append(f"the probe's run must reach the target before its speed counts: {problem}")
         return result.finish()
-    student = min(o.seconds for o, _ in runs if o is not None and not o.failure)
+    student = min(o.seconds for o in runs if o is not None and not _probe_problem(probe, o))
     reference = reference_seconds(probe)
     limit = options.efficiency_ratio * reference + EFFICIENCY_SLACK_SECONDS
     result.seconds = student
@@ -349,6 +352,25 @@ def _efficiency_result(points: float, probe: Instance | None, meaning: dict, out
         result.messages.append(summary + ": too slow. Does every search visit every cell? Only the first "
                                "initialisation may; use counter and search(s) to initialise g lazily (SPEC §5)")
     return result.finish()
+
+
+def _probe_problem(probe: Instance, outcome: TaskOutcome | None) -> str | None:
+    """Why a probe run does not count for speed: it failed, is malformed, or did not reach the target.
+
+    Only this is required: whether each search is exactly right is the other checks' business, so a
+    mistake in the searches does not cost the efficiency points too.
+    """
+    if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
+        return _failure_text(outcome)
+    try:
+        validate_run(outcome.header, outcome.arrays, probe.grid.height, probe.grid.width)
+    except MalformedRun as error:
+        return f"the returned trace is malformed: {error}"
+    trajectory, visited = outcome.arrays[0], outcome.arrays[4]
+    target = probe.target[0] * probe.grid.width + probe.target[1]
+    if not outcome.header["reached"] or trajectory[-1] != target or list(visited) != list(trajectory):
+        return "the agent did not walk to the target"
+    return None
 
 
 def _from_scratch_result(points: float, submission: Submission, heap_full: bool) -> CheckResult:
