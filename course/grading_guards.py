@@ -8,15 +8,16 @@ could be graded:
 * :func:`repair_submission` (nbgrader's ``pre_convert_hook``) runs on every submitted notebook
   before nbgrader reads it. Invalid JSON: the file is kept as ``<name>.ipynb.invalid`` and replaced
   by the release notebook, so the student gets a zero with feedback saying why. A graded cell that
-  appears twice keeps its first copy; later copies become plain cells. A deleted read-only cell
+  appears twice keeps its first copy; later copies of read-only cells go, later copies of the
+  student's cells become plain cells. A deleted read-only cell
   (instructions, the imports, a test cell) is put back from the source notebook, so a test cell the
   student deleted still grades the student's code. The original file is kept as
   ``<name>.ipynb.orig`` whenever something was changed, and a Markdown note at the top of the
   notebook (and so in the feedback) lists every repair.
 * :class:`ResilientExecute` replaces nbgrader's ``Execute``: when the kernel dies in a cell (say
   ``os._exit``, a segfault or the memory limit), that cell gets an error output, a fresh kernel
-  silently re-runs the code cells before it (test cells excepted) and execution goes on, so the
-  cells after it are graded as usual.
+  silently re-runs the code cells before it (except test cells and cells that failed) and execution
+  goes on, so the cells after it are graded as usual.
 
 >>> cells = [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "a", "grade": True}}, "source": ""},
 ...          {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "a", "grade": True}}, "source": ""}]
@@ -48,17 +49,24 @@ def _grade_id(cell: dict[str, Any]) -> str | None:
 
 
 def drop_duplicate_grade_ids(cells: list[dict[str, Any]]) -> list[str]:
-    """Keep the first cell of each nbgrader ``grade_id``; later copies lose their nbgrader metadata."""
+    """Keep the first cell of each nbgrader ``grade_id``. A later copy of a read-only cell (the
+    instructor's text or tests) is removed; a later copy of the student's own cell stays as a plain,
+    ungraded cell."""
     seen: set[str] = set()
     notes = []
+    kept = []
     for position, cell in enumerate(cells, start=1):
         grade_id = _grade_id(cell)
-        if grade_id is None:
-            continue
-        if grade_id in seen:
+        if grade_id is not None and grade_id in seen:
+            if cell["metadata"]["nbgrader"].get("locked"):
+                notes.append(f"the read-only cell {grade_id!r} appeared twice; the copy at position {position} was removed")
+                continue
             cell["metadata"].pop("nbgrader")
             notes.append(f"the cell {grade_id!r} appeared twice; the copy at position {position} is not graded")
-        seen.add(grade_id)
+        if grade_id is not None:
+            seen.add(grade_id)
+        kept.append(cell)
+    cells[:] = kept
     return notes
 
 
@@ -168,7 +176,8 @@ class ResilientExecute(Execute):
             if index in self._killer_cells:
                 continue
             graded_test = cell.metadata.get("nbgrader", {}).get("grade") and not cell.metadata["nbgrader"].get("solution")
-            if cell.cell_type != "code" or graded_test or not cell.source.strip():
-                continue
+            failed = any(output.get("output_type") == "error" for output in cell.get("outputs", []))
+            if cell.cell_type != "code" or graded_test or failed or not cell.source.strip():
+                continue  # test cells are not needed again; failed ones (a time-out, say) would fail again
             message_id = self.kc.execute(cell.source, silent=True, store_history=False)
             await self.async_wait_for_reply(message_id, cell)
