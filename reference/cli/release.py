@@ -124,7 +124,8 @@ def build_bundle(out: Path) -> int:
         (KIT_ROOT / "autograder", out / "autograder", ("*.py",)),
         (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",)),
         (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen")),
-        (KIT_ROOT / "course" / "handout", out / "handout", ("*.md", "*.png", "*.gif")),
+        (KIT_ROOT / "course" / "handout", out / "handout", ("*.md",)),
+        (KIT_ROOT / "course" / "handout" / "figures", out / "handout" / "figures", ("*.png",)),
     ]
     for source, target, patterns in copies:
         _copy_matching(source, target, patterns)
