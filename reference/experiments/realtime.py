@@ -54,7 +54,7 @@ LOOKAHEADS: tuple[int, ...] = tuple(range(1, 50, 2))
 #: The paper's sample sizes (Section 5): 1000 mazes and 5000 random grids, 301 x 301.
 PAPER_MAZES, PAPER_GRIDS, PAPER_SIZE = 1000, 5000, 301
 #: What ``ftr realtime compare`` runs by default: a few minutes on two cores.
-DEFAULT_MAZES, DEFAULT_GRIDS, DEFAULT_SIZE = 3, 10, 101
+DEFAULT_MAZES, DEFAULT_GRIDS, DEFAULT_SIZE = 8, 24, 101
 DEFAULT_SEED = 2004
 OBSTACLE_DENSITY = 0.25
 KINDS = ("maze", "random")
@@ -433,7 +433,7 @@ def plot_time_vs_expansions(rows: Sequence[dict]):
             heuristic = BEST_HEURISTIC[(kind, algorithm)]
             x = _series(rows, kind, algorithm, heuristic, "expansions")
             y = _series(rows, kind, algorithm, heuristic, "planning_us")
-            ax.plot([x[n] for n in x], [y[n] / 1e3 for n in x], "o", label=f"{label}, {heuristic} h")
+            ax.plot([x[n] for n in x], [y[n] / 1e3 for n in x], "o", label=f"{label}, {heuristic} h (numbers: lookahead)")
             for n in list(x)[:: max(1, len(x) // 6)]:
                 ax.annotate(str(n), (x[n], y[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
         ax.set(title=f"{kind} grids: planning time vs expansions", xlabel="state expansions (mean per run)",
@@ -450,14 +450,14 @@ def plot_time_vs_path_length(rows: Sequence[dict]):
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
         moves = _series(rows, kind, "lrta_astar", heuristic, "moves")
         time_ = _series(rows, kind, "lrta_astar", heuristic, "planning_us")
-        ax.plot([moves[n] for n in moves], [time_[n] / 1e3 for n in moves], "o-", label=f"LRTA*, {heuristic} h")
+        ax.plot([moves[n] for n in moves], [time_[n] / 1e3 for n in moves], "o-", label=f"LRTA*, {heuristic} h (numbers: lookahead)")
         for n in list(moves)[:: max(1, len(moves) // 6)]:
             ax.annotate(f"{n}", (moves[n], time_[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
         dstar = averages(rows, kind, "dstar_lite", "strong", None)
         if dstar:
             ax.plot([dstar["moves"]], [dstar["planning_us"] / 1e3], "s", color="tab:red", markersize=9,
                     label="D* Lite, strong h")
-        ax.set(title=f"{kind} grids: planning time vs path length (labels: lookahead)",
+        ax.set(title=f"{kind} grids: planning time vs path length",
                xlabel="path length [moves] (mean per run)", ylabel="planning time per run [ms]")
         ax.set_xscale("log")
         ax.legend(fontsize=8)
