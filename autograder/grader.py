@@ -118,12 +118,15 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
             for instance in instance_set.instances:
                 task_id = len(meaning) + 1
                 tasks.append(search_task(task_id, instance, check_id))
+                tasks[-1][0]["group"] = check_id
                 meaning[task_id] = (check_id, instance_set, instance)
+                expected_run(instance, check_id)  # computed (or loaded) before any student code runs
     probe = efficiency_probe() if "efficiency" in wanted else None
     if probe is not None:
         for _ in range(2):  # the faster of two runs counts
             task_id = len(meaning) + 1
             tasks.append(search_task(task_id, probe, "forward_larger_g"))
+            tasks[-1][0]["group"] = "efficiency"
             meaning[task_id] = ("efficiency", None, probe)
 
     hello: dict = {}
@@ -189,7 +192,7 @@ def _missing_names(hello: dict, submission: Submission) -> dict[str, str]:
         reason = f"{name} is not defined in {where}"
         if error:
             reason = f"{where} could not be imported, so {name} is missing:\n{error}"
-            if "reference" in error and "No module named" in error:
+            if "No module named 'reference" in error or "No module named 'autograder" in error:
                 reason += "\n(your code may import only reference.world from the kit)"
         missing[name] = reason
     return missing

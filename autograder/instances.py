@@ -22,6 +22,7 @@ in which the agent and the target sit, so every search is small but the grid is 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -63,9 +64,14 @@ def handmade_instances() -> list[Instance]:
     ]
 
 
+@functools.lru_cache(maxsize=2)
+def _standard_set(folder: str) -> tuple[Instance, ...]:
+    return tuple(load_folder(folder))
+
+
 def standard_instances(numbers=DEFAULT_STANDARD) -> list[Instance]:
-    """Standard mazes by number (``mazes/`` in the kit)."""
-    everything = load_folder(standard_mazes_dir())
+    """Standard mazes by number (``mazes/`` in the kit), read once per process."""
+    everything = _standard_set(str(standard_mazes_dir()))
     return [everything[number] for number in numbers]
 
 
@@ -92,6 +98,8 @@ def secret_seed() -> int:
                 "hidden instances need the instructor's secret seed: set FTR_SECRET_SEED, or write a number "
                 f"into {path} (keep it out of version control and out of the student bundle)"
             )
+        if path.stat().st_mode & 0o077 and path.stat().st_uid == os.geteuid():
+            path.chmod(0o600)  # the seed file is the grader's alone (student code must not read it)
         text, source = path.read_text().strip(), str(path)
     try:
         return int(text)

@@ -65,6 +65,7 @@ class TaskOutcome:
     arrays: list[array] = field(default_factory=list)
     failure: str | None = None
     seconds: float = 0.0
+    timed_out: bool = False
 
 
 class SandboxSetupError(RuntimeError):
@@ -177,19 +178,25 @@ class Sandbox:
         """Run ``tasks`` (header, arrays) in order; yield one outcome per task.
 
         The first outcome has ``task_id == -1`` and the child's ``hello`` (import errors, names found)
-        when the child started; later restarts do not repeat it.
+        when the child started; later restarts do not repeat it. Once a task of a ``group`` runs out
+        of time, the group's remaining tasks are skipped (an infinite loop would hit every one).
         """
         limits = self.limits
         submission_deadline = time.monotonic() + limits.total_seconds
         pending = list(tasks)
         first_child = True
+        timed_out_groups: set = set()
         while pending:
+            if time.monotonic() >= submission_deadline:
+                for task, _ in pending:
+                    yield TaskOutcome(task["id"], failure=f"not run: the submission's total time limit of "
+                                                          f"{limits.total_seconds:g} s was used up")
+                return
             child = _Child(self, submission_deadline)
             try:
                 hello = child.start()
             except wire.FrameError as error:
                 failure = child.explain(error, "while importing your code")
-                child.stop()
                 if first_child:
                     yield TaskOutcome(-1, failure=failure)
                 for task, _ in pending:
@@ -199,16 +206,17 @@ class Sandbox:
                 yield TaskOutcome(-1, header=hello)
                 first_child = False
             while pending:
-                task, arrays = pending[0]
+                task, arrays = pending.pop(0)
+                if task.get("group") in timed_out_groups:
+                    yield TaskOutcome(task["id"], failure="not run: an earlier instance of this check ran out of time")
+                    continue
                 if time.monotonic() >= submission_deadline:
-                    child.stop()
-                    for task, _ in pending:
-                        yield TaskOutcome(task["id"], failure=f"not run: the submission's total time limit of "
-                                                              f"{limits.total_seconds:.0f} s was used up")
-                    return
-                pending.pop(0)
+                    pending.insert(0, (task, arrays))
+                    break
                 outcome = child.run_task(task, arrays)
                 yield outcome
+                if outcome.timed_out and task.get("group") is not None:
+                    timed_out_groups.add(task["group"])
                 if outcome.failure is not None and outcome.header is None:
                     break  # the child is gone or stuck: start a fresh one for the rest
             child.stop()
@@ -273,8 +281,8 @@ class _Child:
             header, reply_arrays = wire.read_frame(self.result_read, self.limits.result_bytes, deadline)
         except (wire.FrameError, OSError) as error:
             failure = self.explain(error, f"while running {task.get('label', 'a task')}")
-            self.stop()
-            return TaskOutcome(task["id"], failure=failure, seconds=time.monotonic() - began)
+            return TaskOutcome(task["id"], failure=failure, seconds=time.monotonic() - began,
+                               timed_out=isinstance(error, wire.ChannelTimeout))
         seconds = time.monotonic() - began
         if header.get("task") != task["id"]:
             self.stop()
@@ -286,8 +294,11 @@ class _Child:
         """A one-paragraph reason a child failed, for the student."""
         self.stop()
         code = self.process.returncode if self.process else None
-        if isinstance(error, wire.ChannelTimeout):
-            text = (f"time limit exceeded {when} ({self.limits.task_seconds:.0f} s per task): an infinite loop, "
+        if isinstance(error, wire.ChannelTimeout) and time.monotonic() >= self.submission_deadline:
+            text = (f"time limit exceeded {when}: the submission's total time limit of "
+                    f"{self.limits.total_seconds:g} s was used up")
+        elif isinstance(error, wire.ChannelTimeout):
+            text = (f"time limit exceeded {when} ({self.limits.task_seconds:g} s per task): an infinite loop, "
                     "or far too slow")
         elif isinstance(error, wire.ChannelClosed):
             if code is not None and code < 0:
@@ -343,20 +354,27 @@ class _Child:
 
 
 def _kill_marked(token: str) -> None:
-    """Kill every process whose environment carries ``FTR_SANDBOX_TOKEN=token`` (escaped the group)."""
+    """Kill every live process whose environment carries ``FTR_SANDBOX_TOKEN=token`` (escaped the group).
+
+    Sweeps until none is left (a fork loop may be spawning while we sweep), for at most two seconds.
+    """
     marker = f"FTR_SANDBOX_TOKEN={token}".encode()
-    for _ in range(3):  # a fork loop may be spawning while we sweep
-        found = False
+    for _ in range(40):
+        alive = False
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
             try:
                 with open(f"/proc/{entry}/environ", "rb") as file:
-                    if marker in file.read().split(b"\0"):
-                        os.kill(int(entry), signal.SIGKILL)
-                        found = True
-            except (OSError, ProcessLookupError):
+                    if marker not in file.read().split(b"\0"):
+                        continue
+                with open(f"/proc/{entry}/stat", "rb") as file:
+                    if file.read().rsplit(b")", 1)[-1].split()[0] == b"Z":
+                        continue  # already dead, waiting for its parent
+                os.kill(int(entry), signal.SIGKILL)
+                alive = True
+            except (OSError, ProcessLookupError, IndexError):
                 continue
-        if not found:
+        if not alive:
             return
         time.sleep(0.05)

@@ -65,79 +65,64 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
     """Replay ``record.expanded`` against ComputePath's rules (SPEC §5) on the agent's ``knowledge``.
 
     ``where`` prefixes messages (e.g. ``"maze_07, search 3"``). Expansions are numbered from 1.
+    Cells are handled as indices ``row * width + col`` inside the loop (it replays many thousands).
     """
-    start, goal = tuple(record.start), tuple(record.goal)
     height, width = knowledge.height, knowledge.width
+    blocked = knowledge.blocked
+    start = record.start[0] * width + record.start[1]
+    goal = record.goal[0] * width + record.goal[1]
     sign = -1 if tie_break == "larger_g" else 1
-    g: dict[Cell, int] = {start: 0}
-    open_keys: dict[Cell, tuple[int, int, int]] = {start: (h(start), 0, 0)}
-    heap = [((h(start), 0, 0), start)]
-    closed: dict[Cell, int] = {}
+    h_cache: dict[int, int] = {}
+
+    def h_of(index: int) -> int:
+        value = h_cache.get(index)
+        if value is None:
+            value = h_cache[index] = h(divmod(index, width))
+        return value
+
+    g: dict[int, int] = {start: 0}
+    open_keys: dict[int, tuple[int, int, int]] = {start: (h_of(start), 0, 0)}
+    heap = [((h_of(start), 0, 0), start)]
+    closed: dict[int, int] = {}
     stamp = 0
     verdict = SearchVerdict()
 
-    def smallest() -> tuple[tuple[int, int, int], Cell] | None:
+    def smallest() -> tuple[tuple[int, int, int], int] | None:
         while heap and open_keys.get(heap[0][1]) != heap[0][0]:
             heapq.heappop(heap)  # an entry whose cell was re-inserted with a new key, or expanded
         return heap[0] if heap else None
 
-    def describe(cell: Cell) -> str:
-        key = open_keys[cell]
-        return f"{show(cell)} f={key[0]} g={sign * key[1]}"
+    def describe(index: int) -> str:
+        key = open_keys[index]
+        return f"{show(divmod(index, width))} f={key[0]} g={sign * key[1]}"
 
-    for number, cell in enumerate(record.expanded, start=1):
-        cell = tuple(cell)
-        here = f"{where}, expansion {number}"
+    for number, (row, col) in enumerate(record.expanded, start=1):
+        cell = row * width + col
         top = smallest()
         g_goal = g.get(goal, INFINITY)
-        if top is None:
-            verdict.problem = (f"{here}: you expanded {show(cell)} but OPEN is already empty: the search should have "
-                               "ended (no path)")
-            return verdict
-        if g_goal <= top[0][0]:
-            rule = RULE_GOAL if cell == goal else RULE_STOP
-            verdict.problem = (f"{here}: you expanded {show(cell)}, but the search should have stopped: "
-                               f"g(goal) = {g_goal} and the smallest f in OPEN is {top[0][0]} — {rule}")
-            return verdict
-        if cell in closed:
-            verdict.problem = (f"{here}: you expanded {show(cell)} again (first at expansion {closed[cell]}) — {RULE_ONCE}")
-            return verdict
-        if cell not in open_keys:
-            if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-                reason = "it lies outside the grid"
-            elif knowledge.is_blocked(cell):
-                reason = f"the agent knows it is blocked — {RULE_BLOCKED}"
-                if where.endswith("search 1"):
-                    reason += f"; {RULE_OBSERVE}"
-            else:
-                reason = "it is not in OPEN (no expanded state has generated it)"
-            verdict.problem = f"{here}: expected {describe(top[1])}; you expanded {show(cell)}, but {reason}"
-            return verdict
-        if cell != top[1]:
-            mine, best = open_keys[cell], top[0]
-            if mine[0] > best[0]:
-                verdict.problem = f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — {RULE_F}"
+        if cell == top[1] if top is not None else False:
+            if g_goal <= top[0][0]:
+                verdict.problem = _stop_problem(where, number, (row, col), cell == goal, g_goal, top[0][0])
                 return verdict
-            if mine[1] != best[1]:
-                verdict.problem = (f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — "
-                                   f"{RULE_TIES[tie_break]}")
+        else:
+            problem, tie = _wrong_choice(where, number, (row, col), cell, top, g_goal, goal, open_keys, closed,
+                                         knowledge, tie_break, describe)
+            if problem:
+                verdict.problem = problem
                 return verdict
-            if verdict.first_tie is None:  # same f, same g: only the insertion order differs
-                verdict.first_tie = (f"{here}: expected {describe(top[1])} (in OPEN since insertion {best[2]}); "
-                                     f"you expanded {describe(cell)} (insertion {mine[2]}) — remaining ties go to "
-                                     "the entry inserted into OPEN first")
+            verdict.first_tie = verdict.first_tie or tie
         # Expand: ComputePath lines 3-13.
         del open_keys[cell]
         closed[cell] = number
         g_next = g[cell] + 1
-        for d_row, d_col in DIRECTIONS:
-            t = (cell[0] + d_row, cell[1] + d_col)
-            if not (0 <= t[0] < height and 0 <= t[1] < width) or knowledge.is_blocked(t):
+        for t in (cell + 1 if col + 1 < width else -1, cell + width if row + 1 < height else -1,
+                  cell - 1 if col > 0 else -1, cell - width if row > 0 else -1):
+            if t < 0 or blocked[t]:
                 continue
             if g.get(t, INFINITY) > g_next:
                 g[t] = g_next
                 stamp += 1
-                key = (g_next + h(t), sign * g_next, stamp)
+                key = (g_next + h_of(t), sign * g_next, stamp)
                 open_keys[t] = key
                 heapq.heappush(heap, (key, t))
     top = smallest()
@@ -148,6 +133,44 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
                            f"{verdict.g_goal} is larger than the smallest f in OPEN ({top[0][0]}, {describe(top[1])})"
                            f" — {RULE_STOP}, not before")
     return verdict
+
+
+def _stop_problem(where: str, number: int, cell: Cell, is_goal: bool, g_goal: float, f_min: int) -> str:
+    rule = RULE_GOAL if is_goal else RULE_STOP
+    return (f"{where}, expansion {number}: you expanded {show(cell)}, but the search should have stopped: "
+            f"g(goal) = {g_goal} and the smallest f in OPEN is {f_min} — {rule}")
+
+
+def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, closed, knowledge, tie_break,
+                  describe) -> tuple[str | None, str | None]:
+    """The student expanded something other than the smallest key in OPEN: which rule does it break?
+
+    Returns (problem, None), or (None, tie note) when only the insertion order of equal (f, g) differs.
+    """
+    here = f"{where}, expansion {number}"
+    if top is None:
+        return f"{here}: you expanded {show(cell_rc)} but OPEN is already empty: the search should have ended (no path)", None
+    if g_goal <= top[0][0]:
+        return _stop_problem(where, number, cell_rc, cell == goal, g_goal, top[0][0]), None
+    if cell in closed:
+        return f"{here}: you expanded {show(cell_rc)} again (first at expansion {closed[cell]}) — {RULE_ONCE}", None
+    if cell not in open_keys:
+        if not (0 <= cell_rc[0] < knowledge.height and 0 <= cell_rc[1] < knowledge.width):
+            reason = "it lies outside the grid"
+        elif knowledge.blocked[cell]:
+            reason = f"the agent knows it is blocked — {RULE_BLOCKED}"
+            if where.endswith("search 1"):
+                reason += f"; {RULE_OBSERVE}"
+        else:
+            reason = "it is not in OPEN (no expanded state has generated it)"
+        return f"{here}: expected {describe(top[1])}; you expanded {show(cell_rc)}, but {reason}", None
+    mine, best = open_keys[cell], top[0]
+    if mine[0] > best[0]:
+        return f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — {RULE_F}", None
+    if mine[1] != best[1]:
+        return f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — {RULE_TIES[tie_break]}", None
+    return None, (f"{here}: expected {describe(top[1])} (in OPEN since insertion {best[2]}); you expanded "
+                  f"{describe(cell)} (insertion {mine[2]}) — remaining ties go to the entry inserted into OPEN first")
 
 
 # -- a whole run -----------------------------------------------------------------------------------------
