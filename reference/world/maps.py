@@ -57,6 +57,16 @@ class MapFormatError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
+def _read_text(path: str | os.PathLike, encoding: str, what: str) -> str:
+    """The file's text, or a :class:`MapFormatError` saying it is missing or not ``what``."""
+    try:
+        return Path(path).read_text(encoding=encoding)
+    except FileNotFoundError:
+        raise MapFormatError(str(path), None, "no such file") from None
+    except UnicodeDecodeError as error:
+        raise MapFormatError(str(path), None, f"not {what} (byte {error.start} is not {encoding.upper()})") from None
+
+
 # -- maps -------------------------------------------------------------------------------------
 
 
@@ -114,14 +124,7 @@ def parse_map(text: str, source: str = "<map>") -> Gridworld:
 
 def read_map(path: str | os.PathLike) -> Gridworld:
     """Read a MovingAI ``.map`` file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="ascii")
-    except FileNotFoundError:
-        raise MapFormatError(str(path), None, "no such file") from None
-    except UnicodeDecodeError as error:
-        raise MapFormatError(str(path), None, f"not a text map (byte {error.start} is not ASCII)") from None
-    return parse_map(text, source=str(path))
+    return parse_map(_read_text(path, "ascii", "a text map"), source=str(path))
 
 
 def format_map(grid: Gridworld) -> str:
@@ -204,14 +207,7 @@ def parse_scen(text: str, source: str = "<scen>") -> list[Scenario]:
 
 def read_scen(path: str | os.PathLike) -> list[Scenario]:
     """Read a MovingAI ``.scen`` file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MapFormatError(str(path), None, "no such file") from None
-    except UnicodeDecodeError as error:
-        raise MapFormatError(str(path), None, f"not a text file (byte {error.start} is not UTF-8)") from None
-    return parse_scen(text, source=str(path))
+    return parse_scen(_read_text(path, "utf-8", "a text file"), source=str(path))
 
 
 def format_scen(scenarios: list[Scenario]) -> str:
