@@ -18,6 +18,8 @@ could be graded:
   ``os._exit``, a segfault or the memory limit), that cell gets an error output, a fresh kernel
   silently re-runs the code cells before it (except test cells and cells that failed) and execution
   goes on, so the cells after it are graded as usual.
+* :class:`ShortTestTracebacks` (a feedback preprocessor) cuts a failing test cell's traceback down
+  to its last line, the autograder's message; the full traceback would quote the hidden tests.
 
 >>> cells = [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "a", "grade": True}}, "source": ""},
 ...          {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "a", "grade": True}}, "source": ""}]
@@ -36,6 +38,7 @@ from typing import Any
 
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import DeadKernelError
+from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
 
@@ -140,6 +143,19 @@ def repair_submission(assignment: str, student: str, notebooks: list[str]) -> No
             log.warning("%s, %s: %s", path.parents[1].name, path.name, note)
 
 
+class ShortTestTracebacks(Preprocessor):
+    """For feedback: a failing test cell shows only its error line (the divergences), not a traceback
+    that would quote the hidden tests' code."""
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
+        nbgrader = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and nbgrader.get("grade") and not nbgrader.get("solution"):
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "error":
+                    output["traceback"] = [f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"]
+        return cell, resources
+
+
 class ResilientExecute(Execute):
     """nbgrader's Execute, but a dead kernel costs only the cell that killed it."""
 
@@ -179,5 +195,6 @@ class ResilientExecute(Execute):
             failed = any(output.get("output_type") == "error" for output in cell.get("outputs", []))
             if cell.cell_type != "code" or graded_test or failed or not cell.source.strip():
                 continue  # test cells are not needed again; failed ones (a time-out, say) would fail again
-            message_id = self.kc.execute(cell.source, silent=True, store_history=False)
+            # Into the history, as the first run did: the autograder reads the definitions from ``In``.
+            message_id = self.kc.execute(cell.source, store_history=True)
             await self.async_wait_for_reply(message_id, cell)

@@ -31,22 +31,23 @@ c.Execute.interrupt_on_timeout = True
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 
-# Students see hidden tests neither in the release nor in their feedback.
+# Students see hidden tests neither in the release nor in their feedback (not even in tracebacks).
 c.ClearHiddenTests.enforce_metadata = True
-c.GenerateFeedback.preprocessors = [
-    "nbgrader.preprocessors.GetGrades",
-    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
-    "nbgrader.preprocessors.ClearHiddenTests",
-]
 
 # Damaged submissions (invalid JSON, duplicated or deleted cells, a kernel that dies) get a note and
 # a score for what could be graded instead of stopping nbgrader: see grading_guards.py.
 sys.path.insert(0, c.CourseDirectory.root)
-from grading_guards import ResilientExecute, repair_submission  # noqa: E402
+from grading_guards import ResilientExecute, ShortTestTracebacks, repair_submission  # noqa: E402
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402
 
 c.Autograde.pre_convert_hook = repair_submission
 c.Autograde.autograde_preprocessors = [
     ResilientExecute if step is Execute else step for step in Autograde.class_traits()["autograde_preprocessors"].default()
+]
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    ShortTestTracebacks,
 ]
