@@ -458,9 +458,11 @@ QUESTIONS: dict[str, str] = {
 QUESTIONS_INTRO = """
     ## Part 3: written questions (graded by hand)
 
-    Answer each question in the cell below it (Markdown; formulas with `$...$`). Your own numbers
-    come from your code: `ftr run mazes/ --algorithm ... --tie-break ...` runs the reference on the
-    standard mazes, and you can time your own functions on them in a scratch cell.
+    Answer each question in the cell below it (Markdown; formulas with `$...$`). Your numbers come
+    from your own code on the 50 standard mazes: `load_folder("mazes")` from
+    `reference.world.instances` gives them as instances (`grid`, `start`, `target`); run your
+    functions on `FogOfWarWorld(instance.grid, instance.start)` in a scratch cell and count
+    expansions with `trace.expansions`. `reference.world.pictures` draws any search of a trace.
 """
 
 
