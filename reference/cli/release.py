@@ -132,7 +132,7 @@ def build_bundle(out: Path) -> int:
     shutil.copyfile(KIT_ROOT / "reference" / "__init__.py", out / "reference" / "__init__.py")
     (out / "course").mkdir(exist_ok=True)
     shutil.copyfile(KIT_ROOT / "course" / "rubric.toml", out / "course" / "rubric.toml")
-    shutil.copyfile(release_notebook(), out / f"{ASSIGNMENT}.ipynb")
+    write_release_notebook(out / f"{ASSIGNMENT}.ipynb")
     (out / "self_check.py").write_text(SELF_CHECK, encoding="utf-8")
     (out / "README.md").write_text(README, encoding="utf-8")
     (out / "requirements.txt").write_text("\n".join(STUDENT_REQUIREMENTS) + "\n", encoding="utf-8")
@@ -153,24 +153,24 @@ def _copy_matching(source: Path, target: Path, patterns: tuple[str, ...]) -> Non
                 shutil.copyfile(file, target / file.name)
 
 
-def release_notebook() -> Path:
-    """Run ``nbgrader generate_assignment`` on a private copy of ``course/``; return the release notebook."""
-    work = Path(tempfile.mkdtemp(prefix="ftr-release-"))
-    course = work / "course"
-    shutil.copytree(KIT_ROOT / "course", course,
-                    ignore=shutil.ignore_patterns("release", "submitted", "autograded", "feedback", "gradebook.db",
-                                                  "secret_seed.txt", "__pycache__"))
-    result = subprocess.run(
-        [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force"],
-        cwd=course, capture_output=True, text=True,
-    )
-    notebook = course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-    if result.returncode != 0 or not notebook.exists():
-        if "No module named nbgrader" in result.stderr:
-            raise UsageError("ftr release needs nbgrader: pip install nbgrader")
-        tail = "\n".join(result.stderr.strip().splitlines()[-5:])
-        raise UsageError(f"nbgrader generate_assignment failed:\n{tail}")
-    return notebook
+def write_release_notebook(destination: Path) -> None:
+    """Run ``nbgrader generate_assignment`` on a private copy of ``course/``; copy the release notebook."""
+    with tempfile.TemporaryDirectory(prefix="ftr-release-") as work:
+        course = Path(work) / "course"
+        shutil.copytree(KIT_ROOT / "course", course,
+                        ignore=shutil.ignore_patterns("release", "submitted", "autograded", "feedback", "gradebook.db",
+                                                      "secret_seed.txt", "__pycache__"))
+        result = subprocess.run(
+            [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force"],
+            cwd=course, capture_output=True, text=True,
+        )
+        notebook = course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+        if result.returncode != 0 or not notebook.exists():
+            if "No module named nbgrader" in result.stderr:
+                raise UsageError("ftr release needs nbgrader: pip install nbgrader")
+            tail = "\n".join(result.stderr.strip().splitlines()[-5:])
+            raise UsageError(f"nbgrader generate_assignment failed:\n{tail}")
+        shutil.copyfile(notebook, destination)
 
 
 def audit_bundle(out: Path) -> list[str]:
