@@ -61,9 +61,11 @@ def _import_folder(names: dict) -> dict:
 
 def _run_notebook(statements_file: str, names: dict) -> dict:
     """Execute a notebook's kept statements one by one in one namespace; an error skips only its statement."""
+    import __future__
     import json
     import types
 
+    lazy_annotations = __future__.annotations.compiler_flag  # a missing annotation name breaks nothing
     with open(statements_file, encoding="utf-8") as file:
         statements = json.load(file)
     module = types.ModuleType("notebook_submission")
@@ -72,7 +74,7 @@ def _run_notebook(statements_file: str, names: dict) -> dict:
     errors = {}
     for statement in statements:
         try:
-            code = compile(statement["source"], f"<notebook cell {statement['cell']}>", "exec")
+            code = compile(statement["source"], f"<notebook cell {statement['cell']}>", "exec", flags=lazy_annotations)
             exec(code, module.__dict__)  # noqa: S102 - inside the sandbox, on purpose
         except BaseException as error:  # noqa: BLE001
             errors.setdefault(f"cell {statement['cell']}", _describe(error))

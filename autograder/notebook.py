@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import types
+import typing
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -37,12 +38,17 @@ def namespace_statements(namespace: Mapping[str, Any]) -> list[dict]:
 
 
 def _statements_from_objects(namespace: Mapping[str, Any]) -> list[dict]:
-    """Without IPython's history: imports of the modules and names in use, then each definition's source."""
+    """Without IPython's history: imports of the modules and names in use, simple constants, then each
+    definition's source."""
     imports, definitions = [], []
     for name, value in namespace.items():
         if name.startswith("_"):
             continue
-        if isinstance(value, types.ModuleType):
+        if _is_constant(value):  # constants such as INFINITY = 1 << 62
+            imports.append(f"{name} = {value!r}")
+        elif isinstance(value, typing.TypeVar):
+            imports.append(f"from typing import TypeVar\n{name} = TypeVar({value.__name__!r})")
+        elif isinstance(value, types.ModuleType):
             imports.append(f"import {value.__name__}" + (f" as {name}" if name != value.__name__ else ""))
         elif inspect.isclass(value) or inspect.isfunction(value):
             module = getattr(value, "__module__", "")
@@ -54,6 +60,13 @@ def _statements_from_objects(namespace: Mapping[str, Any]) -> list[dict]:
             elif module and not module.startswith(("autograder", "reference.solutions")):
                 imports.append(f"from {module} import {value.__name__}" + (f" as {name}" if name != value.__name__ else ""))
     return [{"cell": 0, "source": source} for source in imports + definitions]
+
+
+def _is_constant(value: Any) -> bool:
+    """Numbers, strings, booleans, and tuples of them: values whose repr rebuilds them."""
+    if type(value) is tuple:
+        return all(_is_constant(v) for v in value)
+    return type(value) in (int, float, str, bool)
 
 
 def check(check_id: str, namespace: Mapping[str, Any], instances: str = "public") -> float:

@@ -1,0 +1,77 @@
+"""Notebook submissions and autograder.notebook.check(), including from a real Jupyter kernel."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.export import exported_sources
+from autograder.grader import grade_submission
+from autograder.notebook import check
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def solution_cells() -> list[str]:
+    sources = exported_sources()
+    return [sources["heap.py"], sources["replanning.py"].replace("from heap import BinaryHeap\n", "")]
+
+
+def notebook(cells: list[str]) -> dict:
+    return {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+            "cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": c}
+                      for c in cells]}
+
+
+def test_a_notebook_submission_with_test_and_plot_cells_scores_full_marks(tmp_path):
+    cells = ["%matplotlib inline\nimport matplotlib.pyplot as plt"] + solution_cells() + [
+        "heap = BinaryHeap()\nheap.push('a', 1)\nassert heap.pop() == 'a'\nprint('my own test passed')",
+        "plt.plot([1, 2, 3])\nwhile True:\n    pass  # a cell that would never end, if it ran",
+        "from autograder.notebook import check\ncheck('heap', globals())",
+    ]
+    path = tmp_path / "alice.ipynb"
+    path.write_text(json.dumps(notebook(cells)))
+    report = grade_submission(path)
+    assert report.kind == "notebook"
+    assert report.score == report.max_score and report.extra_credit > 0, report.to_text()
+
+
+def test_check_returns_the_points_and_raises_when_nothing_is_earned(capsys):
+    namespace = {"__name__": "__main__", "In": [""] + solution_cells()}
+    assert check("heap", namespace) == 8
+    assert "8 / 8" in capsys.readouterr().out
+    starter = {"__name__": "__main__", "In": ["", (REPO / "starter" / "heap.py").read_text()]}
+    if not (REPO / "starter" / "heap.py").exists():
+        pytest.skip("starter/ not written yet")
+    with pytest.raises(AssertionError, match="NotImplementedError"):
+        check("heap", starter)
+    with pytest.raises(ValueError, match="unknown check"):
+        check("speed", namespace)
+
+
+def test_check_without_ipython_history_reads_the_definitions(tmp_path):
+    module = tmp_path / "student_definitions.py"
+    heap, replanning = solution_cells()
+    module.write_text(heap + "\n\n" + replanning.replace("from __future__ import annotations\n", ""))
+    namespace: dict = {"__name__": "student_definitions"}
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+        namespace.update(vars(importlib.import_module("student_definitions")))
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert check("forward_smaller_g", namespace) == 8
+
+
+def test_check_in_a_real_kernel_leaves_the_points_as_the_cells_output(tmp_path):
+    nbclient = pytest.importorskip("nbclient")
+    nbformat = pytest.importorskip("nbformat")
+    cells = solution_cells() + ["from autograder.notebook import check\ncheck('heap', globals())"]
+    nb = nbformat.from_dict(notebook(cells))
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = nb.cells[-1].outputs
+    results = [o for o in outputs if o.get("output_type") == "execute_result"]
+    assert results and results[0]["data"]["text/plain"] == "8.0"
