@@ -149,3 +149,17 @@ def test_ftr_animate_writes_a_gif(tmp_path):
         assert gif.n_frames == 6
     bad = subprocess.run(command[:-2] + ["--fps", "0", "--out", str(out)], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_step_slider_without_ipywidgets_falls_back_to_the_player():
+    pytest.importorskip("IPython")
+    from reference.world.animation import step_slider
+
+    grid = Gridworld.from_strings(["..", ".."])
+    shown = step_slider(grid, solved(grid, (0, 0), (1, 1)), size=2)
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        assert "<script" in shown.data
+    else:
+        assert shown is not None

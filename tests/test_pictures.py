@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import matplotlib
+import matplotlib.patches
 
 matplotlib.use("Agg")
 
@@ -371,3 +372,13 @@ def test_ftr_draw_reads_a_saved_trace_and_refuses_bad_requests(tmp_path, example
     wrong_start = ftr("draw", str(map_path), "--start", "0,0", "--target", "4,4", "--trace", str(trace_path),
                       "--out", str(tmp_path / "c.png"))
     assert wrong_start.returncode == 2 and "the trace starts at" in wrong_start.stderr
+
+
+def test_without_hidden_walls_the_picture_shows_only_what_the_agent_knows(example_1):
+    figure, ax = plt.subplots(figsize=(5, 5))
+    drawn = draw_search(search_view(example_1, first_search_trace(example_1), 0), ax=ax, hidden_walls=False)
+    for c in cells("B3 D4"):       # blocked in truth, unknown to the agent: white, as in the handout
+        assert tuple(drawn.colours[c]) == (1.0, 1.0, 1.0)
+        assert np.allclose(quadrant_colour(figure, ax, c), 1.0, atol=0.05)
+    assert tuple(drawn.colours[cell("C3")]) == EXPANDED_GREY
+    assert not any(isinstance(patch, matplotlib.patches.Rectangle) and patch.get_hatch() for patch in ax.patches)

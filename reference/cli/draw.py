@@ -58,6 +58,9 @@ def register_draw(subparsers: argparse._SubParsersAction) -> None:
                        help="draw only the cells within RADIUS rows and columns of the agent")
     parser.add_argument("--numbers", action=argparse.BooleanOptionalAction, default=None,
                         help="write g, f and h into the cells (default: when at most 16 rows and columns show)")
+    parser.add_argument("--hidden-walls", action=argparse.BooleanOptionalAction, default=True,
+                        help="mark the walls the agent has not seen yet (default); --no-hidden-walls shows only "
+                        "what the agent knows, exactly as the handout draws it")
     parser.add_argument("--dpi", type=int, default=120)
     parser.set_defaults(handler=draw)
 
@@ -127,7 +130,7 @@ def draw(args: argparse.Namespace) -> int:
                 raise UsageError(f"--search {args.search}: the run made {count} searches (1..{count}, or -1 for the last)")
             view = search_view(grid, trace, args.search - 1 if args.search > 0 else args.search)
             window = window_around(view.agent, args.zoom, grid) if args.zoom is not None else args.window
-            drawn = draw_search(view, numbers=args.numbers, window=window)
+            drawn = draw_search(view, numbers=args.numbers, window=window, hidden_walls=args.hidden_walls)
             figure = drawn.axes.get_figure()
         else:
             steps = len(trace.trajectory)

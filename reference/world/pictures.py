@@ -267,13 +267,14 @@ class DrawnSearch:
     numbers: bool
 
 
-def search_colours(view: SearchView, ramp: str | None = None) -> np.ndarray:
+def search_colours(view: SearchView, ramp: str | None = None, hidden_walls: bool = True) -> np.ndarray:
     """The colour of every cell in the search figure: white presumed unblocked, black known blocked,
-    pale blue-grey blocked but not yet seen, grey expanded (or the ``ramp`` colour map over the
-    expansion order: early cells at its start, late cells at its end)."""
+    pale blue-grey blocked but not yet seen (white if not ``hidden_walls``), grey expanded (or the
+    ``ramp`` colour map over the expansion order: early cells at its start, late cells at its end)."""
     grid = view.grid
     colours = np.ones((grid.height, grid.width, 3))
-    colours[grid.blocked] = HIDDEN_WALL
+    if hidden_walls:
+        colours[grid.blocked] = HIDDEN_WALL
     known = np.frombuffer(bytes(view.knowledge.blocked), dtype=np.uint8).reshape(grid.height, grid.width).astype(bool)
     colours[known] = BLACK
     expanded = view.annotation.expanded
@@ -297,6 +298,7 @@ def draw_search(
     show_updated_h: bool | None = None,
     ramp: str = "viridis",
     title: str | None = None,
+    hidden_walls: bool = True,
 ) -> DrawnSearch:
     """Draw one search the way the handout's Figures 5-7 do.
 
@@ -304,7 +306,9 @@ def draw_search(
     Adaptive A*'s updated h when ``show_updated_h``, default on for Adaptive A*) into the cells
     and draws the tree pointers as arrows from each generated cell to its parent; without numbers
     the expanded cells are coloured by expansion order with ``ramp``. ``window`` ((top, left),
-    (bottom, right)) zooms in on part of the grid.
+    (bottom, right)) zooms in on part of the grid. ``hidden_walls`` marks the blocked cells the
+    agent has not seen yet (hatched, pale blue-grey); without it the picture shows only what the
+    agent knows, as the handout's figures do.
 
     >>> from reference.world.grid import Gridworld
     >>> grid = Gridworld.from_strings([".."])
@@ -323,7 +327,7 @@ def draw_search(
         show_updated_h = view.algorithm == "adaptive"
     ax = _new_axes(ax, rows, cols, inch_per_cell=1.0 if numbers else 0.08)
 
-    colours = search_colours(view, ramp=None if numbers else ramp)
+    colours = search_colours(view, ramp=None if numbers else ramp, hidden_walls=hidden_walls)
     _show_cells(ax, colours)
     _style_axes(ax, grid.height, grid.width, window, grid_lines=numbers or max(rows, cols) <= 40)
 
@@ -358,7 +362,8 @@ def draw_search(
                             color="tab:green" if key == "h_new" else "black")
                 cell_text[cell] = text
         # hidden walls get a hatch on top of their colour, so they show even when expanded
-        for row, col in zip(*np.nonzero(grid.blocked)):
+        hidden = [(row, col) for row, col in zip(*np.nonzero(grid.blocked)) if hidden_walls]
+        for row, col in hidden:
             if in_view((row, col)) and not view.knowledge.is_blocked((row, col)):
                 ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///",
                                        edgecolor=(0.45, 0.5, 0.7), linewidth=0, zorder=1))
