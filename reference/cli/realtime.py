@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "paper's tables (CSV and Markdown), Figures 7 and 8 (PNG), every run (runs.csv) and findings.md "
         "(which of the paper's findings hold here) into --out.")
     compare.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the results")
-    compare.add_argument("--mazes", type=int, help="number of mazes (default 8; --paper: 1000)")
+    compare.add_argument("--mazes", type=int, help="number of mazes (default 6; --paper: 1000)")
     compare.add_argument("--grids", type=int, help="number of random grids (default 24; --paper: 5000)")
     compare.add_argument("--size", type=int, help="side length of every grid (default 101; --paper: 301)")
     compare.add_argument("--lookaheads", metavar="N,N,...",
