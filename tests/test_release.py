@@ -141,3 +141,33 @@ def test_bundle_works_alone_in_a_fresh_virtual_environment(bundle: Path, tmp_pat
     assert "Total: 0 / 60" in check.stdout
     assert "NotImplementedError" in check.stdout and "TODO" in check.stdout  # a useful message per check
     assert str(REPO) not in check.stdout + check.stderr
+
+
+@pytest.mark.slow
+def test_release_notebook_checks_itself_inside_the_bundle(bundle: Path, tmp_path: Path) -> None:
+    """The release notebook, filled in with the source's solutions and run from the bundle's folder
+    (which the kit's repository is not), shows full public points in every test cell."""
+    nbformat = pytest.importorskip("nbformat")
+    from nbclient import NotebookClient
+
+    copy = tmp_path / "student"
+    shutil.copytree(bundle, copy)
+    release = nbformat.read(copy / "replanning.ipynb", as_version=4)
+    source = json.loads((REPO / "course" / "source" / "replanning" / "replanning.ipynb").read_text())
+    solutions = {c["metadata"]["nbgrader"]["grade_id"]: c["source"] for c in source["cells"]
+                 if c["metadata"].get("nbgrader", {}).get("solution")}
+    for cell in release.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in ("binary_heap", "repeated_astar"):
+            cell.source = "\n".join(line for line in solutions[grade_id].splitlines()
+                                    if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line)
+    NotebookClient(release, timeout=600, allow_errors=True, resources={"metadata": {"path": str(copy)}}).execute()
+    points = {}
+    for cell in release.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if grade_id.startswith("test_"):
+            results = [o for o in cell.outputs if o.output_type == "execute_result"]
+            assert results and not [o for o in cell.outputs if o.output_type == "error"], grade_id
+            points[grade_id] = float(results[-1]["data"]["text/plain"])
+            assert cell.metadata["nbgrader"]["points"] == points[grade_id]
+    assert len(points) == 7
