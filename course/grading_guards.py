@@ -38,9 +38,8 @@ from typing import Any
 
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import DeadKernelError
-from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
-from nbgrader.preprocessors import Execute
+from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
 log = logging.getLogger("ftr.grading_guards")
 
@@ -143,7 +142,7 @@ def repair_submission(assignment: str, student: str, notebooks: list[str]) -> No
             log.warning("%s, %s: %s", path.parents[1].name, path.name, note)
 
 
-class ShortTestTracebacks(Preprocessor):
+class ShortTestTracebacks(NbGraderPreprocessor):
     """For feedback: a failing test cell shows only its error line (the divergences), not a traceback
     that would quote the hidden tests' code."""
 
