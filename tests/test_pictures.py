@@ -169,6 +169,10 @@ def test_adaptive_figure_7_shows_updated_h_values(example_1):
     for c in cells("D2 E1 E2 E3"):
         assert second.cell_text[c]["h"] == first.cell_text[c]["h_new"]
     assert len(second.shaded) == 10 and not set(cells("E1 E2 E3")) & set(second.shaded)
+    # "expands three cells (namely, cells E1, E2 and E3) fewer than Repeated Forward A*" (Figure 5 right)
+    forward_second = draw_search(search_view(example_1, solved(example_1, cell("E3"), cell("E5")), 1))
+    assert set(forward_second.shaded) - set(second.shaded) == set(cells("E1 E2 E3"))
+    assert set(second.shaded) <= set(forward_second.shaded)
 
 
 def test_backward_search_of_figure_6_starts_at_the_target(example_1):
