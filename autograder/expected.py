@@ -167,10 +167,11 @@ def build_shipped(instances: list[Instance], progress: bool = True) -> Path:
         data.setdefault(fingerprint(instance), {})[check_id] = asdict(compute_expected(instance, check_id))
     text = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
     atomic_write_bytes(SHIPPED_FILE, gzip.compress(text, mtime=0))
+    SHIPPED_FILE.chmod(0o644)
     return SHIPPED_FILE
 
 
 if __name__ == "__main__":
-    from .instances import public_instances
+    from .instances import efficiency_probe, public_instances
 
-    print(build_shipped(public_instances(full=True)))
+    print(build_shipped(public_instances(full=True) + [efficiency_probe()]))
