@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from reference.experiments.realtime import (
-    averages, findings, make_instance, paper_table, run_comparison, settings_for, write_report,
+    averages, findings, make_instance, paper_table, read_runs, run_comparison, settings_for, write_report,
 )
 from reference.world.grid import distances_from
 
@@ -93,6 +93,7 @@ def test_write_report_writes_tables_figures_and_findings(tmp_path):
     report = (tmp_path / "findings.md").read_text()
     assert "| finding | holds here | numbers |" in report and "(h) per move" in report
     assert (tmp_path / "runs.csv").read_text().count("\n") == len(rows) + 1
+    assert read_runs(tmp_path / "runs.csv") == rows  # `ftr realtime compare --runs` re-reads it exactly
 
 
 def ftr(*args):

@@ -75,6 +75,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
     compare.add_argument("--seed", type=int, default=None, help="base seed of the grids")
     compare.add_argument("--quiet", action="store_true", help="no progress bar")
+    compare.add_argument("--runs", type=Path, action="append", metavar="CSV",
+                         help="instead of running: re-make the report from runs.csv files of earlier "
+                         "comparisons (repeat to merge, e.g. mazes and random grids run separately)")
     compare.set_defaults(handler=compare_command)
 
 
@@ -132,6 +135,10 @@ def run_command(args: argparse.Namespace) -> int:
 def compare_command(args: argparse.Namespace) -> int:
     from reference.experiments import realtime as experiment
 
+    if args.runs:
+        rows = [row for path in args.runs for row in experiment.read_runs(path)]
+        command = "ftr realtime compare --out DIR " + " ".join(f"--runs {shlex.quote(str(p))}" for p in args.runs)
+        return _report(experiment, rows, args.out, command)
     mazes = args.mazes if args.mazes is not None else (experiment.PAPER_MAZES if args.paper else experiment.DEFAULT_MAZES)
     grids = args.grids if args.grids is not None else (experiment.PAPER_GRIDS if args.paper else experiment.DEFAULT_GRIDS)
     size = args.size if args.size is not None else (experiment.PAPER_SIZE if args.paper else experiment.DEFAULT_SIZE)
@@ -152,8 +159,12 @@ def compare_command(args: argparse.Namespace) -> int:
                f"--size {size} --seed {seed} --jobs {args.jobs}")
     if args.lookaheads:
         command += f" --lookaheads {','.join(map(str, lookaheads))}"
-    written = experiment.write_report(rows, args.out, command)
-    print(f"{len(rows)} runs; wrote {len(written)} files to {args.out}")
+    return _report(experiment, rows, args.out, command)
+
+
+def _report(experiment, rows: list[dict], out: Path, command: str) -> int:
+    written = experiment.write_report(rows, out, command)
+    print(f"{len(rows)} runs; wrote {len(written)} files to {out}")
     for finding in experiment.findings(rows):
         print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")
     return 0

@@ -184,6 +184,22 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
     return rows
 
 
+def read_runs(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a ``runs.csv`` that :func:`write_report` wrote, with their types back."""
+    integers = ("instance", "size", "expansions", "episodes", "moves", "max_expansions_per_episode")
+    rows = []
+    with open(path, newline="", encoding="utf-8") as file:
+        for raw in csv.DictReader(file):
+            row: dict[str, Any] = dict(raw)
+            for key in integers:
+                row[key] = int(raw[key])
+            row["lookahead"] = int(raw["lookahead"]) if raw["lookahead"] else None
+            row["reached"] = raw["reached"] == "True"
+            row["planning_us"], row["seconds"] = float(raw["planning_us"]), float(raw["seconds"])
+            rows.append(row)
+    return rows
+
+
 # -- tables ---------------------------------------------------------------------------------------
 
 #: The columns of the paper's Tables 2 and 3, with the letters it gives them.
@@ -417,11 +433,13 @@ def findings_markdown(found: Sequence[Finding]) -> str:
 # -- figures ----------------------------------------------------------------------------------------
 
 
-def _figure(columns: int = 2):
+def _figure(rows: Sequence[dict]):
+    """A figure with one panel per kind of grid that ``rows`` holds; returns it, the axes and the kinds."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(5.5 * columns, 4.5), layout="constrained")
-    return figure, figure.subplots(1, columns, squeeze=False)[0]
+    kinds = [kind for kind in KINDS if any(r["kind"] == kind for r in rows)] or list(KINDS)
+    figure = Figure(figsize=(5.5 * len(kinds), 4.5), layout="constrained")
+    return figure, figure.subplots(1, len(kinds), squeeze=False)[0], kinds
 
 
 def _png(figure) -> bytes:
@@ -432,8 +450,8 @@ def _png(figure) -> bytes:
 
 def plot_time_vs_expansions(rows: Sequence[dict]):
     """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead."""
-    figure, axes = _figure()
-    for ax, kind in zip(axes, KINDS):
+    figure, axes, kinds = _figure(rows)
+    for ax, kind in zip(axes, kinds):
         for algorithm, label in (("lrta_astar", "LRTA* (A*)"), ("lrta_bfs", "LRTA* (BFS)")):
             heuristic = BEST_HEURISTIC[(kind, algorithm)]
             x = _series(rows, kind, algorithm, heuristic, "expansions")
@@ -450,8 +468,10 @@ def plot_time_vs_expansions(rows: Sequence[dict]):
 
 def plot_time_vs_path_length(rows: Sequence[dict]):
     """Figure 8: planning time against path length; LRTA* one point per lookahead, D* Lite one point."""
-    figure, axes = _figure()
-    for ax, kind in zip(axes, KINDS):
+    from matplotlib.ticker import NullFormatter
+
+    figure, axes, kinds = _figure(rows)
+    for ax, kind in zip(axes, kinds):
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
         moves = _series(rows, kind, "lrta_astar", heuristic, "moves")
         time_ = _series(rows, kind, "lrta_astar", heuristic, "planning_us")
@@ -464,7 +484,9 @@ def plot_time_vs_path_length(rows: Sequence[dict]):
                     label="D* Lite, strong h")
         ax.set(title=f"{kind} grids: planning time vs path length",
                xlabel="path length [moves] (mean per run)", ylabel="planning time per run [ms]")
-        ax.set_xscale("log")
+        ax.set_xscale("log")  # lookahead one's paths are far longer than the rest
+        ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     return figure
