@@ -59,6 +59,8 @@ def tie_order(args: argparse.Namespace) -> None:
     """Path length of LRTA* (lookahead one) with fixed and with random tie breaking."""
     rows = []
     for kind, count in (("maze", args.mazes), ("random", args.grids)):
+        if count == 0:
+            continue
         instances = [make_instance(kind, n, args.size) for n in range(count)]
         for heuristic in ("strong", "weak"):
             fixed = [KorfLRTA(SensorWorld(i.grid), i.start, i.target, heuristic).run().moves for i in instances]
