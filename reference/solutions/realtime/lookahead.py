@@ -89,12 +89,12 @@ class LookaheadLRTA(EpisodicAgent):
     def plan(self, agent: int) -> tuple[list[int], list[int]]:
         self.episode += 1
         if self.local_search == "astar":
-            expanded, border, best = self.astar_space(agent)
+            expanded, generated, best = self.astar_space(agent)
         else:
-            expanded, border, best = self.bfs_space(agent)
+            expanded, generated, best = self.bfs_space(agent)
         if best < 0:
             return expanded, []  # step 1 searched everything reachable without meeting the target
-        self.update_values(expanded, border)  # step 2
+        self.update_values(expanded, generated)  # step 2: the border is generated minus expanded
         if self.value[agent] >= self.cell_count - self.known_blocked_count:
             return expanded, []  # the agent's value exceeds every simple path: unreachable
         path = [best]  # step 3: the A* (or BFS) tree path from the agent to the chosen border state
