@@ -361,28 +361,24 @@ def test_ftr_draw_writes_the_handout_figure(tmp_path, example_1):
     assert Image.open(knowledge).size[0] > Image.open(knowledge).size[1] * 2   # three panels side by side
 
 
-def test_ftr_draw_reads_a_saved_trace_and_refuses_bad_requests(tmp_path, example_1):
+def test_ftr_draw_reads_a_saved_trace_and_refuses_bad_requests(tmp_path, example_1, capsys):
+    from reference.cli import main
+
     map_path = tmp_path / "example1.map"
     write_map(example_1, map_path)
     trace_path = tmp_path / "trace.json"
     trace_path.write_text(json.dumps(first_search_trace(example_1).to_dict()))
-    common = [str(map_path), "--start", "4,2", "--target", "4,4"]
-    ok = ftr("draw", *common, "--trace", str(trace_path), "--out", str(tmp_path / "a.png"))
-    assert ok.returncode == 0, ok.stderr and (tmp_path / "a.png").exists()
+    common = [str(map_path), "--start", "4,2", "--target", "4,4", "--trace", str(trace_path)]
+    assert main(["draw", *common, "--out", str(tmp_path / "a.png")]) == 0
+    assert (tmp_path / "a.png").stat().st_size > 0
+    # the user's mistakes: one line on stderr, exit code 2 (in-process: main() is what `ftr` runs)
     for bad, message in [(["--search", "2"], "made 1 searches"), (["--window", "9,9,12,12"], "holds no cell"),
                          (["--view", "knowledge", "--step", "7"], "steps 0..3")]:
-        result = ftr("draw", *common, "--trace", str(trace_path), *bad, "--out", str(tmp_path / "b.png"))
-        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
-    wrong_start = ftr("draw", str(map_path), "--start", "0,0", "--target", "4,4", "--trace", str(trace_path),
-                      "--out", str(tmp_path / "c.png"))
-    assert wrong_start.returncode == 2 and "the trace starts at" in wrong_start.stderr
-
-
-def test_without_hidden_walls_the_picture_shows_only_what_the_agent_knows(example_1):
-    figure, ax = plt.subplots(figsize=(5, 5))
-    drawn = draw_search(search_view(example_1, first_search_trace(example_1), 0), ax=ax, hidden_walls=False)
-    for c in cells("B3 D4"):       # blocked in truth, unknown to the agent: white, as in the handout
-        assert tuple(drawn.colours[c]) == (1.0, 1.0, 1.0)
-        assert np.allclose(quadrant_colour(figure, ax, c), 1.0, atol=0.05)
-    assert tuple(drawn.colours[cell("C3")]) == EXPANDED_GREY
-    assert not any(isinstance(patch, matplotlib.patches.Rectangle) and patch.get_hatch() for patch in ax.patches)
+        capsys.readouterr()
+        assert main(["draw", *common, *bad, "--out", str(tmp_path / "b.png")]) == 2
+        error = capsys.readouterr().err
+        assert message in error and error.count("\n") == 1
+    assert not (tmp_path / "b.png").exists()
+    wrong_start = [str(map_path), "--start", "0,0", "--target", "4,4", "--trace", str(trace_path)]
+    assert main(["draw", *wrong_start, "--out", str(tmp_path / "c.png")]) == 2
+    assert "the trace starts at" in capsys.readouterr().err
