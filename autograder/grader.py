@@ -123,11 +123,14 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
                 meaning[task_id] = (check_id, instance_set, instance)
                 expected_run(instance, check_id)  # computed (or loaded) before any student code runs
     probe = efficiency_probe() if "efficiency" in wanted else None
+    probe_limit = 0.0
     if probe is not None:
-        for _ in range(2):  # the faster of two runs counts
+        expected_run(probe, "forward_larger_g")
+        probe_limit = options.efficiency_ratio * reference_seconds(probe) + EFFICIENCY_SLACK_SECONDS
+        for _ in range(2):  # the faster of two runs counts; a run far over the limit is stopped
             task_id = len(meaning) + 1
             tasks.append(search_task(task_id, probe, "forward_larger_g"))
-            tasks[-1][0]["group"] = "efficiency"
+            tasks[-1][0].update(group="efficiency", seconds=2 * probe_limit + 1.0)
             meaning[task_id] = ("efficiency", None, probe)
 
     hello: dict = {}
@@ -154,7 +157,7 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
         if check_id == "heap":
             results.append(_heap_result(points, tasks, outcomes, missing))
         elif check_id == "efficiency":
-            results.append(_efficiency_result(points, probe, meaning, outcomes, missing, options))
+            results.append(_efficiency_result(points, probe, probe_limit, meaning, outcomes, missing, options))
         else:
             for instance_set in sets:
                 ids = [i for i, m in meaning.items() if m[0] == check_id and m[1] is instance_set]
@@ -334,25 +337,27 @@ def _calibrated_seconds(probe: Instance) -> float:
     return time.perf_counter() - began
 
 
-def _efficiency_result(points: float, probe: Instance | None, meaning: dict, outcomes: dict[int, TaskOutcome],
-                       missing: dict, options: GradingOptions) -> CheckResult:
+def _efficiency_result(points: float, probe: Instance, limit: float, meaning: dict,
+                       outcomes: dict[int, TaskOutcome], missing: dict, options: GradingOptions) -> CheckResult:
     result = CheckResult("efficiency", TITLES["efficiency"], 0.0, points)
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
     runs = [outcomes.get(i) for i, m in meaning.items() if m[0] == "efficiency"]
-    problem = _probe_problem(probe, runs[0])
+    reference = (limit - EFFICIENCY_SLACK_SECONDS) / options.efficiency_ratio
+    timed_out = runs[0] is not None and runs[0].timed_out
+    problem = None if timed_out else _probe_problem(probe, runs[0])
     if problem:
         result.messages.append(f"the probe's run must reach the target before its speed counts: {problem}")
         return result.finish()
-    student = min(o.seconds for o in runs if o is not None and not _probe_problem(probe, o))
-    reference = reference_seconds(probe)
-    limit = options.efficiency_ratio * reference + EFFICIENCY_SLACK_SECONDS
+    good = [o.seconds for o in runs if o is not None and not o.timed_out and not _probe_problem(probe, o)]
+    student = min(good) if good else runs[0].seconds
     result.seconds = student
+    took = f"took {student:.2f} s" if good else f"was stopped after {student:.2f} s"
     summary = (f"{probe.grid.height} x {probe.grid.width} grid, {expected_run(probe, 'forward_larger_g').searches} "
-               f"small searches: your code took {student:.2f} s, the reference {reference:.2f} s "
+               f"small searches: your code {took}, the reference {reference:.2f} s "
                f"(limit {options.efficiency_ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
-    if student <= limit:
+    if good and student <= limit:
         result.points = points
         result.messages.append(summary)
     else:

@@ -171,12 +171,28 @@ def settings_with_repeated_expansions(folder: Path) -> set[str]:
     return broken
 
 
-def test_other_remaining_ties_earn_most_but_not_all_points(tmp_path, rubric):
+@pytest.mark.parametrize("checks", [
+    ("forward_larger_g", "adaptive"),
+    pytest.param(("forward_smaller_g", "backward"), marks=pytest.mark.slow),
+])
+def test_other_remaining_ties_earn_most_but_not_all_points(tmp_path, rubric, checks):
     # Equal (f, g): the entry inserted LAST goes first. A correct A*, but not the SPEC's order.
     patches = [("* stamp_radix + stamp\n", "* stamp_radix + (stamp_radix - 1 - stamp)\n")]
-    report = grade_submission(write_submission(tmp_path / "lifo_ties", patches),
-                              GradingOptions(checks=SEARCH_CHECKS))
-    for check_id in SEARCH_CHECKS:
+    report = grade_submission(write_submission(tmp_path / "lifo_ties", patches), GradingOptions(checks=checks))
+    for check_id in checks:
         check = next(c for c in report.checks if c.id == check_id)
         assert check.points == pytest.approx(TIES_CREDIT * rubric.autograded[check_id]), report.to_text()
         assert "inserted into OPEN first" in "\n".join(check.messages)
+
+
+def test_a_pass_over_all_cells_in_every_search_fails_only_the_efficiency_check(tmp_path, rubric):
+    # The handout forbids it: g reset for every cell at the start of each search (correct, but slow).
+    eager = ("        search[s_goal] = counter  # line 23\n",
+             "        search[s_goal] = counter  # line 23\n"
+             "        for index in range(cells):  # every cell, every search\n"
+             "            if search[index] != counter:\n"
+             "                g[index] = INFINITY\n")
+    report = grade_submission(write_submission(tmp_path / "eager", [eager]),
+                              GradingOptions(checks=("forward_larger_g", "efficiency")))
+    assert lost(report) == {"efficiency": rubric.autograded["efficiency"]}, report.to_text()
+    assert "every search visit every cell" in all_messages(report, "efficiency")
