@@ -85,7 +85,7 @@ def test_gradescope_autograder_runs_in_a_simulated_tree(tmp_path):
     assert all({"name", "score", "max_score", "status", "output", "visibility"} <= set(t) for t in tests)
 
 
-def test_the_command_line_documents_both_submission_kinds_and_reports(tmp_path):
+def test_the_command_line_documents_both_submission_kinds_and_reports(tmp_path, small_rubric):
     for command in ("grade", "check", "grade-all"):
         text = ftr(command, "--help").stdout
         assert "FOLDER" in text and "NOTEBOOK" in text and ".ipynb" in text
@@ -102,8 +102,8 @@ def test_the_command_line_documents_both_submission_kinds_and_reports(tmp_path):
     graded = ftr("check", str(tmp_path / "ref"), "--json", str(tmp_path / "r.json"))
     assert graded.returncode == 2  # `ftr check` has no --json: students get the terminal report
     graded = ftr("grade", str(tmp_path / "ref"), "--json", str(tmp_path / "r.json"),
-                 "--gradescope", str(tmp_path / "g.json"))
+                 "--gradescope", str(tmp_path / "g.json"), env=small_rubric)
     assert graded.returncode == 0, graded.stderr
-    assert "Total: 60 / 60" in graded.stdout
-    assert json.loads((tmp_path / "r.json").read_text())["score"] == 60
-    assert json.loads((tmp_path / "g.json").read_text())["score"] == 65
+    assert "Total: 22 / 22  (+5 extra credit)" in graded.stdout
+    assert json.loads((tmp_path / "r.json").read_text())["score"] == 22
+    assert json.loads((tmp_path / "g.json").read_text())["score"] == 27
