@@ -158,8 +158,9 @@ def test_step_slider_without_ipywidgets_falls_back_to_the_player():
     grid = Gridworld.from_strings(["..", ".."])
     shown = step_slider(grid, solved(grid, (0, 0), (1, 1)), size=2)
     try:
-        import ipywidgets  # noqa: F401
+        import ipywidgets
     except ImportError:
         assert "<script" in shown.data
     else:
-        assert shown is not None
+        slider = shown.children[0]
+        assert isinstance(slider, ipywidgets.IntSlider) and slider.max == 3   # search, 2 moves, end

@@ -237,7 +237,8 @@ def show_inline(animation):
 
 def step_slider(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = 300,
                 size: float = 5.0):
-    """A slider over the run's frames (ipywidgets), or the JavaScript player without ipywidgets."""
+    """A widget with a slider over the run's frames (ipywidgets; show it as a cell's last expression),
+    or the JavaScript player when ipywidgets is not installed."""
     try:
         import ipywidgets
     except ImportError:
@@ -251,4 +252,4 @@ def step_slider(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fra
         RunPlayer(grid, trace, frames, ax).draw(frame)
         plt.show()
 
-    return ipywidgets.interact(show, frame=ipywidgets.IntSlider(min=0, max=len(frames) - 1, step=1, value=0))
+    return ipywidgets.interactive(show, frame=ipywidgets.IntSlider(min=0, max=len(frames) - 1, step=1, value=0))
