@@ -148,11 +148,12 @@ def run_one(task: tuple[str, int, int, int, str, str, int | None]) -> dict[str, 
     finally:
         gc.enable()
     seconds = time.perf_counter() - began
+    summary = run.summary()
     return {
         "kind": kind, "instance": number, "size": size, "algorithm": algorithm, "heuristic": heuristic,
-        "lookahead": lookahead, "reached": run.reached, "expansions": run.expansions,
-        "episodes": run.episodes, "moves": run.moves, "planning_us": run.planning_time * 1e6,
-        "max_expansions_per_episode": max((len(s.expanded) for s in run.trace.searches), default=0),
+        "lookahead": lookahead,
+        **{key: summary[key] for key in ("reached", "expansions", "episodes", "moves", "planning_us",
+                                         "max_expansions_per_episode")},
         "seconds": seconds,
     }
 

@@ -75,6 +75,8 @@ class RealtimeRun:
         return {
             "algorithm": self.trace.algorithm, "heuristic": self.heuristic, "lookahead": self.lookahead,
             "reached": self.reached, "expansions": self.expansions, "episodes": episodes, "moves": moves,
+            "expansions_per_episode": self.expansions / episodes if episodes else 0.0,
+            "max_expansions_per_episode": max((len(s.expanded) for s in self.trace.searches), default=0),
             "moves_per_episode": moves / episodes if episodes else 0.0,
             "planning_us": microseconds,
             "planning_us_per_episode": microseconds / episodes if episodes else 0.0,
