@@ -120,20 +120,17 @@ class SearchView:
     algorithm: str
     grid: Gridworld
     knowledge: Knowledge
-    observed: set[Cell]
     agent: Cell
     target: Cell
     record: SearchRecord
     annotation: SearchAnnotation
     heuristic: Callable[[Cell], int]
     h_updated: dict[Cell, int] = field(default_factory=dict)
-    visited: list[Cell] = field(default_factory=list)
 
 
 def search_views(grid: Gridworld, trace: Trace) -> Iterator[SearchView]:
     """One :class:`SearchView` per search of ``trace``, in order, lazily."""
     target = target_of(trace)
-    visited = [tuple(trace.trajectory[0])]
     for context in search_contexts(grid, trace):
         record = trace.searches[context.index]
         heuristic = heuristic_for(trace, context.index, context)
@@ -143,9 +140,8 @@ def search_views(grid: Gridworld, trace: Trace) -> Iterator[SearchView]:
         if trace.algorithm == "adaptive" and record.path and goal in annotation.g:
             # Figure 7: h(s) := g(s_goal) - g(s) for every expanded state
             h_updated = {s: annotation.g[goal] - annotation.g[s] for s in annotation.expanded if s in annotation.g}
-        yield SearchView(context.index, trace.algorithm, grid, context.knowledge, observed_cells(grid, visited),
-                         context.agent, target, record, annotation, heuristic, h_updated, list(visited))
-        visited.extend(context.moves)
+        yield SearchView(context.index, trace.algorithm, grid, context.knowledge, context.agent, target, record,
+                         annotation, heuristic, h_updated)
 
 
 def search_view(grid: Gridworld, trace: Trace, index: int) -> SearchView:
