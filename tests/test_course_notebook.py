@@ -221,3 +221,16 @@ def test_real_nbgrader_release_and_autograde_of_quick_submissions(tmp_path: Path
         for student in ("untouched", "garbage"):
             submission = gradebook.find_submission("replanning", student)
             assert submission.score == 0 and submission.max_score == 105
+
+
+# -- the handout's figures ---------------------------------------------------------------------------
+
+def test_handout_figures_are_rendered_from_the_kit_and_all_referenced(tmp_path: Path) -> None:
+    import make_figures
+
+    written = make_figures.make_figures(tmp_path)
+    names = sorted(path.name for path in written)
+    assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in written)
+    handout = (COURSE / "handout" / "handout.md").read_text()
+    assert sorted(line.split("(figures/")[1].split(")")[0] for line in handout.splitlines() if "](figures/" in line) == names
+    assert sorted(p.name for p in (COURSE / "handout" / "figures").glob("*.png")) == names  # committed, none stale
