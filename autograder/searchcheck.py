@@ -23,7 +23,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Callable
 
-from reference.world.grid import DIRECTIONS, Cell
+from reference.world.grid import Cell
 from reference.world.instances import Instance
 from reference.world.replay import ReplayError, heuristic_for, search_contexts
 from reference.world.sensing import Knowledge
@@ -300,6 +300,9 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                 if problem:
                     return problem, note
                 note = note or tie
+            if not record.path and k + 1 < len(trace.searches):
+                return (f"{where} found no path, so the target cannot be reached: the run should stop there with "
+                        "reached=False"), note
             spec_trajectory.extend(context.moves)
             last_agent = spec_trajectory[-1]
     except ReplayError as error:
