@@ -96,9 +96,23 @@ def graded_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # 90 s per cell: ample for a check, and what the infinite loop costs.
     autograded = _nbgrader(course, "autograde", ASSIGNMENT, "--Execute.timeout=90")
     (course / "autograde.log").write_text(autograded.stderr)
+    # A grader marks a written answer by hand; then one student is regraded. Nothing else may move.
+    _set_manual_score(course, "full", "answer_q0_first_move_east", 3.5)
+    before = {student: _grades(course, student) for student in ("full", "mistake")}
+    regraded = _nbgrader(course, "autograde", ASSIGNMENT, "--student", "garbage", "--force")
+    assert regraded.returncode == 0, regraded.stderr
+    (course / "untouched_by_regrade.json").write_text(json.dumps(before))
     feedback = _nbgrader(course, "generate_feedback", ASSIGNMENT)
     assert feedback.returncode == 0, feedback.stderr
     return course
+
+
+def _set_manual_score(course: Path, student: str, cell: str, score: float) -> None:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        gradebook.find_grade(cell, ASSIGNMENT, ASSIGNMENT, student).manual_score = score
+        gradebook.db.commit()
 
 
 def _grades(course: Path, student: str) -> dict[str, float]:
@@ -165,6 +179,16 @@ def test_invalid_json_scores_zero_and_loses_nothing(graded_course: Path) -> None
     assert kept.read_text() == '{"cells": [ this is not a notebook'
     html = (graded_course / "feedback" / "garbage" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
     assert "not a readable notebook" in html
+
+
+def test_regrading_one_student_keeps_everyone_elses_grades_and_the_manual_ones(graded_course: Path) -> None:
+    from nbgrader.api import Gradebook
+
+    before = json.loads((graded_course / "untouched_by_regrade.json").read_text())
+    for student, grades in before.items():
+        assert _grades(graded_course, student) == grades
+    with Gradebook(f"sqlite:///{graded_course / 'gradebook.db'}") as gradebook:
+        assert gradebook.find_grade("answer_q0_first_move_east", ASSIGNMENT, ASSIGNMENT, "full").score == 3.5
 
 
 def test_every_student_is_in_the_gradebook(graded_course: Path) -> None:
