@@ -61,7 +61,8 @@ def drop_duplicate_grade_ids(cells: list[dict[str, Any]]) -> list[str]:
         grade_id = _grade_id(cell)
         if grade_id is not None and grade_id in seen:
             if cell["metadata"]["nbgrader"].get("locked"):
-                notes.append(f"the read-only cell {grade_id!r} appeared twice; the copy at position {position} was removed")
+                notes.append(f"the read-only cell {grade_id!r} appeared twice; "
+                             f"the copy at position {position} was removed")
                 continue
             cell["metadata"].pop("nbgrader")
             notes.append(f"the cell {grade_id!r} appeared twice; the copy at position {position} is not graded")
@@ -190,7 +191,8 @@ class ResilientExecute(Execute):
         for index, cell in enumerate(self.nb.cells[:failed_index]):
             if index in self._killer_cells:
                 continue
-            graded_test = cell.metadata.get("nbgrader", {}).get("grade") and not cell.metadata["nbgrader"].get("solution")
+            nbgrader = cell.metadata.get("nbgrader", {})
+            graded_test = nbgrader.get("grade") and not nbgrader.get("solution")
             failed = any(output.get("output_type") == "error" for output in cell.get("outputs", []))
             if cell.cell_type != "code" or graded_test or failed or not cell.source.strip():
                 continue  # test cells are not needed again; failed ones (a time-out, say) would fail again

@@ -42,9 +42,8 @@ from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402
 
 c.Autograde.pre_convert_hook = repair_submission
-c.Autograde.autograde_preprocessors = [
-    ResilientExecute if step is Execute else step for step in Autograde.class_traits()["autograde_preprocessors"].default()
-]
+nbgrader_steps = Autograde.class_traits()["autograde_preprocessors"].default()
+c.Autograde.autograde_preprocessors = [ResilientExecute if step is Execute else step for step in nbgrader_steps]
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",

@@ -50,7 +50,8 @@ def _nbgrader(course: Path, *arguments: str) -> subprocess.CompletedProcess:
 
 
 def _cell(notebook: dict, grade_id: str) -> int:
-    return next(i for i, c in enumerate(notebook["cells"]) if c["metadata"].get("nbgrader", {}).get("grade_id") == grade_id)
+    return next(i for i, c in enumerate(notebook["cells"])
+                if c["metadata"].get("nbgrader", {}).get("grade_id") == grade_id)
 
 
 def _scratch(code: str) -> dict:

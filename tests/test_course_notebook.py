@@ -108,7 +108,8 @@ def _run(solution: dict, name: str, rows: list[str], start, target, tie_break: s
 def test_solution_reproduces_example_1(solution: dict) -> None:
     forward = _run(solution, "repeated_forward_astar", FIGURE_2, (4, 2), (4, 4))
     # E3, E2, E1, D2, D1, C2, C3, C4, C5, D5
-    assert forward.searches[0].expanded == [(4, 2), (4, 1), (4, 0), (3, 1), (3, 0), (2, 1), (2, 2), (2, 3), (2, 4), (3, 4)]
+    assert forward.searches[0].expanded == [(4, 2), (4, 1), (4, 0), (3, 1), (3, 0),
+                                            (2, 1), (2, 2), (2, 3), (2, 4), (3, 4)]
     assert forward.trajectory[:4] == [(4, 2), (4, 1), (3, 1), (2, 1)]
     assert len(forward.searches[1].expanded) == 13
     adaptive = _run(solution, "adaptive_astar", FIGURE_2, (4, 2), (4, 4))
@@ -232,5 +233,6 @@ def test_handout_figures_are_rendered_from_the_kit_and_all_referenced(tmp_path: 
     names = sorted(path.name for path in written)
     assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in written)
     handout = (COURSE / "handout" / "handout.md").read_text()
-    assert sorted(line.split("(figures/")[1].split(")")[0] for line in handout.splitlines() if "](figures/" in line) == names
+    referenced = [line.split("(figures/")[1].split(")")[0] for line in handout.splitlines() if "](figures/" in line]
+    assert sorted(referenced) == names
     assert sorted(p.name for p in (COURSE / "handout" / "figures").glob("*.png")) == names  # committed, none stale

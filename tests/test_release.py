@@ -30,13 +30,15 @@ def _distinctive_lines(text: str) -> set[str]:
     signatures are left out: the starter shares the public API and its documentation on purpose."""
     docstring_lines: set[int] = set()
     for node in ast.walk(ast.parse(text)):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(node):
+        documented = isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        if documented and ast.get_docstring(node):
             first = node.body[0]
             docstring_lines.update(range(first.lineno, first.end_lineno + 1))
     lines = set()
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.split("  #")[0].strip()
-        if number not in docstring_lines and len(line) >= 40 and not line.startswith(("#", "from ", "import ", "def ", "class ")):
+        skipped = line.startswith(("#", "from ", "import ", "def ", "class "))
+        if number not in docstring_lines and len(line) >= 40 and not skipped:
             lines.add(line)
     return lines
 

@@ -117,5 +117,5 @@ def test_ftr_check_on_the_untouched_starter_scores_zero_with_a_message_per_check
     assert "Traceback (most recent call last)" not in result.stderr
     for check in ("heap", "forward_larger_g", "forward_smaller_g", "backward", "adaptive", "efficiency"):
         line = next(line for line in output.splitlines() if line.split()[1:2] == [check])
-        assert "[FAIL]" in line and f" 0 / " in line, line
+        assert "[FAIL]" in line and " 0 / " in line, line
     assert output.count("NotImplementedError: TODO") >= 5  # each check says what is left to write

@@ -102,7 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "release notebook, the standard mazes, the handout and the public self-check. It holds no "
         "solution code, hidden tests, answer key or secret seed; the command checks that before it finishes.",
     )
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="where to build it (must not exist, or be empty)")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR",
+                        help="where to build it (must not exist, or be empty)")
     parser.set_defaults(handler=run)
 
 
