@@ -5,7 +5,8 @@
   reproduces its trajectory, which is also where the fog-of-war world saw the agent.
 - The real-time bound: no LRTA* episode expands more states than the lookahead.
 - D* Lite plans, in every episode, a shortest presumed-unblocked path (checked with a plain BFS on
-  what the agent knew then); Korf's LRTA* and Koenig's with lookahead one walk identically.
+  what the agent knew then), the first one as long as Repeated Forward A*'s; Korf's LRTA* and
+  Koenig's with lookahead one walk identically.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from reference.world import FogOfWarWorld, Gridworld
 from reference.world.grid import shortest_distance
 from reference.world.replay import AgentReplay
+from reference.solutions import repeated_forward_astar
 from reference.solutions.realtime import knowledge_of, run_algorithm
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -119,3 +121,14 @@ def test_known_terrain_with_full_planning_walks_a_shortest_path(instance, name):
     distance = shortest_distance(grid, start, target)
     if distance is not None:
         assert run.moves == distance and run.episodes == (1 if start != target else 0)
+
+
+@SETTINGS
+@given(instances(), st.sampled_from(["strong", "weak"]))
+def test_dstar_lite_first_path_is_as_long_as_repeated_forward_astars(instance, heuristic):
+    # Both plan on the same knowledge before the first move: a shortest presumed-unblocked path.
+    grid, start, target = instance
+    run, _ = run_on("dstar_lite", grid, start, target, heuristic)
+    astar = repeated_forward_astar(FogOfWarWorld(grid, start), start, target)
+    assert len(run.trace.searches) == len(astar.searches) == 0 or \
+        len(run.trace.searches[0].path) == len(astar.searches[0].path)
