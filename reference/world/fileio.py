@@ -15,7 +15,11 @@ from pathlib import Path
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    The file gets the mode it had, or for a new file the usual one (0666 less the umask); the
+    temporary file ``mkstemp`` makes would otherwise leave it readable by its owner only.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -24,6 +28,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
+        os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
     except BaseException:
         try:
@@ -31,6 +36,15 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)  # reading the umask means setting it; put it straight back
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
