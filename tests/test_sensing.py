@@ -60,22 +60,3 @@ def test_knowledge_snapshot_and_views() -> None:
     assert knowledge.known_blocked() == [(0, 1), (2, 0)]
     assert knowledge.as_grid() == GRID
 
-
-def test_atomic_writes_get_the_usual_file_mode(tmp_path) -> None:
-    """A new file gets 0666 less the umask (not mkstemp's 0600); an existing file keeps its mode."""
-    import os
-
-    from reference.world.fileio import atomic_write_text
-
-    umask = os.umask(0o022)
-    try:
-        atomic_write_text(tmp_path / "new.txt", "x")
-        assert (tmp_path / "new.txt").stat().st_mode & 0o777 == 0o644
-        (tmp_path / "old.txt").write_text("x")
-        (tmp_path / "old.txt").chmod(0o600)
-        atomic_write_text(tmp_path / "old.txt", "y")
-        assert (tmp_path / "old.txt").stat().st_mode & 0o777 == 0o600
-        assert (tmp_path / "old.txt").read_text() == "y"
-        assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
-    finally:
-        os.umask(umask)
