@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -27,15 +29,19 @@ KIT_ROOT = Path(__file__).resolve().parents[1]
 PACKAGED = ["pyproject.toml", "README.md", "reference", "autograder", "course/rubric.toml", "mazes"]
 
 SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once to build the autograder image.
+# Gradescope runs this once to build the autograder image: Python >= 3.11 in a venv with the kit.
 set -euxo pipefail
 apt-get update
-apt-get install -y python3 python3-pip python3-numpy
-pip3 install --break-system-packages /autograder/source || pip3 install /autograder/source
-id nobody   # the unprivileged user student code runs as
-# Only root may read the kit and the secret seed; student code runs as nobody.
+apt-get install -y python3.11 python3.11-venv || apt-get install -y python3 python3-venv
+PYTHON="$(command -v python3.11 || command -v python3)"
+"$PYTHON" -m venv /autograder/venv
+# The kit's dependencies only: the kit itself runs from /autograder/source, which only root can read.
+/autograder/venv/bin/pip install {dependencies}
+chmod -R go+rX /autograder/venv   # student code (as nobody) runs this interpreter
+id nobody                         # the unprivileged user student code runs as
+# Only root may read the kit (the reference solutions) and the secret seed.
 chmod 700 /autograder/source
-chmod 600 /autograder/source/secret_seed.txt || true
+chmod 600 /autograder/source/secret_seed.txt
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
@@ -44,8 +50,10 @@ ROOT="${FTR_AUTOGRADER_ROOT:-/autograder}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SOURCE="$ROOT/source"
 [ -d "$SOURCE/autograder" ] || SOURCE="$HERE"
-export FTR_SECRET_SEED_FILE="$SOURCE/secret_seed.txt"
-cd "$SOURCE" && exec python3 -m autograder.gradescope --root "$ROOT"
+PYTHON="$ROOT/venv/bin/python"
+[ -x "$PYTHON" ] || PYTHON=python3
+export FTR_SECRET_SEED_FILE="$SOURCE/secret_seed.txt" FTR_MAZES="$SOURCE/mazes"
+cd "$SOURCE" && exec "$PYTHON" -m autograder.gradescope --root "$ROOT"
 """
 
 
@@ -61,8 +69,11 @@ def build_zip(out: str | os.PathLike, seed: int) -> Path:
         info.compress_type = zipfile.ZIP_DEFLATED
         archive.writestr(info, text)
 
+    with open(KIT_ROOT / "pyproject.toml", "rb") as file:
+        dependencies = tomllib.load(file)["project"]["dependencies"]
+    setup = SETUP_SH.replace("{dependencies}", " ".join(shlex.quote(d) for d in dependencies))
     with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
-        add_text(archive, "setup.sh", SETUP_SH, 0o755)
+        add_text(archive, "setup.sh", setup, 0o755)
         add_text(archive, "run_autograder", RUN_AUTOGRADER, 0o755)
         add_text(archive, "secret_seed.txt", f"{seed}\n", 0o600)
         for entry in PACKAGED:
