@@ -114,6 +114,23 @@ def sandbox_python(user: pwd.struct_passwd | None) -> str:
     )
 
 
+def exposure_warning() -> str | None:
+    """A warning when the sandbox user could read the kit's reference solutions (world-readable kit)."""
+    solutions = KIT_ROOT / "reference" / "solutions" / "replanning.py"
+    if os.geteuid() != 0 or not solutions.exists():
+        return None
+    path = solutions
+    readable = bool(path.stat().st_mode & 0o004)
+    while readable and path != path.parent:
+        path = path.parent
+        readable = bool(path.stat().st_mode & 0o001)
+    if not readable:
+        return None
+    return (f"warning: {solutions.parent} is readable by every user, so a submission that knows where the kit "
+            f"lives could read the reference solutions; for real grading run `chmod 700 {KIT_ROOT}` (or use the "
+            "Gradescope build, which does)")
+
+
 def _drop_privileges(user: pwd.struct_passwd):
     def drop() -> None:
         os.setgroups([])

@@ -79,7 +79,11 @@ def grade(args: argparse.Namespace) -> int:
     from reference.world.fileio import atomic_write_text
     import json
 
+    from autograder.sandbox import exposure_warning
+
     submission = _load(args.submission)
+    if getattr(args, "hidden", False) and exposure_warning():
+        print(exposure_warning(), file=sys.stderr)
     try:
         report = grade_submission(submission, _options(args, progress=sys.stderr.isatty()))
     except (SecretSeedMissing, SandboxSetupError) as error:
@@ -116,6 +120,10 @@ def grade_all(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.submissions}: not a folder of submissions")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    from autograder.sandbox import exposure_warning
+
+    if exposure_warning():
+        print(exposure_warning(), file=sys.stderr)
     gradebook = run_batch(args.submissions, args.out, _options(args, progress=False), jobs=args.jobs,
                           force=args.force, progress=True)
     print(f"gradebook written to {gradebook}")
