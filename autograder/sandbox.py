@@ -114,6 +114,14 @@ def sandbox_python(user: pwd.struct_passwd | None) -> str:
     )
 
 
+def _set_limit(which: int, soft: int, hard: int | None = None) -> None:
+    """Set a resource limit; where the system refuses one (macOS and RLIMIT_AS), go on without it."""
+    try:
+        resource.setrlimit(which, (soft, soft if hard is None else hard))
+    except (ValueError, OSError):
+        pass
+
+
 def exposure_warning() -> str | None:
     """A warning when the sandbox user could read the kit's reference solutions (world-readable kit)."""
     solutions = KIT_ROOT / "reference" / "solutions" / "replanning.py"
@@ -264,12 +272,12 @@ class _Child:
         user = sandbox.user
 
         def limit_and_drop() -> None:
-            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
-            resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
-            resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            _set_limit(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)
+            _set_limit(resource.RLIMIT_AS, limits.memory_bytes)
+            _set_limit(resource.RLIMIT_FSIZE, limits.file_bytes)
+            _set_limit(resource.RLIMIT_CORE, 0)
             if user is not None:
-                resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+                _set_limit(resource.RLIMIT_NPROC, limits.processes)
                 _drop_privileges(user)()
 
         try:
@@ -375,6 +383,8 @@ def _kill_marked(token: str) -> None:
     Sweeps until none is left (a fork loop may be spawning while we sweep), for at most two seconds.
     """
     marker = f"FTR_SANDBOX_TOKEN={token}".encode()
+    if not os.path.isdir("/proc"):
+        return  # no /proc (macOS): the process-group kill has to do
     for _ in range(40):
         alive = False
         for entry in os.listdir("/proc"):
