@@ -77,7 +77,8 @@ def _run_notebook(statements_file: str, names: dict) -> dict:
             code = compile(statement["source"], f"<notebook cell {statement['cell']}>", "exec", flags=lazy_annotations)
             exec(code, module.__dict__)  # noqa: S102 - inside the sandbox, on purpose
         except BaseException as error:  # noqa: BLE001
-            errors.setdefault(f"cell {statement['cell']}", _describe(error))
+            if len(errors) < 20:  # enough to report; the hello message stays small
+                errors.setdefault(f"cell {statement['cell']}", _describe(error))
     for attribute in ("BinaryHeap", "repeated_forward_astar", "repeated_backward_astar", "adaptive_astar"):
         if attribute in module.__dict__:
             names[attribute] = module.__dict__[attribute]
