@@ -62,6 +62,7 @@ def _import_folder(names: dict) -> dict:
 def _run_notebook(statements_file: str, names: dict) -> dict:
     """Execute a notebook's kept statements one by one in one namespace; an error skips only its statement."""
     import __future__
+
     import json
     import types
 

@@ -86,7 +86,7 @@ def _bits(instance: Instance):
 
 
 def search_task(task_id: int, instance: Instance, check_id: str) -> tuple[dict, list]:
-    algorithm, tie_break, function = SETTINGS[check_id]
+    _algorithm, tie_break, function = SETTINGS[check_id]
     bits, bit_bytes = _bits(instance)
     header = {"kind": "search", "id": task_id, "function": function, "tie_break": tie_break,
               "height": instance.grid.height, "width": instance.grid.width, "start": list(instance.start),
@@ -334,6 +334,7 @@ def _calibrated_seconds(probe: Instance) -> float:
     """Without the reference: ``CALIBRATION_FACTOR`` x the time of the grader's A* replay doing as many expansions."""
     from reference.world.sensing import Knowledge
     from reference.world.trace import SearchRecord
+
     from .searchcheck import check_search
 
     run = expected_run(probe, "forward_larger_g")

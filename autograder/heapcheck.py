@@ -31,7 +31,7 @@ def make_sequences(seed: int, count: int = 24, length: int = 300) -> list[list[l
         used_priorities: set = set()
         ops = [["pop", 0, [0]], ["peek", 0, [0]]] if number == 0 else []
 
-        def fresh_priority():
+        def fresh_priority(tuple_keys=tuple_keys, used_priorities=used_priorities):
             while True:
                 if tuple_keys:
                     f = rng.randrange(0, 60)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import inspect
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .grader import GradingOptions, grade_submission
 from .rubric import load_rubric

@@ -32,9 +32,10 @@ import sys
 import tempfile
 import time
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Self
 
 from . import wire
 
@@ -99,7 +100,7 @@ def sandbox_python(user: pwd.struct_passwd | None) -> str:
         try:
             probe = subprocess.run(
                 [candidate, "-I", "-c", "import numpy, sys; assert sys.version_info >= (3, 10)"],
-                cwd="/", env={"PATH": "/usr/bin:/bin"}, capture_output=True,
+                cwd="/", env={"PATH": "/usr/bin:/bin"}, capture_output=True, check=False,
                 preexec_fn=None if user is None else _drop_privileges(user), timeout=60,
             )
         except OSError:  # the sandbox user may not even reach this interpreter
@@ -168,7 +169,7 @@ class Sandbox:
 
     # -- the folder ---------------------------------------------------------------------------------
 
-    def __enter__(self) -> Sandbox:
+    def __enter__(self) -> Self:
         self.root = Path(tempfile.mkdtemp(prefix="ftr-sandbox-"))
         self.private = Path(tempfile.mkdtemp(prefix="ftr-grader-"))  # 0700: the child cannot look in
         lib, submission, work = self.root / "lib", self.root / "submission", self.root / "work"
@@ -262,7 +263,6 @@ class _Child:
         task_read, self.task_write = os.pipe()
         self.result_read, result_write = os.pipe()
         self.output_path = sandbox.private / f"output-{self.token}.txt"
-        output = open(self.output_path, "wb")
         env = {
             "PATH": "/usr/bin:/bin", "HOME": str(sandbox.root / "work"), "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
@@ -281,17 +281,19 @@ class _Child:
                 _drop_privileges(user)()
 
         try:
-            self.process = subprocess.Popen(
-                [sandbox.python, "-I", "-S", "-B", str(sandbox.root / "lib" / "ftr_child.py"),
-                 str(task_read), str(result_write), str(sandbox.root / "lib"), str(sandbox.root / "submission")],
-                cwd=sandbox.root / "work", env=env, stdin=subprocess.DEVNULL, stdout=output,
-                stderr=subprocess.STDOUT, pass_fds=(task_read, result_write), start_new_session=True,
-                preexec_fn=limit_and_drop,
-            )
+            with open(self.output_path, "wb") as output:
+                # preexec_fn is the only way to set limits and drop privileges between fork and exec;
+                # the grader starts its children from one thread.
+                self.process = subprocess.Popen(
+                    [sandbox.python, "-I", "-S", "-B", str(sandbox.root / "lib" / "ftr_child.py"),
+                     str(task_read), str(result_write), str(sandbox.root / "lib"), str(sandbox.root / "submission")],
+                    cwd=sandbox.root / "work", env=env, stdin=subprocess.DEVNULL, stdout=output,
+                    stderr=subprocess.STDOUT, pass_fds=(task_read, result_write), start_new_session=True,
+                    preexec_fn=limit_and_drop,  # noqa: PLW1509
+                )
         finally:
             os.close(task_read)
             os.close(result_write)
-            output.close()
         deadline = min(time.monotonic() + max(self.limits.task_seconds, 30.0), self.submission_deadline)
         header, _ = wire.read_frame(self.result_read, 1 << 20, deadline)
         if header.get("kind") != "hello":

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import heapq
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from reference.world.grid import Cell
 from reference.world.instances import Instance

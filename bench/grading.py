@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograder.batch import grade_all  # noqa: E402
-from autograder.export import export_solution  # noqa: E402
-from autograder.grader import GradingOptions, grade_submission  # noqa: E402
-from autograder.sandbox import Sandbox  # noqa: E402
+from autograder.batch import grade_all
+from autograder.export import export_solution
+from autograder.grader import GradingOptions, grade_submission
+from autograder.sandbox import Sandbox
 
 
 def timed_grading(folder: Path, options: GradingOptions) -> dict:

@@ -188,10 +188,10 @@ def test_other_remaining_ties_earn_most_but_not_all_points(tmp_path, rubric, che
 def test_a_pass_over_all_cells_in_every_search_fails_only_the_efficiency_check(tmp_path, rubric):
     # The handout forbids it: g reset for every cell at the start of each search (correct, but slow).
     eager = ("        search[s_goal] = counter  # line 23\n",
-             "        search[s_goal] = counter  # line 23\n"
-             "        for index in range(cells):  # every cell, every search\n"
-             "            if search[index] != counter:\n"
-             "                g[index] = INFINITY\n")
+             ("        search[s_goal] = counter  # line 23\n"
+              "        for index in range(cells):  # every cell, every search\n"
+              "            if search[index] != counter:\n"
+              "                g[index] = INFINITY\n"))
     report = grade_submission(write_submission(tmp_path / "eager", [eager]),
                               GradingOptions(checks=("forward_larger_g", "efficiency")))
     assert lost(report) == {"efficiency": rubric.autograded["efficiency"]}, report.to_text()

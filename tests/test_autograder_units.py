@@ -14,11 +14,27 @@ from hypothesis import strategies as st
 
 from autograder import wire
 from autograder.expected import SETTINGS, expected_run, fingerprint, from_encoded
-from autograder.heapcheck import from_scratch_problems, judge_heap, make_sequences, model_answers
-from autograder.instances import (efficiency_probe, example_instances, handmade_instances, hidden_instances,
-                                  public_instances)
+from autograder.heapcheck import (
+    from_scratch_problems,
+    judge_heap,
+    make_sequences,
+    model_answers,
+)
+from autograder.instances import (
+    efficiency_probe,
+    example_instances,
+    handmade_instances,
+    hidden_instances,
+    public_instances,
+)
 from autograder.rubric import DEFAULT_AUTOGRADED, DEFAULT_EXTRA_CREDIT, RUBRIC_FILE
-from autograder.searchcheck import MalformedRun, RULE_TIES, check_search, judge_run, validate_run
+from autograder.searchcheck import (
+    RULE_TIES,
+    MalformedRun,
+    check_search,
+    judge_run,
+    validate_run,
+)
 from autograder.submission import notebook_statements
 from reference.world.grid import Gridworld, manhattan, shortest_distance
 from reference.world.replay import AgentReplay

@@ -73,13 +73,12 @@ def _load(path: Path):
 
 
 def grade(args: argparse.Namespace) -> int:
-    from autograder.grader import grade_submission
-    from autograder.instances import SecretSeedMissing
-    from autograder.sandbox import SandboxSetupError
-    from reference.world.fileio import atomic_write_text
     import json
 
-    from autograder.sandbox import exposure_warning
+    from autograder.grader import grade_submission
+    from autograder.instances import SecretSeedMissing
+    from autograder.sandbox import SandboxSetupError, exposure_warning
+    from reference.world.fileio import atomic_write_text
 
     submission = _load(args.submission)
     if getattr(args, "hidden", False) and exposure_warning():

@@ -2,7 +2,8 @@
 import sys
 
 import ftr_wire
-import reference.world.sensing as sensing
+
+from reference.world import sensing
 
 try:
     import autograder  # noqa: F401  (not importable in the sandbox)
