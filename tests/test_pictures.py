@@ -382,3 +382,22 @@ def test_ftr_draw_reads_a_saved_trace_and_refuses_bad_requests(tmp_path, example
     wrong_start = [str(map_path), "--start", "0,0", "--target", "4,4", "--trace", str(trace_path)]
     assert main(["draw", *wrong_start, "--out", str(tmp_path / "c.png")]) == 2
     assert "the trace starts at" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("algorithm", ["backward", "dstar_lite", "lrta_astar"])
+def test_searches_from_the_target_still_mark_the_real_target(algorithm: str) -> None:
+    """Backward A* and D* Lite search from the target; the picture must still put A and T right."""
+    from reference.solutions import solve
+    from reference.solutions.realtime import run_algorithm
+    from reference.world.instances import Instance
+    from reference.world.pictures import search_views
+    from reference.world.sensing import FogOfWarWorld
+
+    grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # the handout's example 1
+    agent, target = (4, 2), (4, 4)
+    if algorithm == "backward":
+        trace = solve(Instance("example 1", grid, agent, target), "backward")
+    else:
+        trace = run_algorithm(algorithm, FogOfWarWorld(grid, agent), agent, target, lookahead=3).trace
+    first = next(search_views(grid, trace))
+    assert (first.agent, first.target) == (agent, target)

@@ -40,7 +40,7 @@ from matplotlib.patches import Rectangle
 from .grid import Cell, Gridworld
 from .replay import SearchAnnotation, annotate_search, heuristic_for, search_contexts
 from .sensing import Knowledge
-from .trace import SearchRecord, Trace
+from .trace import ALGORITHMS, SearchRecord, Trace
 
 #: Colours (RGB in 0..1) shared by every picture of the kit.
 WHITE = (1.0, 1.0, 1.0)
@@ -99,11 +99,12 @@ def knowledge_after(grid: Gridworld, visited: Sequence[Cell]) -> Knowledge:
 
 
 def target_of(trace: Trace) -> Cell | None:
-    """The target of a run: the goal of its forward searches, the start of its backward ones."""
+    """The target of a run: the end of its first search that is not the agent's start (the goal of
+    a search from the agent, the start of one from the target, as Backward A* and D* Lite search)."""
     if not trace.searches:
         return tuple(trace.trajectory[-1]) if trace.reached else None
     first = trace.searches[0]
-    return tuple(first.start) if trace.algorithm == "backward" else tuple(first.goal)
+    return tuple(first.goal) if tuple(first.start) == tuple(trace.trajectory[0]) else tuple(first.start)
 
 
 # -- one search, as numbers ----------------------------------------------------------------------
@@ -384,7 +385,8 @@ def draw_search(
                                    marker_size=60 if max(rows, cols) <= 40 else 25)
     expanded = len(annotation.expanded)
     ax.set_title(title if title is not None else
-                 f"{view.algorithm} A*, search {view.index + 1}: {expanded} expansion{'s' * (expanded != 1)}",
+                 f"{ALGORITHMS.get(view.algorithm, view.algorithm)}, search {view.index + 1}: "
+                 f"{expanded} expansion{'s' * (expanded != 1)}",
                  fontsize=10)
     return DrawnSearch(ax, cell_text, list(annotation.expanded), arrows, marks, colours, window, numbers)
 

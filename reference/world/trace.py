@@ -24,15 +24,17 @@ from typing import Any, Mapping
 from .fileio import atomic_write_text
 from .grid import Cell
 
-#: Algorithm names a trace may carry. Advanced modules add theirs with :func:`register_algorithm`.
-ALGORITHMS: list[str] = ["forward", "backward", "adaptive"]
+#: The algorithm names a trace may carry, with the names people read (titles, tables).
+ALGORITHMS: dict[str, str] = {
+    "forward": "Repeated Forward A*",
+    "backward": "Repeated Backward A*",
+    "adaptive": "Adaptive A*",
+    "lrta": "LRTA*",                              # the real-time module: one planning episode a search
+    "lrta_astar": "LRTA* with A* lookahead",
+    "lrta_bfs": "LRTA* with breadth-first lookahead",
+    "dstar_lite": "D* Lite",
+}
 TIE_BREAKS: tuple[str, ...] = ("larger_g", "smaller_g")
-
-
-def register_algorithm(name: str) -> None:
-    """Allow traces with ``algorithm == name`` (for modules beyond the three Repeated A* variants)."""
-    if name not in ALGORITHMS:
-        ALGORITHMS.append(name)
 
 
 class TraceFormatError(ValueError):

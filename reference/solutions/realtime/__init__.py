@@ -24,7 +24,7 @@ from typing import Callable
 
 from reference.world.grid import Cell
 from reference.world.sensing import Knowledge, World
-from reference.world.trace import register_algorithm
+from reference.world.trace import ALGORITHMS as TRACE_NAMES
 
 from .agent import EpisodicAgent, RealtimeRun, knowledge_of
 from .dstar_lite import DStarLite, dstar_lite
@@ -44,8 +44,7 @@ ALGORITHMS: dict[str, Callable[..., RealtimeRun]] = {
         dstar_lite(world, start, target, heuristic, knowledge),
 }
 
-for _name in ALGORITHMS:
-    register_algorithm(_name)
+assert set(ALGORITHMS) <= set(TRACE_NAMES), "every real-time algorithm has a trace name"
 
 
 def run_algorithm(name: str, world: World, start: Cell, target: Cell, heuristic: str = "strong",
