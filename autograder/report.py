@@ -80,7 +80,7 @@ class GradeReport:
                          f"  {check.title}")
             for message in check.messages:
                 for number, line in enumerate(message.splitlines()):
-                    lines.append(("       - " if number == 0 else "         ") + line[:width * 3])
+                    lines.append(("       - " if number == 0 else "         ") + line[:width * 10])
         lines += ["", f"Total: {self.score:g} / {self.max_score:g}"
                   + (f"  (+{self.extra_credit:g} extra credit)" if self.extra_credit else "")
                   + f"   graded in {self.seconds:.1f} s"]

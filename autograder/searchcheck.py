@@ -19,6 +19,7 @@ picks. The first broken rule is the first divergence; its message names the rule
 from __future__ import annotations
 
 import heapq
+import re
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -279,6 +280,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
     spec_trajectory = [start]
     note = None
     last_agent = start
+    searches_walked = 0
     try:
         for context in search_contexts(grid, trace):
             k = context.index
@@ -305,8 +307,21 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         "reached=False"), note
             spec_trajectory.extend(context.moves)
             last_agent = spec_trajectory[-1]
+            searches_walked = k + 1
     except ReplayError as error:
-        return f"{name}: {error}", note
+        # A recorded path cannot be walked from where the SPEC's agent stands: usually the student's
+        # agent walked differently (compare the walks), else the path itself is broken.
+        walk_problem = _compare_walk(name, searches_walked, trace.trajectory, spec_trajectory)
+        if walk_problem:
+            return walk_problem, note
+        path = trace.searches[searches_walked].path
+        if searches_walked and path and tuple(path[0]) != spec_trajectory[-1]:
+            return (f"{name}, search {searches_walked + 1}: it begins with the agent at {show(tuple(path[0]))}, but "
+                    f"walking search {searches_walked}'s path the SPEC's way the agent goes on to "
+                    f"{show(spec_trajectory[-1])}, as nothing ahead on the path was known to be blocked — {RULE_WALK}"), note
+        match = re.match(r"search (\d+): (.*)", str(error), re.DOTALL)
+        where = f"search {int(match.group(1)) + 1}: {match.group(2)}" if match else str(error)
+        return f"{name}, {where}", note
     walk_problem = _compare_walk(name, len(trace.searches), trace.trajectory, spec_trajectory, final=True)
     if walk_problem:
         return walk_problem, note

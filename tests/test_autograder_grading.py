@@ -196,3 +196,13 @@ def test_a_pass_over_all_cells_in_every_search_fails_only_the_efficiency_check(t
                               GradingOptions(checks=("forward_larger_g", "efficiency")))
     assert lost(report) == {"efficiency": rubric.autograded["efficiency"]}, report.to_text()
     assert "every search visit every cell" in all_messages(report, "efficiency")
+
+
+def test_searching_again_before_the_path_is_blocked_names_the_walking_rule(tmp_path):
+    # The agent stops whenever it sees any new blocked cell, not only one on its path ahead (SPEC §6).
+    stop_early = ("            if any(position_on_path.get(cell, -1) > step for cell in newly_blocked):",
+                  "            if newly_blocked:")
+    report = grade_submission(write_submission(tmp_path / "stops_early", [stop_early]),
+                              GradingOptions(checks=("forward_larger_g",)))
+    assert report.score == 0
+    assert "a cell on the rest of the path is known to be blocked" in all_messages(report, "forward_larger_g")
