@@ -4,7 +4,10 @@ The child (:mod:`autograder.child`) runs
 
 * in a fresh temporary folder (its working directory), with a stripped environment;
 * as an unprivileged user when the grader is root (``nobody`` unless ``FTR_SANDBOX_USER`` says
-  otherwise), so it can read neither the kit, nor the expected results, nor the grader's files;
+  otherwise), so it can read neither the expected results nor the grader's files; and, where the
+  system allows mount namespaces (Linux, as root), with the kit's own folder covered by an empty
+  read-only file system, so it cannot read the reference solutions even when the kit is
+  world-readable;
 * under ``resource`` limits: CPU seconds, address space, processes, file size (its output);
 * with a wall-clock limit per task and per submission, in its own process group (session), which
   is killed afterwards together with anything that carries the sandbox's token in its environment;
@@ -21,6 +24,8 @@ size-limited. Whatever the child prints goes to a capped file that is shown as f
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import pwd
 import resource
@@ -123,10 +128,74 @@ def _set_limit(which: int, soft: int, hard: int | None = None) -> None:
         pass
 
 
+# -- hiding the kit from the child (Linux mount namespaces) -------------------------------------------
+
+_CLONE_NEWNS = 0x00020000                      # unshare(2): a private copy of the mount table
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_REC, _MS_PRIVATE = 0x4000, 0x40000         # mount(2): make every mount private, recursively
+
+
+def _cover(paths: list[str]) -> None:
+    """In a forked child, before exec: enter a new mount namespace and lay an empty read-only tmpfs
+    over each of ``paths``. Only this child (and what it starts) sees them covered."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    if libc.unshare(_CLONE_NEWNS) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS) failed")
+    if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "making the mounts private failed")
+    flags = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    for path in paths:
+        if libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", flags, b"size=4k,mode=0555") != 0:
+            raise OSError(ctypes.get_errno(), f"covering {path} failed")
+
+
+def paths_to_cover(python: str, sandbox_root: Path) -> list[str]:
+    """The folders to hide from the child: the kit's folder, unless the child needs something in it
+    (its interpreter or its sandbox folder lives there, in which case nothing can be hidden)."""
+    kit = KIT_ROOT
+    needed = [Path(python).resolve(), Path(python).absolute(), sandbox_root.resolve()]
+    if any(path == kit or kit in path.parents for path in needed):
+        return []
+    return [str(kit)]
+
+
+_COVERING_WORKS: dict[str, bool] = {}
+
+
+def covering_works(python: str) -> bool:
+    """Whether this machine lets the grader hide folders from its children (tried once, as root)."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return False
+    if python not in _COVERING_WORKS:
+        probe_dir = Path(tempfile.mkdtemp(prefix="ftr-cover-probe-"))
+        try:
+            (probe_dir / "visible").write_text("x")
+            probe = subprocess.run(
+                [python, "-I", "-c", f"import os, sys; sys.exit(1 if os.listdir({str(probe_dir)!r}) else 0)"],
+                cwd="/", env={"PATH": "/usr/bin:/bin"}, capture_output=True, timeout=60,
+                preexec_fn=lambda: _cover([str(probe_dir)]),  # noqa: PLW1509
+            )
+            _COVERING_WORKS[python] = probe.returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            _COVERING_WORKS[python] = False
+        finally:
+            shutil.rmtree(probe_dir, ignore_errors=True)
+    return _COVERING_WORKS[python]
+
+
 def exposure_warning() -> str | None:
-    """A warning when the sandbox user could read the kit's reference solutions (world-readable kit)."""
+    """A warning when the sandbox user could read the kit's reference solutions (world-readable kit
+    that the grader cannot hide from its children)."""
     solutions = KIT_ROOT / "reference" / "solutions" / "replanning.py"
     if os.geteuid() != 0 or not solutions.exists():
+        return None
+    try:
+        user = _sandbox_user()
+        python = sandbox_python(user)
+    except SandboxSetupError:
+        return None  # grading will say what is missing
+    # Sandbox folders are made in the temporary folder (see Sandbox.__enter__).
+    if covering_works(python) and paths_to_cover(python, Path(tempfile.gettempdir())):
         return None
     path = solutions
     readable = bool(path.stat().st_mode & 0o004)
@@ -270,6 +339,7 @@ class _Child:
             "FTR_SANDBOX_TOKEN": self.token,
         }
         user = sandbox.user
+        hidden = paths_to_cover(sandbox.python, sandbox.root) if user is not None and covering_works(sandbox.python) else []
 
         def limit_and_drop() -> None:
             _set_limit(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)
@@ -277,6 +347,8 @@ class _Child:
             _set_limit(resource.RLIMIT_FSIZE, limits.file_bytes)
             _set_limit(resource.RLIMIT_CORE, 0)
             if user is not None:
+                if hidden:
+                    _cover(hidden)  # needs root, so before the drop
                 _set_limit(resource.RLIMIT_NPROC, limits.processes)
                 _drop_privileges(user)()
 

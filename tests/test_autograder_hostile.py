@@ -77,6 +77,31 @@ def test_secrets_and_expected_results_are_out_of_reach(monkeypatch):
         shutil.rmtree(folder)
 
 
+@AS_ROOT
+def test_the_kit_itself_is_out_of_reach_even_when_world_readable():
+    """The kit's folder (reference solutions, autograder, shipped expectations) is covered for the child
+    by an empty file system, so reading it by absolute path finds nothing."""
+    from autograder.sandbox import _sandbox_user, covering_works, sandbox_python
+
+    if not covering_works(sandbox_python(_sandbox_user())):
+        pytest.skip("this machine does not allow mount namespaces; the grader warns instead")
+    assert (KIT / "reference" / "solutions" / "replanning.py").stat().st_mode & 0o004  # world-readable here
+    folder = open_folder()
+    try:
+        submission = folder / "read_secrets"
+        shutil.copytree(FIXTURES / "read_secrets", submission)
+        source = (submission / "replanning.py").read_text()
+        targets = [str(KIT / "reference" / "solutions" / "replanning.py"), str(KIT / "autograder" / "**"),
+                   str(KIT / "README.md")]
+        (submission / "replanning.py").write_text(source.replace("TARGETS = []", f"TARGETS = {targets!r}"))
+        report = grade_submission(submission, GradingOptions(checks=("forward_larger_g",)))
+        text = report.to_text()
+        assert "stolen: []" in text, text
+        assert report.score == 0
+    finally:
+        shutil.rmtree(folder)
+
+
 def test_monkeypatching_the_harness_and_the_world_earns_nothing():
     report = grade("monkeypatch_grader")
     assert_all_zero(report)
