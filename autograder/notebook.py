@@ -35,7 +35,7 @@ def namespace_statements(namespace: Mapping[str, Any]) -> list[dict]:
         statements = notebook_statements({"cells": cells})
     else:
         statements = _statements_from_objects(namespace)
-    return [s for s in statements if "autograder" not in s["source"]]
+    return statements
 
 
 def _statements_from_objects(namespace: Mapping[str, Any]) -> list[dict]:
@@ -50,6 +50,8 @@ def _statements_from_objects(namespace: Mapping[str, Any]) -> list[dict]:
         elif isinstance(value, typing.TypeVar):
             imports.append(f"from typing import TypeVar\n{name} = TypeVar({value.__name__!r})")
         elif isinstance(value, types.ModuleType):
+            if value.__name__.split(".")[0] == "autograder":
+                continue
             imports.append(f"import {value.__name__}" + (f" as {name}" if name != value.__name__ else ""))
         elif inspect.isclass(value) or inspect.isfunction(value):
             module = getattr(value, "__module__", "")

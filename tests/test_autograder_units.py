@@ -343,3 +343,17 @@ def test_the_replay_catches_a_changed_expansion_order(instance, check_id, data):
     search.expanded[i], search.expanded[i + 1] = search.expanded[i + 1], search.expanded[i]
     problem, note = _replay(instance, trace, tie_break, first_different=0)
     assert problem is not None or note is not None  # never taken for the SPEC's order
+
+
+def test_notebook_statements_leave_out_only_imports_of_the_grader() -> None:
+    """Test cells import the autograder (the sandbox has none): those imports are dropped, but a
+    student's code that merely mentions the autograder is kept."""
+    from autograder.submission import notebook_statements
+
+    cells = [
+        {"cell_type": "code", "source": "from autograder.notebook import check\nimport autograder"},
+        {"cell_type": "code", "source": 'class BinaryHeap:\n    """Passes the autograder, I hope."""\n'},
+        {"cell_type": "code", "source": "import heapq, autograder"},
+    ]
+    kept = [s["source"] for s in notebook_statements({"cells": cells})]
+    assert kept == ['class BinaryHeap:\n    """Passes the autograder, I hope."""', "import heapq, autograder"]
