@@ -10,7 +10,12 @@ notebook submission.
     check("heap", globals())          # prints a short report; returns 8.0 when all is right
 
 ``instances="hidden"`` grades on the hidden instances made from the instructor's secret seed
-(``FTR_SECRET_SEED``, or the file named in docs/autograder.md).
+(``FTR_SECRET_SEED``, or the file named in docs/autograder.md); ``instances="both"`` on the public
+and the hidden instances, half the points each: exactly the check's points in ``ftr grade --hidden``.
+
+The course's test cells check the public instances and then, in their hidden part, ``"both"``.
+Where the secret seed is present (the instructor's grading), the public line only reports and never
+raises, so the cell's points are the ``"both"`` line's: nbgrader and ``ftr grade --hidden`` agree.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .grader import GradingOptions, grade_submission
+from .instances import SecretSeedMissing, secret_seed
 from .rubric import load_rubric
 from .submission import from_statements, notebook_statements
 
@@ -81,15 +87,28 @@ def check(check_id: str, namespace: Mapping[str, Any], instances: str = "public"
     known = set(rubric.autograded) | set(rubric.extra_credit)
     if check_id not in known:
         raise ValueError(f"unknown check {check_id!r}; the rubric has {', '.join(sorted(known))}")
-    if instances not in ("public", "hidden"):
-        raise ValueError(f"instances must be 'public' or 'hidden', got {instances!r}")
+    if instances not in ("public", "hidden", "both"):
+        raise ValueError(f"instances must be 'public', 'hidden' or 'both', got {instances!r}")
     submission = from_statements("notebook", Path("notebook"), namespace_statements(namespace))
     checks = ("heap", "heap_from_scratch") if check_id == "heap_from_scratch" else (check_id,)
-    report = grade_submission(submission, GradingOptions(checks=checks, hidden_only=instances == "hidden"))
-    result = next(c for c in report.checks if c.id == check_id)
-    print(f"{result.title}: {result.points:g} / {result.max_points:g} ({instances} instances)")
-    for message in result.messages:
+    options = GradingOptions(checks=checks, hidden=instances == "both", hidden_only=instances == "hidden")
+    report = grade_submission(submission, options)
+    # With "both" the report has the check twice, its public and its hidden half ("<id>_hidden").
+    results = [c for c in report.checks if c.id in (check_id, check_id + "_hidden")]
+    points = round(sum(c.points for c in results), 2)
+    messages = [m for c in results for m in c.messages]
+    print(f"{results[0].title}: {points:g} / {sum(c.max_points for c in results):g} ({instances} instances)")
+    for message in messages:
         print("  - " + message.replace("\n", "\n    "))
-    if result.points <= 0:
-        raise AssertionError(f"{check_id}: no points. " + " | ".join(result.messages[:3]))
-    return result.points
+    if points <= 0 and not (instances == "public" and _hidden_part_follows()):
+        raise AssertionError(f"{check_id}: no points. " + " | ".join(messages[:3]))
+    return points
+
+
+def _hidden_part_follows() -> bool:
+    """Whether the instructor's secret seed is here: then a test cell's hidden part gives its points."""
+    try:
+        secret_seed()
+    except SecretSeedMissing:
+        return False
+    return True

@@ -75,7 +75,7 @@ def tests(check_id: str, points: int, what: str) -> dict[str, Any]:
         # {what} ({points} points). Run this cell to check your code on the public instances.
         check("{check_id}", globals())
         ### BEGIN HIDDEN TESTS
-        check("{check_id}", globals(), instances="hidden")
+        check("{check_id}", globals(), instances="both")
         ### END HIDDEN TESTS
     '''
     return _cell("code", text, f"test_{check_id}", {"grade": True, "solution": False, "locked": True,

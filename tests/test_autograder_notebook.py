@@ -75,3 +75,27 @@ def test_check_in_a_real_kernel_leaves_the_points_as_the_cells_output(tmp_path):
     outputs = nb.cells[-1].outputs
     results = [o for o in outputs if o.get("output_type") == "execute_result"]
     assert results and results[0]["data"]["text/plain"] == "8.0"
+
+
+def test_both_scores_like_ftr_grade_hidden_and_the_public_line_only_reports(monkeypatch, tmp_path):
+    """What a course test cell does on the instructor's machine: the public line reports without
+    raising (the seed is there), and the hidden part's "both" gives exactly ftr grade --hidden's points."""
+    from autograder.grader import GradingOptions
+
+    monkeypatch.setenv("FTR_SECRET_SEED", "4242")
+    cells = solution_cells()
+    cells[1] = cells[1].replace('larger_g = self.tie_break == "larger_g"', "larger_g = False")  # smaller-g ties
+    namespace = {"__name__": "__main__", "In": [""] + cells}
+    assert check("forward_larger_g", namespace) == 0  # no AssertionError: the hidden part decides
+    with pytest.raises(AssertionError, match="larger g"):
+        check("forward_larger_g", namespace, instances="both")
+    path = tmp_path / "smaller_ties.ipynb"
+    path.write_text(json.dumps(notebook(cells)))
+    report = grade_submission(path, GradingOptions(hidden=True, checks=("forward_smaller_g",)))
+    expected = sum(c.points for c in report.checks if c.id.startswith("forward_smaller_g"))
+    assert expected == 8
+    assert check("forward_smaller_g", namespace, instances="both") == expected
+    monkeypatch.delenv("FTR_SECRET_SEED")
+    monkeypatch.setenv("FTR_SECRET_SEED_FILE", str(tmp_path / "no_seed_here.txt"))
+    with pytest.raises(AssertionError):  # a student (no seed): the public line raises as before
+        check("forward_larger_g", namespace)

@@ -155,7 +155,7 @@ def test_feedback_shows_the_first_divergence(graded_course: Path) -> None:
     html = (graded_course / "feedback" / "mistake" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
     assert "ties in f go to the smaller g" in html  # the autograder's divergence message
     assert "expansion" in html and "you expanded" in html
-    assert "BEGIN HIDDEN TESTS" not in html and 'instances="hidden"' not in html
+    assert "BEGIN HIDDEN TESTS" not in html and 'instances="both"' not in html
 
 
 def test_an_infinite_loop_and_a_dying_kernel_cost_only_their_cells(graded_course: Path) -> None:

@@ -81,7 +81,7 @@ def test_every_test_cell_checks_public_and_hidden_instances() -> None:
         lines = cell["source"].splitlines()
         hidden = lines.index("### BEGIN HIDDEN TESTS")
         assert f'check("{check_id}", globals())' in lines[:hidden]
-        assert lines[hidden + 1] == f'check("{check_id}", globals(), instances="hidden")'
+        assert lines[hidden + 1] == f'check("{check_id}", globals(), instances="both")'
         assert lines[hidden + 2] == "### END HIDDEN TESTS" and lines[-1] == "### END HIDDEN TESTS"
         assert cell["metadata"]["nbgrader"]["locked"] and not cell["metadata"]["nbgrader"]["solution"]
 
