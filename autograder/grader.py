@@ -6,18 +6,18 @@ The checks (points from the rubric, :mod:`autograder.rubric`):
   to the sequences handled exactly.
 * ``forward_larger_g``, ``forward_smaller_g``, ``backward``, ``adaptive``: every instance of the set
   is run and judged (:mod:`autograder.searchcheck`). All runs as the reference's: full points. All
-  runs correct A* but some break remaining ties (equal f and g) in another order: ``TIES_CREDIT``
-  of the points. Any run wrong, crashed or too slow: no points, and the first divergences shown.
-* ``efficiency``: the 1001 x 1001 probe (forward, larger g) must be correct and take at most
-  ``EFFICIENCY_RATIO`` times the reference's time (measured in the same run) plus a little slack.
+  runs correct A* but some break remaining ties (equal f and g) in another order: the rubric's
+  ``[policy] other_ties_credit`` of the points. Any run wrong, crashed or too slow: no points, and the first divergences shown.
+* ``efficiency``: the 1001 x 1001 probe (forward, larger g) must be correct and take at most the
+  rubric's ``[policy] efficiency_ratio`` times the reference's time (measured in the same run) plus a little slack.
 * ``heap_from_scratch`` (extra credit): the heap check passes and its source imports no shortcut.
 
 With hidden instances, each search check is split: half its points on the public instances
 (visible), half on the hidden ones (shown after the due date on Gradescope).
 
 >>> options = GradingOptions()
->>> options.hidden, options.full, TIES_CREDIT
-(False, False, 0.75)
+>>> options.hidden, options.full, options.efficiency_ratio is None
+(False, False, True)
 """
 
 from __future__ import annotations
@@ -39,8 +39,6 @@ from .sandbox import Limits, Sandbox, TaskOutcome
 from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run
 from .submission import Submission, load_submission
 
-TIES_CREDIT = 0.75
-EFFICIENCY_RATIO = 8.0
 EFFICIENCY_SLACK_SECONDS = 0.3
 PUBLIC_HEAP_SEED = 2005
 SHOWN_PER_CHECK = 3
@@ -56,7 +54,7 @@ class GradingOptions:
     full: bool = False
     checks: tuple[str, ...] | None = None       # None: every check of the rubric
     limits: Limits = field(default_factory=Limits)
-    efficiency_ratio: float = EFFICIENCY_RATIO
+    efficiency_ratio: float | None = None       # None: the rubric's [policy] efficiency_ratio
     progress: bool = False
 
 
@@ -102,6 +100,8 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     if not isinstance(submission, Submission):
         submission = load_submission(submission)
     rubric = load_rubric()
+    if options.efficiency_ratio is None:
+        options = replace(options, efficiency_ratio=rubric.efficiency_ratio)
     wanted = options.checks or tuple(rubric.autograded) + tuple(rubric.extra_credit)
     sets = instance_sets(options)
     heap_seed = secret_seed() + 1 if (options.hidden or options.hidden_only) else PUBLIC_HEAP_SEED
@@ -161,7 +161,8 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
         else:
             for instance_set in sets:
                 ids = [i for i, m in meaning.items() if m[0] == check_id and m[1] is instance_set]
-                results.append(_search_result(check_id, points, instance_set, ids, meaning, outcomes, missing))
+                results.append(_search_result(check_id, points, instance_set, ids, meaning, outcomes, missing,
+                                              rubric.ties_credit))
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
         heap_full = next((r.points == r.max_points for r in results if r.id == "heap"), False)
         results.append(_from_scratch_result(rubric.extra_credit["heap_from_scratch"], submission, heap_full))
@@ -255,7 +256,7 @@ def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
 
 
 def _search_result(check_id: str, points: float, instance_set: InstanceSet, ids: list[int], meaning: dict,
-                   outcomes: dict[int, TaskOutcome], missing: dict) -> CheckResult:
+                   outcomes: dict[int, TaskOutcome], missing: dict, ties_credit: float) -> CheckResult:
     title = TITLES[check_id] + (" — hidden instances" if instance_set.suffix else "")
     result = CheckResult(check_id + instance_set.suffix, title, 0.0, round(points * instance_set.share, 2),
                          visibility=instance_set.visibility)
@@ -282,10 +283,10 @@ def _search_result(check_id: str, points: float, instance_set: InstanceSet, ids:
         result.messages.append(f"{wrong} of {len(tiers)} instances wrong" +
                                (f" ({len(shown) - SHOWN_PER_CHECK} more not shown)" if len(shown) > SHOWN_PER_CHECK else ""))
     elif ties:
-        result.points = round(result.max_points * TIES_CREDIT, 2)
+        result.points = round(result.max_points * ties_credit, 2)
         result.messages += notes[:1]
         result.messages.append(f"{ties} of {len(tiers)} instances: a correct A*, but remaining ties (equal f and g) "
-                               f"are not broken by insertion order as the SPEC says: {TIES_CREDIT:.0%} of the points")
+                               f"are not broken by insertion order as the SPEC says: {ties_credit:.0%} of the points")
     else:
         result.points = result.max_points
         result.messages.append(f"all {len(tiers)} instances exactly as the SPEC says")

@@ -20,6 +20,8 @@ RUBRIC_FILE = Path(__file__).resolve().parents[1] / "course" / "rubric.toml"
 DEFAULT_AUTOGRADED = {"heap": 8, "forward_larger_g": 14, "forward_smaller_g": 8, "backward": 10, "adaptive": 12,
                       "efficiency": 8}
 DEFAULT_EXTRA_CREDIT = {"heap_from_scratch": 5}
+DEFAULT_TIES_CREDIT = 0.75      # [policy] other_ties_credit
+DEFAULT_EFFICIENCY_RATIO = 8.0  # [policy] efficiency_ratio
 
 TITLES = {
     "heap": "Binary heap (push, pop, peek, update, remove, len, in; errors)",
@@ -37,6 +39,8 @@ class Rubric:
     autograded: dict[str, float]
     extra_credit: dict[str, float]
     source: str
+    ties_credit: float = DEFAULT_TIES_CREDIT            # share of a search check for correct A* with other remaining ties
+    efficiency_ratio: float = DEFAULT_EFFICIENCY_RATIO  # the probe may take this many times the reference's time
 
 
 def load_rubric(path: str | os.PathLike | None = None) -> Rubric:
@@ -51,4 +55,11 @@ def load_rubric(path: str | os.PathLike | None = None) -> Rubric:
     if unknown:
         raise ValueError(f"{path}: [autograded] has checks the autograder does not know: {sorted(unknown)}")
     extra = {key: float(value) for key, value in data.get("extra_credit", {}).items()}
-    return Rubric(autograded, extra, str(path))
+    policy = data.get("policy", {})
+    ties_credit = float(policy.get("other_ties_credit", DEFAULT_TIES_CREDIT))
+    efficiency_ratio = float(policy.get("efficiency_ratio", DEFAULT_EFFICIENCY_RATIO))
+    if not 0 <= ties_credit <= 1:
+        raise ValueError(f"{path}: [policy] other_ties_credit must lie between 0 and 1, got {ties_credit:g}")
+    if efficiency_ratio < 1:
+        raise ValueError(f"{path}: [policy] efficiency_ratio must be at least 1, got {efficiency_ratio:g}")
+    return Rubric(autograded, extra, str(path), ties_credit, efficiency_ratio)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder.export import exported_sources
-from autograder.grader import TIES_CREDIT, GradingOptions, grade_submission
+from autograder.grader import GradingOptions, grade_submission
 from autograder.rubric import load_rubric
 
 REPO = Path(__file__).resolve().parents[1]
@@ -181,7 +181,7 @@ def test_other_remaining_ties_earn_most_but_not_all_points(tmp_path, rubric, che
     report = grade_submission(write_submission(tmp_path / "lifo_ties", patches), GradingOptions(checks=checks))
     for check_id in checks:
         check = next(c for c in report.checks if c.id == check_id)
-        assert check.points == pytest.approx(TIES_CREDIT * rubric.autograded[check_id]), report.to_text()
+        assert check.points == pytest.approx(rubric.ties_credit * rubric.autograded[check_id]), report.to_text()
         assert "inserted into OPEN first" in "\n".join(check.messages)
 
 

