@@ -35,7 +35,6 @@ import gc
 import io
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from reference.experiments.parallel import map_with_progress
 from reference.solutions.realtime import run_algorithm
 from reference.world.fileio import atomic_write_bytes, atomic_write_text
 from reference.world.generator import generate_maze
@@ -166,23 +166,10 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
     Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
     (planning times then include some contention for the cores).
     """
-    from tqdm import tqdm
-
     tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead)
              for kind, count in (("maze", mazes), ("random", grids)) for number in range(count)
              for algorithm, heuristic, lookahead in settings_for(kind, lookaheads)]
-    rows: list[dict[str, Any]] = []
-    with tqdm(total=len(tasks), desc="realtime comparison", unit="run", disable=not progress) as bar:
-        if jobs > 1:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for row in pool.map(run_one, tasks, chunksize=1):
-                    rows.append(row)
-                    bar.update()
-        else:
-            for task in tasks:
-                rows.append(run_one(task))
-                bar.update()
-    return rows
+    return map_with_progress(run_one, tasks, jobs, "realtime comparison", progress)
 
 
 def read_runs(path: str | Path) -> list[dict[str, Any]]:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from reference.experiments.parallel import map_with_progress
 from reference.solutions import solve
 from reference.world.fileio import atomic_write_text
 from reference.world.instances import Instance
@@ -66,24 +66,9 @@ def run_experiment(
     ``searches``, ``expansions``, ``moves`` and ``seconds`` (wall time of the run). ``jobs > 1``
     spreads the runs over that many processes (wall times then include some contention).
     """
-    from tqdm import tqdm
-
-    settings = list(settings)
     tasks = [(number, instance, algorithm, tie_break)
              for algorithm, tie_break in settings for number, instance in enumerate(instances)]
-    bar = tqdm(total=len(tasks), desc="experiment", unit="run", disable=not progress)
-    rows = []
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for row in pool.map(_run_one, tasks, chunksize=1):
-                rows.append(row)
-                bar.update()
-    else:
-        for task in tasks:
-            rows.append(_run_one(task))
-            bar.update()
-    bar.close()
-    return rows
+    return map_with_progress(_run_one, tasks, jobs, "experiment", progress)
 
 
 # -- statistics -----------------------------------------------------------------------------------

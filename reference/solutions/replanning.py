@@ -25,7 +25,7 @@ from array import array
 from typing import Callable
 
 from reference.world.grid import Cell
-from reference.world.sensing import Knowledge, World
+from reference.world.sensing import Knowledge, World, cell_inside
 from reference.world.trace import SearchRecord, Trace, TIE_BREAKS
 
 from .heap import BinaryHeap
@@ -83,11 +83,8 @@ class RepeatedAStar:
             raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
         self.world = world
         self.height, self.width = int(world.height), int(world.width)
-        for label, cell in (("start", start), ("target", target)):
-            if not (0 <= cell[0] < self.height and 0 <= cell[1] < self.width):
-                raise ValueError(f"the {label} {tuple(cell)} lies outside the {self.height} x {self.width} grid")
-        self.start = (int(start[0]), int(start[1]))
-        self.target = (int(target[0]), int(target[1]))
+        self.start = cell_inside(world, start, "start")
+        self.target = cell_inside(world, target, "target")
         self.direction = direction
         self.adaptive = adaptive
         self.tie_break = tie_break

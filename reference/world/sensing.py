@@ -37,6 +37,23 @@ class World(Protocol):
         ...
 
 
+def cell_inside(world: World, cell: Cell, label: str = "cell") -> Cell:
+    """``cell`` as a ``(row, col)`` of ints, or a ValueError naming ``label`` if it lies outside ``world``.
+
+    >>> class Small: height, width = 2, 3
+    >>> cell_inside(Small(), (1, 2), "start")
+    (1, 2)
+    >>> cell_inside(Small(), (2, 0), "target")
+    Traceback (most recent call last):
+    ...
+    ValueError: the target (2, 0) lies outside the 2 x 3 grid
+    """
+    row, col = int(cell[0]), int(cell[1])
+    if not (0 <= row < world.height and 0 <= col < world.width):
+        raise ValueError(f"the {label} {(row, col)} lies outside the {world.height} x {world.width} grid")
+    return (row, col)
+
+
 class IllegalMoveError(RuntimeError):
     """The agent claimed to stand somewhere it cannot be (a blocked cell, or not next to its last cell)."""
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference.world.grid import Cell
-from reference.world.sensing import Knowledge, World
+from reference.world.sensing import Knowledge, World, cell_inside
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
 
 #: A value larger than any path length, so that comparisons in inner loops stay int-to-int.
@@ -113,11 +113,9 @@ class EpisodicAgent:
             raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
         self.world = world
         self.height, self.width = int(world.height), int(world.width)
-        for label, cell in (("start", start), ("target", target)):
-            if not (0 <= cell[0] < self.height and 0 <= cell[1] < self.width):
-                raise ValueError(f"the {label} {tuple(cell)} lies outside the {self.height} x {self.width} grid")
-        self.start = int(start[0]) * self.width + int(start[1])
-        self.target = int(target[0]) * self.width + int(target[1])
+        start, target = cell_inside(world, start, "start"), cell_inside(world, target, "target")
+        self.start = start[0] * self.width + start[1]
+        self.target = target[0] * self.width + target[1]
         self.heuristic = heuristic
         self.tie_break = tie_break
         self.cell_count = self.height * self.width
