@@ -121,8 +121,9 @@ def grade_all(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     from autograder.sandbox import exposure_warning
 
-    if exposure_warning():
-        print(exposure_warning(), file=sys.stderr)
+    warning = exposure_warning()
+    if warning:
+        print(warning, file=sys.stderr)
     gradebook = run_batch(args.submissions, args.out, _options(args, progress=False), jobs=args.jobs,
                           force=args.force, progress=True)
     print(f"gradebook written to {gradebook}")
