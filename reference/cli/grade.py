@@ -81,8 +81,9 @@ def grade(args: argparse.Namespace) -> int:
     from reference.world.fileio import atomic_write_text
 
     submission = _load(args.submission)
-    if getattr(args, "hidden", False) and exposure_warning():
-        print(exposure_warning(), file=sys.stderr)
+    warning = exposure_warning() if getattr(args, "hidden", False) else None
+    if warning:
+        print(warning, file=sys.stderr)
     try:
         report = grade_submission(submission, _options(args, progress=sys.stderr.isatty()))
     except (SecretSeedMissing, SandboxSetupError) as error:
