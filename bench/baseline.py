@@ -10,7 +10,6 @@ it an independent second implementation as well as a speed baseline. It is not p
 from __future__ import annotations
 
 import heapq
-from typing import Callable
 
 from reference.world.grid import DIRECTIONS, Cell, Gridworld
 from reference.world.trace import SearchRecord, Trace
@@ -98,5 +97,3 @@ def baseline_run(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "f
                 break
     return Trace(algorithm, tie_break, True, trajectory, searches)
 
-
-BaselineRunner = Callable[[Gridworld, Cell, Cell, str, str], Trace]

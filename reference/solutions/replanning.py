@@ -40,7 +40,8 @@ def pack_key(f: int, g: int, stamp: int, tie_break: str, cell_count: int) -> int
 
     ``larger_g``: ``(f, -g, stamp)``; ``smaller_g``: ``(f, g, stamp)``. With ``n`` cells, g lies in
     ``[0, n)`` and a search makes at most ``4n + 1`` insertions, so the three parts fit side by side
-    as digits of a mixed-radix number: ``(f * n + tie) * (4n + 2) + stamp``.
+    as digits of a mixed-radix number: ``(f * n + tie) * (4n + 2) + stamp``, and
+    ``key // (n * (4n + 2))`` is the key's f-value again.
 
     >>> pack_key(8, 3, 1, "larger_g", 25) < pack_key(8, 2, 0, "larger_g", 25)   # larger g first
     True
@@ -49,11 +50,6 @@ def pack_key(f: int, g: int, stamp: int, tie_break: str, cell_count: int) -> int
     """
     tie = (cell_count - 1 - g) if tie_break == "larger_g" else g
     return (f * cell_count + tie) * (4 * cell_count + 2) + stamp
-
-
-def unpack_f(key: int, cell_count: int) -> int:
-    """The f-value inside a packed key (see :func:`pack_key`)."""
-    return key // (cell_count * (4 * cell_count + 2))
 
 
 class RepeatedAStar:

@@ -25,7 +25,6 @@ Cell = tuple[int, int]
 
 #: Row and column offsets of the four moves, in the SPEC's successor order.
 DIRECTIONS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
-DIRECTION_NAMES: tuple[str, ...] = ("east", "south", "west", "north")
 
 UNBLOCKED_CHAR = "."
 BLOCKED_CHAR = "@"
@@ -140,10 +139,6 @@ class Gridworld:
             if 0 <= r < self.height and 0 <= c < self.width:
                 result.append((r, c))
         return result
-
-    def unblocked_neighbours(self, cell: Cell) -> list[Cell]:
-        """The unblocked cells next to ``cell``, in east, south, west, north order."""
-        return [n for n in self.neighbours(cell) if not self.blocked[n]]
 
     # -- text ---------------------------------------------------------------------------------
 
