@@ -38,7 +38,7 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
 from .grid import Cell, Gridworld
-from .replay import SearchAnnotation, annotate_search, heuristic_for, search_contexts
+from .replay import SearchAnnotation, SearchContext, annotate_search, heuristic_for, search_contexts
 from .sensing import Knowledge
 from .trace import ALGORITHMS, SearchRecord, Trace
 
@@ -129,20 +129,24 @@ class SearchView:
     h_updated: dict[Cell, int] = field(default_factory=dict)
 
 
+def _search_view(grid: Gridworld, trace: Trace, context: SearchContext, target: Cell | None) -> SearchView:
+    record = trace.searches[context.index]
+    heuristic = heuristic_for(trace, context.index, context)
+    annotation = annotate_search(record, context.knowledge, heuristic)
+    goal = tuple(record.goal)
+    h_updated = {}
+    if trace.algorithm == "adaptive" and record.path and goal in annotation.g:
+        # Figure 7: h(s) := g(s_goal) - g(s) for every expanded state
+        h_updated = {s: annotation.g[goal] - annotation.g[s] for s in annotation.expanded if s in annotation.g}
+    return SearchView(context.index, trace.algorithm, grid, context.knowledge, context.agent, target, record,
+                      annotation, heuristic, h_updated)
+
+
 def search_views(grid: Gridworld, trace: Trace) -> Iterator[SearchView]:
     """One :class:`SearchView` per search of ``trace``, in order, lazily."""
     target = target_of(trace)
     for context in search_contexts(grid, trace):
-        record = trace.searches[context.index]
-        heuristic = heuristic_for(trace, context.index, context)
-        annotation = annotate_search(record, context.knowledge, heuristic)
-        goal = tuple(record.goal)
-        h_updated = {}
-        if trace.algorithm == "adaptive" and record.path and goal in annotation.g:
-            # Figure 7: h(s) := g(s_goal) - g(s) for every expanded state
-            h_updated = {s: annotation.g[goal] - annotation.g[s] for s in annotation.expanded if s in annotation.g}
-        yield SearchView(context.index, trace.algorithm, grid, context.knowledge, context.agent, target, record,
-                         annotation, heuristic, h_updated)
+        yield _search_view(grid, trace, context, target)
 
 
 def search_view(grid: Gridworld, trace: Trace, index: int) -> SearchView:
@@ -151,10 +155,10 @@ def search_view(grid: Gridworld, trace: Trace, index: int) -> SearchView:
     if not -count <= index < count:
         raise IndexError(f"the trace has {count} searches; search {index} does not exist")
     index %= count
-    for view in search_views(grid, trace):
-        if view.index == index:
-            return view
-    raise AssertionError("unreachable: search_views yields every search")
+    for context in search_contexts(grid, trace):  # annotate only the search asked for
+        if context.index == index:
+            return _search_view(grid, trace, context, target_of(trace))
+    raise AssertionError("unreachable: search_contexts yields every search")
 
 
 # -- drawing helpers shared by every picture -----------------------------------------------------
