@@ -45,12 +45,13 @@ def experiment(args: argparse.Namespace) -> int:
             raise UsageError(f"--limit must be at least 1, got {args.limit}")
         instances = instances[: args.limit]
     rows = run_experiment(instances, jobs=args.jobs)
-    headers, table = summary_table(summarise(rows))
+    summary, comparisons = summarise(rows), paired_comparisons(rows)
+    headers, table = summary_table(summary)
     print(format_table(headers, table))
     print()
-    for comparison in paired_comparisons(rows):
+    for comparison in comparisons:
         print(comparison.sentence())
-    written = write_results(rows, args.out)
+    written = write_results(rows, args.out, summary, comparisons)
     if not args.no_plots:
         from reference.experiments.plots import experiment_figures
 

@@ -151,8 +151,12 @@ def paired_comparisons(rows: Sequence[dict], comparisons: Iterable[tuple[str, st
 # -- outputs --------------------------------------------------------------------------------------
 
 
-def write_results(rows: Sequence[dict], outdir: str | Path) -> list[Path]:
-    """Write per_maze.csv, per_maze.json, summary.json and summary.md into ``outdir`` (atomically)."""
+def write_results(rows: Sequence[dict], outdir: str | Path, summary: dict | None = None,
+                  comparisons: Sequence[Comparison] | None = None) -> list[Path]:
+    """Write per_maze.csv, per_maze.json, summary.json and summary.md into ``outdir`` (atomically).
+
+    ``summary`` and ``comparisons`` are computed from ``rows`` unless the caller has them already.
+    """
     import csv
     import io
 
@@ -164,8 +168,8 @@ def write_results(rows: Sequence[dict], outdir: str | Path) -> list[Path]:
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     writer.writerows({k: r[k] for k in columns} for r in rows)
-    summary = summarise(rows)
-    comparisons = paired_comparisons(rows)
+    summary = summarise(rows) if summary is None else summary
+    comparisons = paired_comparisons(rows) if comparisons is None else comparisons
     files = {
         "per_maze.csv": buffer.getvalue(),
         "per_maze.json": json.dumps(list(rows), indent=1) + "\n",
