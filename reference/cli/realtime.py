@@ -14,9 +14,6 @@ import shlex
 import sys
 from pathlib import Path
 
-# Imported for its side effect too: it registers the trace names lrta, lrta_astar, lrta_bfs and
-# dstar_lite, so every ftr command (ftr draw --trace, ...) reads these algorithms' traces.
-
 from . import UsageError
 from ._common import format_table, load_instances, parse_cell
 
