@@ -17,7 +17,10 @@ DETOUR = Gridworld.from_strings(["..@.", "...."])
 
 
 def test_the_detour_grid_is_what_the_docstring_draws():
-    assert DETOUR.to_strings() == ["..@.", "...."]
+    # Read the drawing from the module docstring, so the two cannot drift apart.
+    drawing = [line.split() for line in __doc__.split("::")[1].strip().splitlines()]
+    assert DETOUR.to_strings() == ["".join("@" if c == "#" else "." for c in row) for row in drawing]
+    assert drawing[0][0] == "S" and drawing[0][3] == "T"  # the start (0, 0) and target (0, 3) of the tests
 
 
 def test_first_search_by_hand():
