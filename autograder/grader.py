@@ -181,11 +181,6 @@ def _progress(total: int, name: str, enabled: bool):
     return tqdm(total=total, desc=f"grading {name}", unit="task", disable=not enabled, leave=False)
 
 
-NEEDS = {"heap": ("BinaryHeap",), "forward_larger_g": ("repeated_forward_astar",),
-         "forward_smaller_g": ("repeated_forward_astar",), "backward": ("repeated_backward_astar",),
-         "adaptive": ("adaptive_astar",), "efficiency": ("repeated_forward_astar",)}
-
-
 def _missing_names(hello: dict, submission: Submission) -> dict[str, str]:
     """For each needed name the child did not find, why (with the import error, if any)."""
     names = set(hello.get("names", []))
@@ -260,7 +255,7 @@ def _search_result(check_id: str, points: float, instance_set: InstanceSet, ids:
     title = TITLES[check_id] + (" — hidden instances" if instance_set.suffix else "")
     result = CheckResult(check_id + instance_set.suffix, title, 0.0, round(points * instance_set.share, 2),
                          visibility=instance_set.visibility)
-    needed = NEEDS[check_id][0]
+    needed = SETTINGS[check_id][2]  # the student's function this check calls
     if needed in missing:
         result.messages.append(missing[needed])
         return result.finish()
