@@ -36,7 +36,8 @@ from matplotlib.axes import Axes
 
 from .fileio import atomic_write_bytes
 from .grid import Cell, Gridworld
-from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, target_of)
+from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, known_array,
+                       target_of)
 from .replay import search_contexts
 from .sensing import Knowledge
 from .trace import Trace
@@ -63,10 +64,6 @@ class Frame:
     trail: list[Cell] = field(default_factory=list)    # the cells the agent has stood in so far
 
 
-def _known_array(knowledge: Knowledge) -> np.ndarray:
-    return np.frombuffer(bytes(knowledge.blocked), dtype=np.uint8).reshape(knowledge.height, knowledge.width).astype(bool)
-
-
 def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = None) -> list[Frame]:
     """The frames of a run: one per search, one per ``moves_per_frame`` moves (and always one
     after a move that reveals walls, and after a search's last move), one at the end.
@@ -86,7 +83,7 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
         number = context.index + 1
         path = [tuple(c) for c in record.path]
         found = f"{len(path) - 1} moves to go" if path else "no path: the target cannot be reached"
-        frames.append(Frame("search", len(trail) - 1, agent, _known_array(knowledge),
+        frames.append(Frame("search", len(trail) - 1, agent, known_array(knowledge),
                             f"search {number}: {len(record.expanded)} expansions, {found}",
                             context.index, list(record.expanded), path=path, trail=list(trail)))
         for walked, cell in enumerate(context.moves, start=1):
@@ -96,12 +93,12 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
             new_walls = knowledge.observe(n for n in grid.neighbours(agent) if grid.blocked[n])
             if walked % moves_per_frame == 0 or new_walls or walked == len(context.moves):
                 seen = f", sees {len(new_walls)} new wall{'s' * (len(new_walls) != 1)}" if new_walls else ""
-                frames.append(Frame("move", step, agent, _known_array(knowledge), f"move {step}{seen}",
+                frames.append(Frame("move", step, agent, known_array(knowledge), f"move {step}{seen}",
                                     context.index, list(record.expanded), new_walls, path[walked:], list(trail)))
     target = target_of(trace)
     outcome = "reached the target" if trace.reached else "cannot reach the target"
     moves = len(trail) - 1
-    frames.append(Frame("end", moves, agent, _known_array(knowledge),
+    frames.append(Frame("end", moves, agent, known_array(knowledge),
                         f"{outcome}: {len(trace.searches)} searches, {trace.expansions} expansions, {moves} moves",
                         len(trace.searches) - 1, trail=list(trail)))
     if target is not None and trace.reached and agent != target:

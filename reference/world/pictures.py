@@ -98,6 +98,16 @@ def knowledge_after(grid: Gridworld, visited: Sequence[Cell]) -> Knowledge:
     return knowledge
 
 
+def known_array(knowledge: Knowledge) -> np.ndarray:
+    """What ``knowledge`` holds as a ``(height, width)`` boolean array: True where known blocked.
+
+    >>> known_array(knowledge_after(Gridworld.from_strings(["..", "@."]), [(0, 0)])).tolist()
+    [[False, False], [True, False]]
+    """
+    flat = np.frombuffer(bytes(knowledge.blocked), dtype=np.uint8)
+    return flat.reshape(knowledge.height, knowledge.width).astype(bool)
+
+
 def target_of(trace: Trace) -> Cell | None:
     """The target of a run: the end of its first search that is not the agent's start (the goal of
     a search from the agent, the start of one from the target, as Backward A* and D* Lite search)."""
@@ -276,8 +286,7 @@ def search_colours(view: SearchView, ramp: str | None = None, hidden_walls: bool
     colours = np.ones((grid.height, grid.width, 3))
     if hidden_walls:
         colours[grid.blocked] = HIDDEN_WALL
-    known = np.frombuffer(bytes(view.knowledge.blocked), dtype=np.uint8).reshape(grid.height, grid.width).astype(bool)
-    colours[known] = BLACK
+    colours[known_array(view.knowledge)] = BLACK
     expanded = view.annotation.expanded
     if ramp is None:
         for cell in expanded:
@@ -439,7 +448,7 @@ def draw_knowledge_views(grid: Gridworld, trace: Trace, step: int = 0, axes: Seq
     agent = visited[-1]
     target = target_of(trace)
     knowledge = knowledge_after(grid, visited)
-    known = np.frombuffer(bytes(knowledge.blocked), dtype=np.uint8).reshape(grid.height, grid.width).astype(bool)
+    known = known_array(knowledge)
     observed = np.zeros((grid.height, grid.width), dtype=bool)
     for cell in observed_cells(grid, visited):
         observed[cell] = True
