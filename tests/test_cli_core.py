@@ -78,6 +78,16 @@ def test_user_mistakes_are_one_line_with_exit_code_2(args, message: str) -> None
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("how", ["folder", "scen"])
+def test_a_scenario_starting_on_a_blocked_cell_is_a_user_mistake(tmp_path, how: str) -> None:
+    (tmp_path / "m.map").write_text("type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n")
+    (tmp_path / "mazes.scen").write_text("version 1\n0\tm.map\t3\t2\t1\t1\t0\t0\t3.0\n")  # start (1, 1)
+    args = [str(tmp_path)] if how == "folder" else [str(tmp_path / "m.map"), "--scen", str(tmp_path / "mazes.scen")]
+    result = ftr("run", *args, check=False)
+    assert result.returncode == 2
+    assert "the start (1, 1) is a blocked cell" in result.stderr and "Traceback" not in result.stderr
+
+
 def test_malformed_map_names_file_and_line(tmp_path) -> None:
     (tmp_path / "bad.map").write_text("type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n")
     result = ftr("run", str(tmp_path / "bad.map"), "--start", "0,0", "--target", "0,2", check=False)

@@ -6,7 +6,7 @@ arguments and returning an exit code) with ``parser.set_defaults(handler=...)``.
 automatically, so adding a command never means editing this file. Registration must stay cheap:
 import heavy libraries inside the handler.
 
-User mistakes (a missing file, a malformed map, a bad option) end with one clear line on stderr
+User mistakes (a missing file, a malformed map, a blocked start, a bad option) end with one clear line on stderr
 and exit code 2, never a traceback.
 """
 
@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from reference.world.instances import InstanceError
     from reference.world.maps import MapFormatError
     from reference.world.trace import TraceFormatError
 
@@ -55,7 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.handler(args) or 0)
-    except (UsageError, MapFormatError, TraceFormatError, FileNotFoundError, IsADirectoryError) as error:
+    except (UsageError, MapFormatError, InstanceError, TraceFormatError, FileNotFoundError,
+            IsADirectoryError) as error:
         print(f"ftr: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

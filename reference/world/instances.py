@@ -15,6 +15,10 @@ from .grid import Cell, Gridworld
 from .maps import MapFormatError, Scenario, read_map, read_scen
 
 
+class InstanceError(ValueError):
+    """An instance whose start or target is not an unblocked cell of its grid."""
+
+
 @dataclass(frozen=True)
 class Instance:
     """One search problem. ``optimal_length`` is the true shortest distance when known (-1: none)."""
@@ -26,12 +30,12 @@ class Instance:
     optimal_length: float | None = None
 
     def check(self) -> None:
-        """Raise ValueError unless start and target are unblocked cells inside the grid."""
+        """Raise :class:`InstanceError` unless start and target are unblocked cells inside the grid."""
         for label, cell in (("start", self.start), ("target", self.target)):
             if not self.grid.in_bounds(cell):
-                raise ValueError(f"{self.name}: the {label} {cell} lies outside the {self.grid.height} x {self.grid.width} grid")
+                raise InstanceError(f"{self.name}: the {label} {cell} lies outside the {self.grid.height} x {self.grid.width} grid")
             if self.grid.is_blocked(cell):
-                raise ValueError(f"{self.name}: the {label} {cell} is a blocked cell")
+                raise InstanceError(f"{self.name}: the {label} {cell} is a blocked cell")
 
 
 def standard_mazes_dir() -> Path:
