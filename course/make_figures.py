@@ -34,18 +34,23 @@ EXAMPLES = [
 ]
 
 
-def _two_searches(instance: Instance, algorithm: str, title: str, path: Path, tie_break: str = "larger_g") -> Path:
+def _save(figure, path: Path, rect: tuple[float, float, float, float] = (0, 0, 1, 1)) -> Path:
+    """Lay out ``figure`` (inside ``rect``, leaving room for a title), write it to ``path`` and close it."""
+    figure.tight_layout(rect=rect)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def _two_searches(instance: Instance, algorithm: str, title: str, path: Path) -> Path:
     """The first two searches of ``algorithm`` side by side (the handout's Figures 5-7)."""
-    trace = solve(instance, algorithm, tie_break)
+    trace = solve(instance, algorithm)
     figure, axes = plt.subplots(1, 2, figsize=(10, 5.4))
     for index, ax in enumerate(axes):
         view = search_view(instance.grid, trace, index)
         draw_search(view, ax=ax, title=f"search {index + 1}: {len(view.record.expanded)} expansions")
     figure.suptitle(title)
-    figure.tight_layout(rect=(0, 0, 1, 0.95))
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return _save(figure, path, rect=(0, 0, 1, 0.95))
 
 
 def _knowledge(instance: Instance, path: Path) -> Path:
@@ -53,10 +58,7 @@ def _knowledge(instance: Instance, path: Path) -> Path:
     trace = solve(instance, "forward")
     figure, axes = plt.subplots(1, 3, figsize=(12, 4.4))
     draw_knowledge_views(instance.grid, trace, 0, axes=axes)
-    figure.tight_layout(rect=(0, 0, 1, 0.93))  # room for the title the views put above the panels
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return _save(figure, path, rect=(0, 0, 1, 0.93))  # room for the title the views put above the panels
 
 
 def _first_search(instance: Instance, title: str, tie_break: str, ax) -> None:
@@ -71,19 +73,13 @@ def _ties(instance: Instance, path: Path) -> Path:
     figure, axes = plt.subplots(1, 2, figsize=(10, 5.4))
     _first_search(instance, "ties to the larger g", "larger_g", axes[0])
     _first_search(instance, "ties to the smaller g", "smaller_g", axes[1])
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return _save(figure, path)
 
 
 def _example_2(instance: Instance, path: Path) -> Path:
     figure, ax = plt.subplots(figsize=(5.2, 5.4))
     _first_search(instance, "first search", "larger_g", ax)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return _save(figure, path)
 
 
 def make_figures(folder: Path = FIGURES) -> list[Path]:
