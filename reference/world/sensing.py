@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Iterable, Protocol
 
+import numpy as np
+
 from .grid import DIRECTIONS, Cell, Gridworld
 
 
@@ -73,7 +75,6 @@ class FogOfWarWorld:
             raise ValueError(f"the start {start} lies outside the {grid.height} x {grid.width} grid")
         if grid.is_blocked(start):
             raise ValueError(f"the start {start} is a blocked cell")
-        self._grid = grid
         self._blocked = grid.blocked
         self.height = grid.height
         self.width = grid.width
@@ -151,7 +152,5 @@ class Knowledge:
 
     def as_grid(self) -> Gridworld:
         """The freespace view the agent plans on: known-blocked cells blocked, all others free."""
-        import numpy as np
-
         blocked = np.frombuffer(bytes(self.blocked), dtype=np.uint8).reshape(self.height, self.width).astype(bool)
         return Gridworld(self.height, self.width, blocked)
