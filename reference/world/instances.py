@@ -39,7 +39,8 @@ class Instance:
 
 
 def standard_mazes_dir() -> Path:
-    """The folder of the 50 standard mazes that come with the kit (``mazes/`` in the repository)."""
+    """The folder of the 50 standard mazes that come with the kit (``mazes/`` in the repository),
+    or the folder named by ``FTR_MAZES`` (where an installation keeps them elsewhere, as Gradescope's does)."""
     override = os.environ.get("FTR_MAZES")
     if override:
         return Path(override)
