@@ -371,12 +371,11 @@ def draw_search(
                     ax.text(col + dx, row + dy, value, ha=ha, va=va, fontsize=fontsize, zorder=5,
                             color="tab:green" if key == "h_new" else "black")
                 cell_text[cell] = text
-        # hidden walls get a hatch on top of their colour, so they show even when expanded
-        hidden = [(row, col) for row, col in zip(*np.nonzero(grid.blocked)) if hidden_walls]
-        for row, col in hidden:
-            if in_view((row, col)) and not view.knowledge.is_blocked((row, col)):
-                ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///",
-                                       edgecolor=(0.45, 0.5, 0.7), linewidth=0, zorder=1))
+        if hidden_walls:  # a hatch on top of their colour, so they show even when expanded
+            for row, col in zip(*np.nonzero(grid.blocked)):
+                if in_view((row, col)) and not view.knowledge.is_blocked((row, col)):
+                    ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///",
+                                           edgecolor=(0.45, 0.5, 0.7), linewidth=0, zorder=1))
         for child, parent in annotation.tree.items():
             if in_view(child) and in_view(parent):
                 arrows[child] = parent
