@@ -141,6 +141,19 @@ def test_the_picture_paints_cells_in_the_handouts_colours(example_1):
         assert not np.allclose(colour, 1.0, atol=0.05) and not np.allclose(colour, BLACK, atol=0.2)
 
 
+
+def test_hidden_walls_are_hatched_only_when_asked_for(example_1):
+    def hatched(drawn) -> set[tuple[int, int]]:
+        return {(round(p.get_y() + 0.5), round(p.get_x() + 0.5)) for p in drawn.axes.patches
+                if isinstance(p, matplotlib.patches.Rectangle) and p.get_hatch()}
+
+    view = search_view(example_1, first_search_trace(example_1), 0)
+    assert hatched(draw_search(view)) == set(cells("B3 C3 C4 D4"))    # blocked, not yet seen
+    assert hatched(draw_search(view, hidden_walls=False)) == set()
+    # a window shows only the hidden walls inside it
+    assert hatched(draw_search(view, window=((2, 3), (4, 4)))) == set(cells("C4 D4"))
+
+
 # -- Figures 5 (right), 6 and 7: whole runs of the reference --------------------------------------
 
 def test_second_forward_search_expands_thirteen_cells_from_c2(example_1):
