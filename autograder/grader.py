@@ -353,12 +353,11 @@ def _efficiency_result(points: float, probe: Instance, limit: float, meaning: di
         return result.finish()
     runs = [outcomes.get(i) for i, m in meaning.items() if m[0] == "efficiency"]
     reference = (limit - EFFICIENCY_SLACK_SECONDS) / options.efficiency_ratio
-    timed_out = runs[0] is not None and runs[0].timed_out
-    problem = None if timed_out else _probe_problem(probe, runs[0])
-    if problem:
-        result.messages.append(f"the probe's run must reach the target before its speed counts: {problem}")
+    problems = [None if o is not None and o.timed_out else _probe_problem(probe, o) for o in runs]
+    if problems[0]:
+        result.messages.append(f"the probe's run must reach the target before its speed counts: {problems[0]}")
         return result.finish()
-    good = [o.seconds for o in runs if o is not None and not o.timed_out and not _probe_problem(probe, o)]
+    good = [o.seconds for o, problem in zip(runs, problems) if o is not None and not o.timed_out and not problem]
     student = min(good) if good else runs[0].seconds
     result.seconds = student
     took = f"took {student:.2f} s" if good else f"was stopped after {student:.2f} s"
