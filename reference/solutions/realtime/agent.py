@@ -29,6 +29,8 @@ from reference.world.grid import Cell
 from reference.world.sensing import Knowledge, World, cell_inside
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
 
+from .heuristics import check_heuristic, flat_heuristic
+
 #: A value larger than any path length, so that comparisons in inner loops stay int-to-int.
 INFINITY = 1 << 62
 
@@ -101,7 +103,7 @@ class EpisodicAgent:
 
     ``knowledge`` is what the agent knows before it starts: nothing (``None``, unknown terrain), or
     every blocked cell (:func:`knowledge_of`, known terrain). State lives in flat lists indexed by
-    ``row * width + col``, allocated once per run.
+    ``row * width + col``, allocated once per run; ``distance(a, b)`` is the heuristic on such indices.
     """
 
     algorithm = "?"          # the trace's algorithm name (registered in the package __init__)
@@ -109,6 +111,7 @@ class EpisodicAgent:
 
     def __init__(self, world: World, start: Cell, target: Cell, heuristic: str = "strong",
                  tie_break: str = "larger_g", knowledge: Knowledge | None = None) -> None:
+        check_heuristic(heuristic)
         if tie_break not in TIE_BREAKS:
             raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
         self.world = world
@@ -117,6 +120,7 @@ class EpisodicAgent:
         self.start = start[0] * self.width + start[1]
         self.target = target[0] * self.width + target[1]
         self.heuristic = heuristic
+        self.distance = flat_heuristic(heuristic, self.width)
         self.tie_break = tie_break
         self.cell_count = self.height * self.width
         if knowledge is None:

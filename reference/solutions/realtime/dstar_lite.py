@@ -36,7 +36,6 @@ from reference.world.trace import SearchRecord
 
 from ..heap import BinaryHeap
 from .agent import INFINITY, EpisodicAgent, RealtimeRun
-from .heuristics import check_heuristic, flat_heuristic
 
 
 class DStarLite(EpisodicAgent):
@@ -46,8 +45,7 @@ class DStarLite(EpisodicAgent):
 
     def __init__(self, world: World, start: Cell, target: Cell, heuristic: str = "strong",
                  knowledge: Knowledge | None = None) -> None:
-        super().__init__(world, start, target, check_heuristic(heuristic), "smaller_g", knowledge)
-        self.distance = flat_heuristic(heuristic, self.width)
+        super().__init__(world, start, target, heuristic, "smaller_g", knowledge)
         cells = self.cell_count
         self.g = [INFINITY] * cells    # Initialize(), lines 02-03: every g and rhs infinite
         self.rhs = [INFINITY] * cells

@@ -42,7 +42,6 @@ from reference.world.sensing import Knowledge, World
 
 from ..heap import BinaryHeap
 from .agent import INFINITY, EpisodicAgent, RealtimeRun
-from .heuristics import check_heuristic, flat_heuristic
 
 LOCAL_SEARCHES = ("astar", "bfs")
 
@@ -53,7 +52,7 @@ class LookaheadLRTA(EpisodicAgent):
     def __init__(self, world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
                  local_search: str = "astar", tie_break: str = "larger_g",
                  knowledge: Knowledge | None = None) -> None:
-        super().__init__(world, start, target, check_heuristic(heuristic), tie_break, knowledge)
+        super().__init__(world, start, target, heuristic, tie_break, knowledge)
         if int(lookahead) < 1:
             raise ValueError(f"the lookahead must be at least 1, got {lookahead}")
         if local_search not in LOCAL_SEARCHES:
@@ -61,7 +60,6 @@ class LookaheadLRTA(EpisodicAgent):
         self.lookahead = int(lookahead)
         self.local_search = local_search
         self.algorithm = "lrta_astar" if local_search == "astar" else "lrta_bfs"
-        self.distance = flat_heuristic(heuristic, self.width)
         cells = self.cell_count
         self.value = [-1] * cells  # the learned values; -1: not created yet, use the heuristic
         self.g = [INFINITY] * cells

@@ -28,7 +28,6 @@ from reference.world.grid import Cell
 from reference.world.sensing import Knowledge, World
 
 from .agent import INFINITY, EpisodicAgent, RealtimeRun
-from .heuristics import check_heuristic, flat_heuristic
 
 
 class KorfLRTA(EpisodicAgent):
@@ -39,8 +38,7 @@ class KorfLRTA(EpisodicAgent):
 
     def __init__(self, world: World, start: Cell, target: Cell, heuristic: str = "strong",
                  tie_break: str = "larger_g", knowledge: Knowledge | None = None) -> None:
-        super().__init__(world, start, target, check_heuristic(heuristic), tie_break, knowledge)
-        self.distance = flat_heuristic(heuristic, self.width)
+        super().__init__(world, start, target, heuristic, tie_break, knowledge)
         self.value = [-1] * self.cell_count  # -1: not created yet, use the heuristic
 
     def h(self, s: int) -> int:
