@@ -251,8 +251,9 @@ def test_search_views_cover_every_search_in_order(maze_run):
     views = list(search_views(instance.grid, trace))
     assert [v.index for v in views] == list(range(len(trace.searches)))
     assert [len(v.annotation.expanded) for v in views] == [len(s.expanded) for s in trace.searches]
-    # the agent of each search stands where the trace says it stood
+    # the agent of each search stands where the trace says it stood: where that forward search starts
     assert all(v.agent in set(trace.trajectory) for v in views)
+    assert [v.agent for v in views] == [tuple(s.start) for s in trace.searches]
     with pytest.raises(IndexError):
         search_view(instance.grid, trace, len(trace.searches))
 
