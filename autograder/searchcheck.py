@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from reference.world.grid import Cell
+from reference.world.grid import Cell, manhattan
 from reference.world.instances import Instance
 from reference.world.replay import ReplayError, heuristic_for, search_contexts
 from reference.world.sensing import Knowledge
@@ -363,7 +363,7 @@ def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_brea
         return f"{where}: the path runs from {show(path[0])} to {show(path[-1])}; {hint}", None
     for step in range(1, len(path)):
         a, b = path[step - 1], path[step]
-        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+        if manhattan(a, b) != 1:
             return f"{where}: path step {step} jumps from {show(a)} to {show(b)}", None
     blocked = [c for c in path if context.knowledge.is_blocked(c)]
     if blocked:
