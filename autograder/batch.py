@@ -18,7 +18,7 @@ import io
 import json
 import os
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import partial
 from pathlib import Path
 
 from reference.world.fileio import atomic_write_text
@@ -85,26 +85,16 @@ def already_graded(path: Path, out: Path) -> bool:
 def grade_all(folder: str | os.PathLike, out: str | os.PathLike, options: GradingOptions | None = None,
               jobs: int = 1, force: bool = False, progress: bool = True) -> Path:
     """Grade every submission in ``folder`` into ``out``; return the gradebook's path."""
-    from tqdm import tqdm
+    # Imported here: the student bundle ships this module but not reference.experiments.
+    from reference.experiments.parallel import map_with_progress
 
     folder, out = Path(folder), Path(out)
     options = options or GradingOptions()
     out.mkdir(parents=True, exist_ok=True)
     entries = submission_entries(folder)
     todo = [p for p in entries if force or not already_graded(p, out)]
-    bar = tqdm(total=len(entries), initial=len(entries) - len(todo), desc="grading", unit="submission",
-               disable=not progress)
-    if jobs <= 1:
-        for path in todo:
-            grade_one(path, out, options)
-            bar.update(1)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(grade_one, path, out, options) for path in todo]
-            for future in as_completed(futures):
-                future.result()
-                bar.update(1)
-    bar.close()
+    map_with_progress(partial(grade_one, out=out, options=options), todo, jobs=jobs, description="grading",
+                      progress=progress)
     return write_gradebook(out, [report_name(p) for p in entries])
 
 
