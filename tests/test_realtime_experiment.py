@@ -17,12 +17,11 @@ from reference.world.grid import distances_from
 @pytest.mark.parametrize("size", [11, 31])
 def test_mazes_are_acyclic_and_connected(size):
     # A perfect maze's free cells form a tree: connected, and one fewer free adjacency than cells.
-    grid = make_instance("maze", 3, size).grid
-    free = ~grid.blocked
+    instance = make_instance("maze", 3, size)
+    free = ~instance.grid.blocked
     adjacencies = int((free[:, 1:] & free[:, :-1]).sum() + (free[1:, :] & free[:-1, :]).sum())
     assert adjacencies == int(free.sum()) - 1
-    instance = make_instance("maze", 3, size)
-    assert len(distances_from(grid, instance.start)) == int(free.sum())
+    assert len(distances_from(instance.grid, instance.start)) == int(free.sum())
 
 
 def test_random_grids_have_a_quarter_blocked_and_a_path():
