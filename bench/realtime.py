@@ -36,6 +36,8 @@ from reference.solutions.realtime.agent import INFINITY  # noqa: E402
 
 SETTINGS = [("dstar_lite", "strong", 1), ("lrta", "weak", 1), ("lrta_astar", "weak", 1), ("lrta_astar", "weak", 9),
             ("lrta_astar", "weak", 49), ("lrta_bfs", "weak", 9), ("lrta_bfs", "weak", 49)]
+COLUMNS = ["planner", "h", "expansions", "episodes", "us/expansion", "us/episode", "planning share", "run seconds"]
+TIE_COLUMNS = ["grids", "h", "n", "fixed: mean moves", "fixed: median", "random ties: mean", "random ties: median"]
 
 
 class RandomTiesLRTA(KorfLRTA):
@@ -68,12 +70,10 @@ def tie_order(args: argparse.Namespace) -> None:
                                          for s in range(3)) for i in instances]
             rows.append([kind, heuristic, count, statistics.fmean(fixed), statistics.median(fixed),
                          statistics.fmean(shuffled), statistics.median(shuffled)])
-            print(format_table(["grids", "h", "n", "fixed: mean moves", "fixed: median", "random ties: mean",
-                                "random ties: median"], rows[-1:]).splitlines()[-1], flush=True)
+            print(format_table(TIE_COLUMNS, rows[-1:]).splitlines()[-1], flush=True)
     print()
     print(f"LRTA* with lookahead one, {args.size} x {args.size}; random ties: mean of 3 seeds per grid")
-    print(format_table(["grids", "h", "n", "fixed: mean moves", "fixed: median", "random ties: mean",
-                        "random ties: median"], rows))
+    print(format_table(TIE_COLUMNS, rows))
 
 
 def main() -> None:
@@ -103,12 +103,10 @@ def main() -> None:
         label = algorithm if algorithm == "dstar_lite" else f"{algorithm} (lookahead {lookahead})"
         rows.append([label, heuristic, expansions, episodes, planning * 1e6 / expansions, planning * 1e6 / episodes,
                      f"{100 * planning / total:.0f}%", total])
-        print(format_table(["planner", "h", "expansions", "episodes", "us/expansion", "us/episode",
-                            "planning share", "run seconds"], rows[-1:]).splitlines()[-1], flush=True)
+        print(format_table(COLUMNS, rows[-1:]).splitlines()[-1], flush=True)
     print()
     print(f"{args.mazes} maze(s) and {args.grids} random grid(s), {args.size} x {args.size}; CPU time, GC off")
-    print(format_table(["planner", "h", "expansions", "episodes", "us/expansion", "us/episode", "planning share",
-                        "run seconds"], rows))
+    print(format_table(COLUMNS, rows))
 
 
 if __name__ == "__main__":
