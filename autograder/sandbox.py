@@ -234,7 +234,6 @@ class Sandbox:
         self.python = sandbox_python(self.user)
         self.root: Path | None = None
         self.private: Path | None = None
-        self.output_tail = ""
 
     # -- the folder ---------------------------------------------------------------------------------
 
@@ -448,7 +447,6 @@ class _Child:
                 except OSError:
                     pass
                 setattr(self, fd, None)
-        self.sandbox.output_tail = self.printed()
 
 
 def _kill_marked(token: str) -> None:
