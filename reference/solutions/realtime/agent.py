@@ -129,7 +129,6 @@ class EpisodicAgent:
             raise ValueError("the knowledge given does not have the grid's size")
         self.knowledge = knowledge
         self.known_blocked_count = sum(knowledge.blocked)
-        self.newly_blocked: list[int] = []  # cells seen blocked since the last planning episode
 
     # -- what a planner defines -----------------------------------------------------------------
 
@@ -175,7 +174,6 @@ class EpisodicAgent:
         seen = self.world.sense(divmod(cell, self.width))
         new = [row * self.width + col for row, col in self.knowledge.observe(seen)]
         self.known_blocked_count += len(new)
-        self.newly_blocked.extend(new)
         return new
 
     def walk(self, path: list[int], trajectory: list[int]) -> int:

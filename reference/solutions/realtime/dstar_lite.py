@@ -53,6 +53,7 @@ class DStarLite(EpisodicAgent):
         self.km = 0
         self.last = -1  # s_last; -1 until the first episode
         self.expanded: list[int] = []
+        self.newly_blocked: list[int] = []  # cells seen blocked since the last planning episode
 
     def key(self, s: int) -> int:
         """CalculateKey(s) = [min(g, rhs) + h(agent, s) + km; min(g, rhs)], packed into one int.
@@ -108,6 +109,12 @@ class DStarLite(EpisodicAgent):
                         rhs[s] = self.best_successor_cost(s)
                     self.update_vertex(s)
                 self.update_vertex(u)  # rhs(u) does not depend on g(u); u may now be overconsistent
+
+    def observe(self, cell: int) -> list[int]:
+        """Sense as every agent does, and keep the new blocked cells for the next episode's repair."""
+        new = super().observe(cell)
+        self.newly_blocked.extend(new)
+        return new
 
     def apply_blocked(self, cells: list[int]) -> None:
         """The edges into and out of each newly seen blocked cell now cost infinity (lines 41-47)."""
