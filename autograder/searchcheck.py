@@ -22,7 +22,7 @@ import heapq
 import re
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from reference.world.grid import Cell, manhattan
 from reference.world.instances import Instance
@@ -232,8 +232,6 @@ class RunVerdict:
     tier: str
     problem: str | None = None
     note: str | None = None
-    differing_searches: int = 0
-    student: ExpectedRun | None = field(default=None, repr=False)
 
 
 def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, arrays: list[array],
@@ -256,12 +254,12 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
                  if student.search_digest(i) != expected.search_digest(i)]
     differing_count = len(differing) + abs(student.searches - expected.searches)
     if not differing_count and student.trajectory == expected.trajectory:
-        return RunVerdict("exact", student=student)
+        return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
     trace = decode_run(header, arrays, grid.width)
     problem, note = _replay(instance, trace, tie_break, first_different)
     tier = "wrong" if problem else "ties"
-    return RunVerdict(tier, problem, note, differing_count, student)
+    return RunVerdict(tier, problem, note)
 
 
 def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: int) -> tuple[str | None, str | None]:
