@@ -13,6 +13,7 @@ after the due date. The root (``/autograder``) can be changed with ``--root`` or
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import shlex
@@ -21,7 +22,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from reference.world.fileio import atomic_write_text
+from reference.world.fileio import atomic_write_bytes, atomic_write_text
 
 KIT_ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,8 +61,6 @@ cd "$SOURCE" && exec "$PYTHON" -m autograder.gradescope --root "$ROOT"
 def build_zip(out: str | os.PathLike, seed: int) -> Path:
     """Write the Gradescope autograder zip: setup.sh, run_autograder, the kit, and the secret seed."""
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    temporary = out.with_name(f".{out.name}.tmp")
 
     def add_text(archive: zipfile.ZipFile, name: str, text: str, mode: int) -> None:
         info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
@@ -72,7 +71,8 @@ def build_zip(out: str | os.PathLike, seed: int) -> Path:
     with open(KIT_ROOT / "pyproject.toml", "rb") as file:
         dependencies = tomllib.load(file)["project"]["dependencies"]
     setup = SETUP_SH.replace("{dependencies}", " ".join(shlex.quote(d) for d in dependencies))
-    with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         add_text(archive, "setup.sh", setup, 0o755)
         add_text(archive, "run_autograder", RUN_AUTOGRADER, 0o755)
         add_text(archive, "secret_seed.txt", f"{seed}\n", 0o600)
@@ -83,7 +83,7 @@ def build_zip(out: str | os.PathLike, seed: int) -> Path:
                 if "__pycache__" in file.parts or file.suffix == ".pyc":
                     continue
                 archive.write(file, str(file.relative_to(KIT_ROOT)))
-    os.replace(temporary, out)
+    atomic_write_bytes(out, buffer.getvalue())
     return out
 
 
