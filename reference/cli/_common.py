@@ -8,6 +8,7 @@ from typing import Sequence
 
 from reference.world.instances import Instance, load_folder, load_from_scen
 from reference.world.maps import read_map
+from reference.world.trace import TIE_BREAKS
 
 from . import UsageError
 
@@ -29,6 +30,15 @@ def add_instance_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--index", type=int, default=0, help="with --scen: which scenario line (0 = first)")
     parser.add_argument("--start", type=parse_cell, metavar="R,C", help="with a .map: the agent's start cell")
     parser.add_argument("--target", type=parse_cell, metavar="R,C", help="with a .map: the target cell")
+
+
+def add_algorithm_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--algorithm`` (one of the three Repeated A* variants) and ``--tie-break``."""
+    from reference.solutions import REPLANNERS
+
+    parser.add_argument("--algorithm", choices=list(REPLANNERS), default="forward")
+    parser.add_argument("--tie-break", choices=list(TIE_BREAKS), default="larger_g",
+                        help="ties in f go to the larger g (default) or the smaller g")
 
 
 def load_instances(args: argparse.Namespace) -> list[Instance]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_instance_arguments, load_instances
+from ._common import add_algorithm_arguments, add_instance_arguments, load_instances
 
 
 def parse_window(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -29,9 +29,7 @@ def parse_window(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     add_instance_arguments(parser)
     parser.add_argument("--maze", type=int, default=0, help="with a folder: which of its instances (0 = first)")
-    parser.add_argument("--algorithm", choices=["forward", "backward", "adaptive"], default="forward")
-    parser.add_argument("--tie-break", choices=["larger_g", "smaller_g"], default="larger_g",
-                        help="ties in f go to the larger g (default) or the smaller g")
+    add_algorithm_arguments(parser)
     parser.add_argument("--trace", metavar="FILE", help="draw this saved trace (SPEC §8 JSON) instead of running the reference")
     parser.add_argument("--out", required=True, metavar="FILE", help="where to write the picture")
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ._common import add_instance_arguments, format_table, load_instances
+from ._common import add_algorithm_arguments, add_instance_arguments, format_table, load_instances
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,9 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         '{"maze": i, "reached": bool, "searches": n, "expansions": n, "moves": n}.',
     )
     add_instance_arguments(parser)
-    parser.add_argument("--algorithm", choices=["forward", "backward", "adaptive"], default="forward")
-    parser.add_argument("--tie-break", choices=["larger_g", "smaller_g"], default="larger_g",
-                        help="ties in f go to the larger g (default) or the smaller g")
+    add_algorithm_arguments(parser)
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per instance on stdout, nothing else")
     parser.add_argument("--trace", metavar="FILE",
                         help="write the full trace: the SPEC §8 object for one instance, a JSON list for several")
