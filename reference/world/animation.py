@@ -40,7 +40,7 @@ from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, 
                        target_of)
 from .replay import search_contexts
 from .sensing import Knowledge
-from .trace import Trace
+from .trace import ALGORITHMS, Trace
 
 SEARCHED = (0.45, 0.7, 1.0)         # cells the current search expanded, in its own frame
 SEARCHED_FAINT = (0.82, 0.9, 1.0)   # ... and while the agent walks the path it found
@@ -181,7 +181,7 @@ class RunPlayer:
         else:
             self.path_line.set_data([], [])
         self.agent_marker.set_offsets([[frame.agent[1], frame.agent[0]]])
-        self.title.set_text(f"{self.trace.algorithm} A*  |  {frame.caption}")
+        self.title.set_text(f"{ALGORITHMS.get(self.trace.algorithm, self.trace.algorithm)}  |  {frame.caption}")
         return [self.image, self.path_line, self.agent_marker, self.title]
 
 
