@@ -41,6 +41,7 @@ from reference.world.grid import Cell
 from reference.world.sensing import Knowledge, World
 
 from ..heap import BinaryHeap
+from ..replanning import pack_key
 from .agent import INFINITY, EpisodicAgent, RealtimeRun
 
 LOCAL_SEARCHES = ("astar", "bfs")
@@ -75,12 +76,11 @@ class LookaheadLRTA(EpisodicAgent):
     def key(self, f: int, g: int, stamp: int) -> int:
         """SPEC §5's key (f, -g, stamp) or (f, g, stamp), packed into one int that sorts the same way.
 
-        In one episode g <= lookahead + 1 and there are at most 4 * lookahead + 1 insertions, so
-        the parts fit side by side as digits (as in reference.solutions.replanning.pack_key).
+        :func:`~reference.solutions.replanning.pack_key` for a grid of ``lookahead + 2`` cells: in
+        one episode g <= lookahead + 1 and there are at most 4 * lookahead + 1 insertions, so the
+        parts fit side by side as its digits.
         """
-        g_radix, stamp_radix = self.lookahead + 2, 4 * self.lookahead + 2
-        tie = g_radix - 1 - g if self.tie_break == "larger_g" else g
-        return (f * g_radix + tie) * stamp_radix + stamp
+        return pack_key(f, g, stamp, self.tie_break, self.lookahead + 2)
 
     # -- one planning episode -------------------------------------------------------------------
 
