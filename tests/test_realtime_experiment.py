@@ -129,3 +129,11 @@ def test_cli_compare_writes_the_report(tmp_path):
 def test_cli_usage_errors_are_one_line_with_exit_code_2(args):
     done = ftr(*args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_cli_offers_every_real_time_algorithm():
+    # `ftr realtime run --algorithm` spells the names out (the CLI imports no planner at start-up).
+    from reference.cli.realtime import ALGORITHM_NAMES
+    from reference.solutions.realtime import ALGORITHMS
+
+    assert ALGORITHM_NAMES == tuple(ALGORITHMS)
