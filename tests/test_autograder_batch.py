@@ -107,3 +107,29 @@ def test_the_command_line_documents_both_submission_kinds_and_reports(tmp_path, 
     assert "Total: 22 / 22  (+5 extra credit)" in graded.stdout
     assert json.loads((tmp_path / "r.json").read_text())["score"] == 22
     assert json.loads((tmp_path / "g.json").read_text())["score"] == 27
+
+
+def test_hidden_grading_without_a_secret_seed_stops_before_writing_any_report(tmp_path):
+    """Without the seed, `grade-all --hidden` must not leave 0-point reports that a later run would skip."""
+    submissions = tmp_path / "submissions"
+    export_solution(submissions / "ada")
+    env = {"FTR_SECRET_SEED": "", "FTR_SECRET_SEED_FILE": str(tmp_path / "no_seed.txt")}
+    for args in (["grade-all", str(submissions), "--out", str(tmp_path / "grades"), "--hidden"],
+                 ["grade", str(submissions / "ada"), "--hidden"]):
+        result = ftr(*args, env=env)
+        assert result.returncode == 2, result.stderr
+        assert "need the instructor's secret seed" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "grades").exists()
+
+
+def test_solution_export_without_the_solutions_says_so(tmp_path):
+    """An installation without reference/solutions (the command line copied alone) gets one clear line."""
+    from autograder import export
+
+    kit = tmp_path / "kit"
+    shutil.copytree(Path(export.__file__).resolve().parents[1] / "reference", kit / "reference",
+                    ignore=shutil.ignore_patterns("solutions", "__pycache__"))
+    shutil.copytree(Path(export.__file__).resolve().parent, kit / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
+    result = subprocess.run([sys.executable, "-m", "reference.cli", "solution", "export", str(tmp_path / "out")],
+                            capture_output=True, text=True, cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)})
+    assert result.returncode == 2 and "reference solutions are not part of this installation" in result.stderr

@@ -29,9 +29,17 @@ def _add_grading_options(parser: argparse.ArgumentParser, hidden: bool = True) -
 
 
 def _options(args: argparse.Namespace, progress: bool):
+    """The grading options the arguments ask for; with --hidden, a UsageError at once if there is no
+    secret seed (before anything is graded, so that no report is written without the hidden part)."""
     from autograder.grader import GradingOptions
+    from autograder.instances import SecretSeedMissing, secret_seed
     from autograder.sandbox import Limits
 
+    if getattr(args, "hidden", False):
+        try:
+            secret_seed()
+        except SecretSeedMissing as error:
+            raise UsageError(str(error)) from None
     return GradingOptions(hidden=getattr(args, "hidden", False), full=args.full,
                           limits=Limits(task_seconds=args.task_seconds), progress=progress)
 
@@ -76,17 +84,17 @@ def grade(args: argparse.Namespace) -> int:
     import json
 
     from autograder.grader import grade_submission
-    from autograder.instances import SecretSeedMissing
     from autograder.sandbox import SandboxSetupError, exposure_warning
     from reference.world.fileio import atomic_write_text
 
     submission = _load(args.submission)
-    warning = exposure_warning() if getattr(args, "hidden", False) else None
+    options = _options(args, progress=sys.stderr.isatty())
+    warning = exposure_warning() if options.hidden else None
     if warning:
         print(warning, file=sys.stderr)
     try:
-        report = grade_submission(submission, _options(args, progress=sys.stderr.isatty()))
-    except (SecretSeedMissing, SandboxSetupError) as error:
+        report = grade_submission(submission, options)
+    except SandboxSetupError as error:
         raise UsageError(str(error)) from None
     print(report.to_text())
     if getattr(args, "json", None):
@@ -145,11 +153,11 @@ def register_solution(subparsers: argparse._SubParsersAction) -> None:
 
 
 def solution_export(args: argparse.Namespace) -> int:
-    try:
-        from autograder.export import export_solution
-        folder = export_solution(args.out)
-    except ImportError:
-        raise UsageError("the reference solutions are not part of this installation (a student bundle?)") from None
+    from autograder.export import SOLUTIONS, export_solution
+
+    if not (SOLUTIONS / "replanning.py").exists():
+        raise UsageError(f"the reference solutions are not part of this installation (no {SOLUTIONS})")
+    folder = export_solution(args.out)
     print(f"reference solution written to {folder}/heap.py and {folder}/replanning.py")
     return 0
 
