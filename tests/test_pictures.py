@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import matplotlib
 import matplotlib.patches
@@ -23,7 +22,7 @@ from matplotlib.figure import Figure
 
 from reference.world.grid import Gridworld, distances_from, manhattan
 from reference.world.maps import write_map
-from reference.world.pictures import (BLACK, EXPANDED_GREY, HIDDEN_WALL, TRAIL, UNKNOWN_GREY, cell_name,
+from reference.world.pictures import (BLACK, EXPANDED_GREY, TRAIL, UNKNOWN_GREY, cell_name,
                                       draw_knowledge_views, draw_search, knowledge_after, observed_cells,
                                       search_view, search_views, window_around)
 from reference.world.trace import SearchRecord, Trace
