@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .grid import Cell, Gridworld
+from .kitdata import kit_path
 from .maps import MapFormatError, Scenario, read_map, read_scen
 
 
@@ -39,12 +40,13 @@ class Instance:
 
 
 def standard_mazes_dir() -> Path:
-    """The folder of the 50 standard mazes that come with the kit (``mazes/`` in the repository),
-    or the folder named by ``FTR_MAZES`` (where an installation keeps them elsewhere, as Gradescope's does)."""
+    """The folder of the 50 standard mazes that come with the kit (``mazes/`` in the repository, package
+    data in a wheel: :func:`reference.world.kitdata.kit_path`), or the folder named by ``FTR_MAZES``
+    (where an installation keeps them elsewhere, as Gradescope's does)."""
     override = os.environ.get("FTR_MAZES")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "mazes"
+    return kit_path("mazes")
 
 
 def from_scenario(scenario: Scenario, folder: Path, grid_cache: dict[str, Gridworld] | None = None) -> Instance:
