@@ -45,6 +45,12 @@ def test_single_instance_with_scen_and_trace(tmp_path, standard_instances) -> No
     assert Trace.load(out) == solve(standard_instances[5], "backward")
 
 
+def test_a_scenario_line_is_reported_as_its_index(standard_instances) -> None:
+    """``--scen mazes.scen --index 7`` is maze 7 of the folder run, so --jsonl says "maze": 7."""
+    result = ftr("run", str(MAZES / "maze_07.map"), "--scen", str(MAZES / "mazes.scen"), "--index", "7", "--jsonl")
+    assert json.loads(result.stdout) == {"maze": 7, **solve(standard_instances[7], "forward").summary()}
+
+
 def test_start_and_target_on_a_map(tmp_path) -> None:
     """Worked by hand: from (1, 0) the agent sees (1, 1) blocked, so one search expands (1, 0), (0, 0),
     (0, 1), (0, 2) (f = 4 throughout; the goal (1, 2) is reached with g = 4) and it walks 4 moves."""

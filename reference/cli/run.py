@@ -31,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
 
     instances = load_instances(args)
     rows, traces = [], []
-    for number, instance in enumerate(instances):
+    # With --scen FILE --index I the one instance is scenario line I: report it as maze I, as the
+    # folder run of the same scenario file numbers it.
+    first_number = args.index if args.scen else 0
+    for number, instance in enumerate(instances, start=first_number):
         trace = solve(instance, args.algorithm, args.tie_break)
         summary = {"maze": number, **trace.summary()}
         if args.jsonl:
