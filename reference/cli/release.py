@@ -4,20 +4,25 @@ The bundle holds what a student needs and nothing an instructor must keep:
 
     DIR/
       README.md            how to install, where to write code, how to self-check
+      CONTRACT.md          the rules every implementation follows (Part I of docs/contract.md)
       requirements.txt     the only packages it needs: numpy, matplotlib, tqdm
       requirements-notebook.txt   the same plus jupyterlab, for the notebook route
-      self_check.py        python self_check.py starter/   (or your notebook .ipynb)
+      self_check.py        python3 self_check.py starter/   (or your notebook .ipynb)
       replanning.ipynb     nbgrader's release notebook (solutions and hidden tests removed)
       starter/             heap.py, replanning.py, README.md
       reference/world/     the public world model (grid, maps, sensing, trace, replay, pictures, ...)
       autograder/          the checks and the sandbox, with the expected results of PUBLIC instances only
-      mazes/               the 50 standard mazes and mazes.scen
+      mazes/               the 50 standard mazes and mazes.scen; handout/: the handout's examples
       course/rubric.toml   the points
       handout/             the handout and its figures
 
 Never in it: ``reference/solutions``, the source notebook (``### BEGIN SOLUTION``), hidden tests,
 the answer key, the secret seed, the instructor guide. :func:`audit_bundle` checks the built folder
 for each of these and the command refuses to finish if any is found.
+
+The bundle is built in a temporary folder next to ``DIR`` and renamed into place only when it is
+complete and clean: a failed build leaves nothing behind. It runs on Python 3.10 and newer
+(``self_check.py`` says so in one line on an older one), with ``python3``.
 
 >>> STUDENT_REQUIREMENTS
 ['numpy>=1.24', 'matplotlib>=3.7', 'tqdm>=4.60']
@@ -26,16 +31,22 @@ for each of these and the command refuses to finish if any is found.
 from __future__ import annotations
 
 import argparse
+import importlib.resources
+import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
 from . import UsageError
 
-KIT_ROOT = Path(__file__).resolve().parents[2]
+#: The source tree the bundle is made from (the checkout: starter/, course/source/ are not in a wheel).
+KIT_ROOT = Path(str(importlib.resources.files("reference"))).parent
 ASSIGNMENT = "replanning"
+#: The oldest Python the bundle runs on (Ubuntu 22.04's); self_check.py checks it first.
+OLDEST_PYTHON = (3, 10)
 
 #: requirements.txt: what the world modules and the self-check need.
 STUDENT_REQUIREMENTS = ["numpy>=1.24", "matplotlib>=3.7", "tqdm>=4.60"]
@@ -49,34 +60,57 @@ FORBIDDEN_NAMES = ("solutions", "answer_key.md", "INSTRUCTOR.md", "secret_seed.t
 SELF_CHECK = '''\
 """The public self-check: run every autograded check on the public instances.
 
-    python self_check.py starter/          # a folder with heap.py and replanning.py
-    python self_check.py replanning.ipynb  # or your notebook
+    python3 self_check.py starter/          # a folder with heap.py and replanning.py
+    python3 self_check.py replanning.ipynb  # or your notebook
 
-It prints each check's points and the first places where your run differs from the rules.
-Grading adds hidden instances made the same way.
+It prints each check's points and the first places where your run differs from the rules
+(CONTRACT.md). Grading adds hidden instances made the same way. A path that is not a submission
+gets one line saying why, and exit code 2.
 """
 
 import sys
-from pathlib import Path
+
+if sys.version_info < (3, 10):
+    sys.exit("self_check: error: this bundle needs Python 3.10 or newer; this is Python "
+             + sys.version.split()[0] + " (run it with python3.10, python3.11, ...)")
+
+from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from autograder.grader import grade_submission  # noqa: E402
+from autograder.sandbox import SandboxSetupError  # noqa: E402
+from autograder.submission import SubmissionError, load_submission  # noqa: E402
+
+
+def main(arguments):
+    if len(arguments) != 1:
+        print("usage: python3 self_check.py SUBMISSION   (a folder with heap.py and replanning.py, or a .ipynb)",
+              file=sys.stderr)
+        return 2
+    try:
+        report = grade_submission(load_submission(arguments[0]))
+    except (SubmissionError, SandboxSetupError) as error:
+        print(f"self_check: error: {error}", file=sys.stderr)
+        return 2
+    print(report.to_text())
+    return 0
+
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    report = grade_submission(sys.argv[1])
-    print(report.to_text())
+    sys.exit(main(sys.argv[1:]))
 '''
 
 README = """\
 # Fast Trajectory Replanning: your bundle
 
-1. Install what it needs (a virtual environment keeps it tidy):
+1. Install what it needs, with Python 3.10 or newer (a virtual environment keeps it tidy):
 
-       python -m venv .venv && . .venv/bin/activate
+       python3 -m venv .venv && . .venv/bin/activate
        pip install -r requirements.txt            # the notebook route: requirements-notebook.txt
+
+   (Inside the activated venv `python` and `python3` are the same; without it, Debian and Ubuntu
+   have only `python3`.)
 
 2. Write your code, either way:
    - in `starter/heap.py` and `starter/replanning.py` (read `starter/README.md`), or
@@ -84,13 +118,16 @@ README = """\
 
 3. Check it on the public instances, as often as you like:
 
-       python self_check.py starter/
-       python self_check.py replanning.ipynb
+       python3 self_check.py starter/
+       python3 self_check.py replanning.ipynb
 
    The notebook's test cells run the same checks.
 
-The handout is `handout/handout.md`; the 50 standard mazes are in `mazes/`. Your code may import
-`reference.world` (the public world model) and nothing else from this bundle.
+The rules your code follows (grids, files, the agent, the algorithms with their exact tie breaking,
+the trace you return, the handout's worked examples) are in `CONTRACT.md`. The handout is
+`handout/handout.md`; the 50 standard mazes are in `mazes/`, the handout's three examples in
+`mazes/handout/`. Your code may import `reference.world` (the public world model) and nothing else
+from this bundle.
 """
 
 
@@ -111,20 +148,46 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.out
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out} already exists and is not an empty folder; choose a new --out")
+    if not (KIT_ROOT / "starter").is_dir() or not (KIT_ROOT / "course" / "source").is_dir():
+        raise UsageError(f"ftr release builds from the kit's source checkout (starter/, course/source/); "
+                         f"{KIT_ROOT} has none (an installed wheel does not carry them)")
     files = build_bundle(out)
     print(f"student bundle written to {out} ({files} files); checked: no solutions, hidden tests or answer key")
     return 0
 
 
 def build_bundle(out: Path) -> int:
-    """Write the bundle into ``out``; return the number of files. Raises RuntimeError if the audit fails."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Build the bundle and move it into ``out`` (absent, or an empty folder); return the number of files.
+
+    It is built in a temporary folder beside ``out`` and renamed into place at the end, so a build that
+    fails (nbgrader, the audit: RuntimeError) leaves nothing behind.
+    """
+    out.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".building"))
+    try:
+        _write_bundle(building)
+        problems = audit_bundle(building)
+        if problems:
+            raise RuntimeError("the student bundle is not safe to hand out:\n" + "\n".join(problems))
+        files = sum(1 for p in building.rglob("*") if p.is_file())
+        umask = os.umask(0)  # reading the umask means setting it; put it straight back
+        os.umask(umask)
+        building.chmod(0o777 & ~umask)  # mkdtemp made it private to its owner
+        os.replace(building, out)       # atomic; replaces an empty folder
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return files
+
+
+def _write_bundle(out: Path) -> None:
     copies = [
         (KIT_ROOT / "starter", out / "starter", ("*.py", "*.md")),
         (KIT_ROOT / "reference" / "world", out / "reference" / "world", ("*.py",)),
         (KIT_ROOT / "autograder", out / "autograder", ("*.py",)),
         (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",)),
         (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen")),
+        (KIT_ROOT / "mazes" / "handout", out / "mazes" / "handout", ("*.map", "*.scen")),
         (KIT_ROOT / "course" / "handout", out / "handout", ("*.md",)),
         (KIT_ROOT / "course" / "handout" / "figures", out / "handout" / "figures", ("*.png",)),
     ]
@@ -134,14 +197,36 @@ def build_bundle(out: Path) -> int:
     (out / "course").mkdir(exist_ok=True)
     shutil.copyfile(KIT_ROOT / "course" / "rubric.toml", out / "course" / "rubric.toml")
     write_release_notebook(out / f"{ASSIGNMENT}.ipynb")
+    (out / "CONTRACT.md").write_text(student_contract(KIT_ROOT / "docs" / "contract.md"), encoding="utf-8")
     (out / "self_check.py").write_text(SELF_CHECK, encoding="utf-8")
     (out / "README.md").write_text(README, encoding="utf-8")
     (out / "requirements.txt").write_text("\n".join(STUDENT_REQUIREMENTS) + "\n", encoding="utf-8")
     (out / "requirements-notebook.txt").write_text("\n".join(NOTEBOOK_REQUIREMENTS) + "\n", encoding="utf-8")
-    problems = audit_bundle(out)
-    if problems:
-        raise RuntimeError("the student bundle is not safe to hand out:\n" + "\n".join(problems))
-    return sum(1 for p in out.rglob("*") if p.is_file())
+
+
+#: docs/contract.md's heading where the instructor-side part (the advanced modules) begins.
+PART_TWO_HEADING = "# Part II"
+
+
+def student_contract(contract: Path) -> str:
+    """Part I of the kit's contract (everything before its Part II heading): what students are held to."""
+    text = contract.read_text(encoding="utf-8")
+    cut = text.find("\n" + PART_TWO_HEADING)
+    if cut < 0:
+        raise RuntimeError(f"{contract}: no line starting with {PART_TWO_HEADING!r}; cannot cut out Part I")
+    return text[:cut].rstrip() + "\n"
+
+
+def _scripts_first_on_path() -> dict[str, str]:
+    """This environment with the running Python's scripts folder first on PATH.
+
+    nbgrader starts ``alembic`` by name; where the kit's venv is not activated (a fresh clone, CI,
+    cron) that name is not on PATH. The scripts folder of the running interpreter always has it.
+    """
+    environment = dict(os.environ)
+    scripts = sysconfig.get_path("scripts")
+    environment["PATH"] = os.pathsep.join(p for p in (scripts, environment.get("PATH", "")) if p)
+    return environment
 
 
 def _copy_matching(source: Path, target: Path, patterns: tuple[str, ...]) -> None:
@@ -163,7 +248,7 @@ def write_release_notebook(destination: Path) -> None:
                                                       "secret_seed.txt", "__pycache__"))
         result = subprocess.run(
             [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force"],
-            cwd=course, capture_output=True, text=True,
+            cwd=course, capture_output=True, text=True, env=_scripts_first_on_path(),
         )
         notebook = course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
         if result.returncode != 0 or not notebook.exists():
