@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -106,6 +107,10 @@ def test_frames_replay_every_run_faithfully(instance, algorithm, moves_per_frame
         assert frame.agent == frame.trail[-1]
         assert all(not grid.is_blocked(c) for c in frame.trail)
     assert sum(f.kind == "search" for f in frames) == len(trace.searches)
+    for frame in frames:  # "N moves to go" / "N to go" counts the rest of the trajectory, whatever was planned
+        to_go = re.search(r"(\d+) (?:moves )?to go", frame.caption)
+        if to_go:
+            assert int(to_go.group(1)) == trace.moves - frame.step, frame.caption
 
 
 def test_gif_has_one_picture_per_frame(tmp_path):
@@ -115,7 +120,29 @@ def test_gif_has_one_picture_per_frame(tmp_path):
     path = save_gif(animation, tmp_path / "run.gif", fps=5, dpi=40)
     with Image.open(path) as gif:
         assert gif.n_frames == len(animation.player.frames) == len(run_frames(grid, trace))
-        assert gif.size == (200, 216)   # 5 x 5.4 inches at 40 dpi
+        assert gif.size == (200, 262)   # 5 x 6.55 inches at 40 dpi (5 of grid, 1 of legend, 0.55 of title)
+
+
+def test_moves_to_go_is_what_the_agent_walks_not_the_planned_path():
+    """Example 1, forward: the second search (agent in C2 after 3 moves) plans a path of 7 moves, but
+    the agent walks 9 more (it meets B3 and replans once more): 12 moves in all, worked by hand in
+    the handout's Figures 5-6 (E3 E2 D2 C2, then B2 A2 A3 A4 A5 B5 C5 D5 E5)."""
+    grid = Gridworld.from_strings(EXAMPLE_1)
+    trace = solved(grid, (4, 2), (4, 4))
+    assert trace.moves == 12
+    searches = [f for f in run_frames(grid, trace) if f.kind == "search"]
+    assert searches[1].step == 3 and len(searches[1].path) - 1 == 7
+    assert searches[1].caption.endswith("path 7 moves; 9 moves to go")
+    assert searches[0].caption.endswith("path 8 moves; 12 moves to go")
+
+
+def test_the_animation_has_a_legend():
+    grid = Gridworld.from_strings(EXAMPLE_1)
+    animation = animate_run(grid, solved(grid, (4, 2), (4, 4)))
+    legend = animation.player.ax.get_legend()
+    labels = [text.get_text() for text in legend.get_texts()]
+    assert labels == ["known blocked", "seen just now", "blocked, not seen yet", "expanded by the latest search",
+                      "cells stood in", "path it follows", "agent", "target"]
 
 
 def test_inline_player_is_html_with_a_slider():

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from reference.world.grid import Gridworld, distances_from, manhattan
 from reference.world.maps import write_map
-from reference.world.pictures import (BLACK, EXPANDED_GREY, TRAIL, UNKNOWN_GREY, cell_name,
+from reference.world.pictures import (BLACK, EXPANDED_GREY, HIDDEN_WALL, TRAIL, UNKNOWN_GREY, cell_name,
                                       draw_knowledge_views, draw_search, knowledge_after, observed_cells,
                                       search_view, search_views, window_around)
 from reference.world.trace import SearchRecord, Trace
@@ -231,6 +231,39 @@ def test_big_grid_drops_numbers_and_colours_the_expansion_order(maze_run, tmp_pa
     from PIL import Image
 
     assert Image.open(path).size == (300, 300)
+
+
+def test_the_legend_says_what_colours_corners_and_marks_mean(example_1):
+    trace = solved(example_1, (4, 2), (4, 4), "adaptive")
+    drawn = draw_search(search_view(example_1, trace, 1))
+    title, *labels = drawn.legend
+    assert title.startswith("in a cell: g top-left, f top-right, h bottom-left")
+    assert "green, bottom-right: the h Adaptive A* learns" in title
+    assert labels == ["expanded", "known blocked", "blocked, not seen yet (planned through)", "path found",
+                      "A agent, T target", "tree pointer"]
+    legend = drawn.axes.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == labels and legend.get_title().get_text() == title
+    # the legend's hatched square is the hatching drawn over the unseen walls (B3 and C4 here)
+    assert legend.legend_handles[2].get_hatch() == "///"
+    forward = draw_search(search_view(example_1, solved(example_1, (4, 2), (4, 4)), 0), hidden_walls=False)
+    assert "green" not in forward.legend[0] and "blocked, not seen yet (planned through)" not in forward.legend
+    assert draw_search(search_view(example_1, trace, 0), legend=False).axes.get_legend() is None
+
+
+def test_on_a_101_maze_walls_path_agent_and_target_stand_out(maze_run):
+    """Unseen walls are a mid blue-grey, not a tint of white; the path and the marks are drawn bold."""
+    instance, trace = maze_run
+    figure, ax = plt.subplots(figsize=(8, 8))
+    drawn = draw_search(search_view(instance.grid, trace, 2), ax=ax)
+    luminance = lambda rgb: 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]  # noqa: E731
+    assert luminance(HIDDEN_WALL) < 0.75                     # the old (0.86, 0.88, 0.95) was 0.88
+    unseen = [c for c in instance.grid.cells() if instance.grid.is_blocked(c) and not drawn.colours[c].tolist() == list(BLACK)]
+    assert unseen and all(tuple(drawn.colours[c]) == HIDDEN_WALL for c in unseen if c not in drawn.shaded)
+    (path_line,) = [line for line in ax.lines if line.get_xydata().shape[0] > 1]
+    assert path_line.get_linewidth() >= 2.5
+    sizes = [size for collection in ax.collections for size in collection.get_sizes()]
+    assert min(sizes) >= 100                                  # agent and target: several cells wide
+    assert drawn.legend[-2:] == ["agent", "target"] and drawn.legend[0] == "expanded (colour: order)"
 
 
 def test_zoom_window_brings_the_numbers_back(maze_run):

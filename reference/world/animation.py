@@ -11,7 +11,11 @@ What a frame shows, on the agent's freespace view of the true grid:
 * pale blue-grey: walls it has not seen yet (it plans as if they were free);
 * blue: the cells the latest search expanded (bright in the search's own frame, faint after);
 * yellow: the cells the agent has stood in; the red line: the path it is following;
-* the blue dot is the agent, the red star the target.
+* the blue dot is the agent, the red star the target (a legend under the grid says the same).
+
+"moves to go" in a caption counts the moves the agent will still walk in this run (the rest of
+its trajectory), not the length of the path it has just planned, which a newly seen wall can cut
+short.
 
 >>> from reference.world.grid import Gridworld
 >>> from reference.world.trace import SearchRecord, Trace
@@ -36,14 +40,16 @@ from matplotlib.axes import Axes
 
 from .fileio import atomic_write_bytes
 from .grid import Cell, Gridworld
-from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, known_array,
-                       target_of)
+from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, add_legend,
+                       known_array, legend_handle, target_of)
 from .replay import search_contexts
 from .sensing import Knowledge
 from .trace import ALGORITHMS, Trace
 
+WHITE_RGB = (1.0, 1.0, 1.0)
 SEARCHED = (0.45, 0.7, 1.0)         # cells the current search expanded, in its own frame
 SEARCHED_FAINT = (0.82, 0.9, 1.0)   # ... and while the agent walks the path it found
+LEGEND_INCHES = 1.0                 # the band under the grid that holds the legend
 
 
 @dataclass
@@ -77,12 +83,15 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
     agent = tuple(trace.trajectory[0])
     knowledge.observe(n for n in grid.neighbours(agent) if grid.blocked[n])
     trail = [agent]
+    total_moves = len(trace.trajectory) - 1
     frames: list[Frame] = []
     for context in search_contexts(grid, trace):
         record = trace.searches[context.index]
         number = context.index + 1
         path = [tuple(c) for c in record.path]
-        found = f"{len(path) - 1} moves to go" if path else "no path: the target cannot be reached"
+        to_go = total_moves - (len(trail) - 1)  # what the agent will walk, not what it planned
+        found = (f"path {len(path) - 1} moves; {to_go} moves to go" if path
+                 else "no path: the target cannot be reached")
         frames.append(Frame("search", len(trail) - 1, agent, known_array(knowledge),
                             f"search {number}: {len(record.expanded)} expansions, {found}",
                             context.index, list(record.expanded), path=path, trail=list(trail)))
@@ -93,7 +102,8 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
             new_walls = knowledge.observe(n for n in grid.neighbours(agent) if grid.blocked[n])
             if walked % moves_per_frame == 0 or new_walls or walked == len(context.moves):
                 seen = f", sees {len(new_walls)} new wall{'s' * (len(new_walls) != 1)}" if new_walls else ""
-                frames.append(Frame("move", step, agent, known_array(knowledge), f"move {step}{seen}",
+                frames.append(Frame("move", step, agent, known_array(knowledge),
+                                    f"move {step}, {total_moves - step} to go{seen}",
                                     context.index, list(record.expanded), new_walls, path[walked:], list(trail)))
     target = target_of(trace)
     outcome = "reached the target" if trace.reached else "cannot reach the target"
@@ -136,7 +146,7 @@ def frame_colours(grid: Gridworld, frame: Frame) -> np.ndarray:
         for cell in frame.expanded:
             colours[cell] = searched
     # a wall the agent has not seen stays visible, mixed with the search colour if it was searched
-    colours[grid.blocked] = (colours[grid.blocked] + HIDDEN_WALL) / 2 * 0.9
+    colours[grid.blocked] = (colours[grid.blocked] + HIDDEN_WALL) / 2 * 0.9  # on white: the legend's colour
     for cell in frame.trail:
         colours[cell] = TRAIL
     colours[frame.known_blocked] = BLACK
@@ -153,15 +163,16 @@ class RunPlayer:
         height, width = grid.height, grid.width
         self.image = ax.imshow(frame_colours(grid, frames[0]), extent=(-0.5, width - 0.5, height - 0.5, -0.5),
                                interpolation="nearest")
-        (self.path_line,) = ax.plot([], [], color=PATH_COLOUR, linewidth=2.5 if max(height, width) <= 40 else 1.4,
-                                    alpha=0.7, solid_capstyle="round")
-        size = 80 if max(height, width) <= 40 else 18
+        small = max(height, width) <= 40
+        (self.path_line,) = ax.plot([], [], color=PATH_COLOUR, linewidth=2.5 if small else 2.2,
+                                    alpha=0.8, solid_capstyle="round")
+        size = 80 if small else 60
         self.agent_marker = ax.scatter([frames[0].agent[1]], [frames[0].agent[0]], s=size, color=AGENT_COLOUR,
-                                       edgecolor="white", linewidth=0.8, zorder=5)
+                                       edgecolor="black", linewidth=1.2, zorder=5)
         target = target_of(trace)
         if target is not None:
             ax.scatter([target[1]], [target[0]], s=size * 2.5, marker="*", color=TARGET_COLOUR,
-                       edgecolor="white", linewidth=0.6, zorder=5)
+                       edgecolor="black", linewidth=1.0, zorder=5)
         if max(height, width) <= 40:
             ax.set_xticks(np.arange(-0.5, width), minor=True)
             ax.set_yticks(np.arange(-0.5, height), minor=True)
@@ -170,6 +181,12 @@ class RunPlayer:
         ax.set_xticks([])
         ax.set_yticks([])
         self.title = ax.set_title("", fontsize=9)
+        add_legend(ax, [("known blocked", legend_handle("cell", BLACK)),
+                        ("seen just now", legend_handle("cell", NEW_WALL)),
+                        ("blocked, not seen yet", legend_handle("cell", tuple(np.add(WHITE_RGB, HIDDEN_WALL) / 2 * 0.9))),
+                        ("expanded by the latest search", legend_handle("cell", SEARCHED)),
+                        ("cells stood in", legend_handle("cell", TRAIL)), ("path it follows", legend_handle("path")),
+                        ("agent", legend_handle("agent")), ("target", legend_handle("target"))], columns=2, fontsize=7)
 
     def draw(self, index: int) -> list[Any]:
         """Show frame ``index``; return the artists that changed (FuncAnimation's contract)."""
@@ -181,7 +198,7 @@ class RunPlayer:
         else:
             self.path_line.set_data([], [])
         self.agent_marker.set_offsets([[frame.agent[1], frame.agent[0]]])
-        self.title.set_text(f"{ALGORITHMS.get(self.trace.algorithm, self.trace.algorithm)}  |  {frame.caption}")
+        self.title.set_text(f"{ALGORITHMS.get(self.trace.algorithm, self.trace.algorithm)}\n{frame.caption}")
         return [self.image, self.path_line, self.agent_marker, self.title]
 
 
@@ -198,10 +215,12 @@ def animate_run(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fra
 
     frames = run_frames(grid, trace, moves_per_frame, max_frames)
     aspect = grid.height / grid.width
-    figure = Figure(figsize=(size, size * aspect + 0.4))
+    height = size * aspect + LEGEND_INCHES + 0.55
+    figure = Figure(figsize=(size, height))
     ax = figure.add_subplot()
     player = RunPlayer(grid, trace, frames, ax)
-    figure.tight_layout()
+    # the grid on top, the legend in the band of LEGEND_INCHES under it, the title above
+    figure.subplots_adjust(left=0.03, right=0.97, top=1 - 0.5 / height, bottom=LEGEND_INCHES / height)
     animation = FuncAnimation(figure, player.draw, frames=len(frames), interval=interval, blit=False,
                               repeat=False)
     animation.player = player  # keeps the frames at hand for callers and tests
@@ -245,7 +264,9 @@ def step_slider(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fra
     frames = run_frames(grid, trace, moves_per_frame, max_frames)
 
     def show(frame: int) -> None:
-        figure, ax = plt.subplots(figsize=(size, size * grid.height / grid.width + 0.4))
+        height = size * grid.height / grid.width + LEGEND_INCHES + 0.55
+        figure, ax = plt.subplots(figsize=(size, height))
+        figure.subplots_adjust(left=0.03, right=0.97, top=1 - 0.5 / height, bottom=LEGEND_INCHES / height)
         RunPlayer(grid, trace, frames, ax).draw(frame)
         plt.show()
 

@@ -8,6 +8,7 @@ Two kinds of picture, both for any trace (the reference's or a student's) on its
   arrows, the agent ``A`` and the target ``T``, and the path found. For Adaptive A* the
   bottom-right corner of each expanded cell shows its updated h-value (Figure 7). On a big grid
   the numbers are dropped and the expansion order becomes a colour ramp; ``window`` zooms in.
+  A legend under the grid says what each colour, line, mark and corner means.
 * :func:`draw_knowledge_views` - the true world, what the agent knows, and the freespace view
   it plans on, side by side at any step of the run (the handout's Figures 2 and 3).
 
@@ -35,7 +36,8 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.patches import Rectangle
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
 
 from .grid import Cell, Gridworld
 from .replay import SearchAnnotation, SearchContext, annotate_search, heuristic_for, search_contexts
@@ -47,7 +49,8 @@ WHITE = (1.0, 1.0, 1.0)
 BLACK = (0.0, 0.0, 0.0)
 EXPANDED_GREY = (0.72, 0.72, 0.72)      # the handout's grey for expanded cells
 UNKNOWN_GREY = (0.55, 0.55, 0.55)       # Figure 2 (right): cells whose status the agent does not know
-HIDDEN_WALL = (0.86, 0.88, 0.95)        # blocked on the true grid, not yet seen by the agent
+HIDDEN_WALL = (0.6, 0.67, 0.88)         # blocked on the true grid, not yet seen by the agent
+HIDDEN_HATCH = (0.25, 0.3, 0.55)        # ... and the hatching drawn over it on small grids
 NEW_WALL = (0.85, 0.1, 0.1)             # a blocked cell the agent has just seen
 TRAIL = (1.0, 0.87, 0.55)               # cells the agent has stood in
 PATH_COLOUR = "tab:red"
@@ -56,6 +59,8 @@ TARGET_COLOUR = "tab:red"
 
 #: Above this many rows or columns in view, a search figure drops its numbers (they would not fit).
 MAX_CELLS_WITH_NUMBERS = 16
+#: Above this many rows or columns in view, cells are a few pixels: lines and marks are drawn bolder.
+MAX_CELLS_WITH_GRID_LINES = 40
 
 Window = tuple[Cell, Cell]  # (top-left cell, bottom-right cell), both inside the view
 
@@ -235,16 +240,89 @@ def _mark_agent_and_target(ax: Axes, agent: Cell | None, target: Cell | None, le
             ax.text(cell[1], cell[0], marks[cell], ha="center", va="center", fontsize=13, fontweight="bold",
                     color=colour, zorder=6, bbox={"boxstyle": "round,pad=0.15", "facecolor": "white",
                                                   "edgecolor": "none", "alpha": 0.85})
-        else:
+        else:  # a white ring inside a black one: visible on white, black, grey and every ramp colour
             ax.scatter([cell[1]], [cell[0]], s=marker_size * (2 if marker == "*" else 1), marker=marker,
-                       color=colour, edgecolor="white", linewidth=0.8, zorder=6)
+                       color=colour, edgecolor="black", linewidth=1.6, zorder=6)
+            ax.scatter([cell[1]], [cell[0]], s=marker_size * (2 if marker == "*" else 1), marker=marker,
+                       color=colour, edgecolor="white", linewidth=0.6, zorder=6)
     return marks
+
+
+def _marker_size(rows: int, cols: int) -> float:
+    """Agent and target marks: a cell's size on small grids, several cells wide on big ones."""
+    return 60 if max(rows, cols) <= MAX_CELLS_WITH_GRID_LINES else 140
+
+
+def _path_width(numbers: bool, rows: int, cols: int) -> float:
+    """The path's line width in points: thick enough to follow on a 101 x 101 maze."""
+    return 3.0 if numbers or max(rows, cols) <= MAX_CELLS_WITH_GRID_LINES else 2.6
 
 
 def _draw_path(ax: Axes, path: Sequence[Cell], width: float = 3.0) -> None:
     if len(path) >= 2:
         rows, cols = zip(*path)
-        ax.plot(cols, rows, color=PATH_COLOUR, linewidth=width, alpha=0.55, solid_capstyle="round", zorder=4)
+        ax.plot(cols, rows, color=PATH_COLOUR, linewidth=width, alpha=0.8, solid_capstyle="round", zorder=4)
+
+
+def add_legend(ax: Axes, entries: Sequence[tuple[str, object]], title: str | None = None, columns: int = 3,
+               fontsize: float = 8) -> None:
+    """A legend under ``ax`` with one entry per ``(label, handle)`` (see :func:`legend_handle`)."""
+    handles = [handle for _, handle in entries]
+    labels = [label for label, _ in entries]
+    legend = ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.03), ncol=columns,
+                       fontsize=fontsize, title=title, title_fontsize=fontsize, frameon=False, handlelength=1.6,
+                       columnspacing=1.2)
+    legend.set_zorder(10)
+
+
+def legend_handle(kind: str, colour=None) -> object:
+    """A legend handle: ``"cell"`` (a square of ``colour``), ``"hatched"`` (a hidden wall), ``"path"``,
+    ``"agent"``, ``"target"``, ``"arrow"`` (a tree pointer)."""
+    if kind == "cell":
+        return Patch(facecolor=colour, edgecolor="0.3", linewidth=0.5)
+    if kind == "hatched":
+        return Patch(facecolor=HIDDEN_WALL, edgecolor=HIDDEN_HATCH, hatch="///", linewidth=0.5)
+    if kind == "path":
+        return Line2D([], [], color=PATH_COLOUR, linewidth=3.0, alpha=0.8)
+    if kind == "agent":
+        return Line2D([], [], marker="o", linestyle="", markersize=8, color=AGENT_COLOUR, markeredgecolor="black")
+    if kind == "target":
+        return Line2D([], [], marker="*", linestyle="", markersize=11, color=TARGET_COLOUR, markeredgecolor="black")
+    if kind == "arrow":
+        return Line2D([], [], marker=r"$\leftarrow$", linestyle="", markersize=10, color="0.15")
+    raise ValueError(f"unknown legend handle {kind!r}")
+
+
+#: What the four corners of a cell hold in the handout's search figures.
+CORNERS = "in a cell: g top-left, f top-right, h bottom-left"
+CORNER_UPDATED_H = "; green, bottom-right: the h Adaptive A* learns from this search"
+
+
+def search_legend_entries(numbers: bool, hidden_walls: bool, updated_h: bool,
+                          ramp: str = "viridis") -> tuple[str | None, list[tuple[str, object]]]:
+    """The key of :func:`draw_search`: a title (what the corners hold, with numbers) and the entries."""
+    import matplotlib
+
+    expanded = EXPANDED_GREY if numbers else matplotlib.colormaps[ramp](0.5)
+    entries = [("expanded" if numbers else "expanded (colour: order)", legend_handle("cell", expanded)),
+               ("known blocked", legend_handle("cell", BLACK))]
+    if hidden_walls:
+        entries.append(("blocked, not seen yet (planned through)",
+                        legend_handle("hatched" if numbers else "cell", HIDDEN_WALL)))
+    entries += [("path found", legend_handle("path"))]
+    if numbers:
+        entries += [("A agent, T target", legend_handle("cell", WHITE)), ("tree pointer", legend_handle("arrow"))]
+    else:
+        entries += [("agent", legend_handle("agent")), ("target", legend_handle("target"))]
+    title = (CORNERS + (CORNER_UPDATED_H if updated_h else "")) if numbers else None
+    return title, entries
+
+
+def search_legend(ax: Axes, numbers: bool, hidden_walls: bool, updated_h: bool, ramp: str = "viridis") -> list[str]:
+    """Put the key of :func:`draw_search` under ``ax``; return its title (if any) and labels."""
+    title, entries = search_legend_entries(numbers, hidden_walls, updated_h, ramp)
+    add_legend(ax, entries, title=title)
+    return ([title] if title else []) + [label for label, _ in entries]
 
 
 def _new_axes(ax: Axes | None, rows: int, cols: int, inch_per_cell: float, max_inches: float = 10.0) -> Axes:
@@ -276,6 +354,7 @@ class DrawnSearch:
     colours: np.ndarray
     window: Window
     numbers: bool
+    legend: list[str] = field(default_factory=list)  # the legend's title and labels ([] without one)
 
 
 def search_colours(view: SearchView, ramp: str | None = None, hidden_walls: bool = True) -> np.ndarray:
@@ -309,6 +388,7 @@ def draw_search(
     ramp: str = "viridis",
     title: str | None = None,
     hidden_walls: bool = True,
+    legend: bool = True,
 ) -> DrawnSearch:
     """Draw one search the way the handout's Figures 5-7 do.
 
@@ -317,8 +397,8 @@ def draw_search(
     and draws the tree pointers as arrows from each generated cell to its parent; without numbers
     the expanded cells are coloured by expansion order with ``ramp``. ``window`` ((top, left),
     (bottom, right)) zooms in on part of the grid. ``hidden_walls`` marks the blocked cells the
-    agent has not seen yet (hatched, pale blue-grey); without it the picture shows only what the
-    agent knows, as the handout's figures do.
+    agent has not seen yet (blue-grey, hatched when numbered); without it the picture shows only
+    what the agent knows, as the handout's figures do. ``legend`` puts the key under the grid.
 
     >>> from reference.world.grid import Gridworld
     >>> grid = Gridworld.from_strings([".."])
@@ -339,7 +419,7 @@ def draw_search(
 
     colours = search_colours(view, ramp=None if numbers else ramp, hidden_walls=hidden_walls)
     _show_cells(ax, colours)
-    _style_axes(ax, grid.height, grid.width, window, grid_lines=numbers or max(rows, cols) <= 40)
+    _style_axes(ax, grid.height, grid.width, window, grid_lines=numbers or max(rows, cols) <= MAX_CELLS_WITH_GRID_LINES)
 
     def in_view(cell: Cell) -> bool:
         return top <= cell[0] <= bottom and left <= cell[1] <= right
@@ -375,7 +455,7 @@ def draw_search(
             for row, col in zip(*np.nonzero(grid.blocked)):
                 if in_view((row, col)) and not view.knowledge.is_blocked((row, col)):
                     ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///",
-                                           edgecolor=(0.45, 0.5, 0.7), linewidth=0, zorder=1))
+                                           edgecolor=HIDDEN_HATCH, linewidth=0, zorder=1))
         for child, parent in annotation.tree.items():
             if in_view(child) and in_view(parent):
                 arrows[child] = parent
@@ -392,15 +472,16 @@ def draw_search(
         if annotation.expanded:
             mappable = ScalarMappable(Normalize(1, max(2, len(annotation.expanded))), matplotlib.colormaps[ramp])
             ax.get_figure().colorbar(mappable, ax=ax, shrink=0.7, label="expansion order")
-    _draw_path(ax, view.record.path, width=3.0 if numbers else 1.6)
+    _draw_path(ax, view.record.path, width=_path_width(numbers, rows, cols))
     marks = _mark_agent_and_target(ax, view.agent, view.target, letters=numbers, window=window,
-                                   marker_size=60 if max(rows, cols) <= 40 else 25)
+                                   marker_size=_marker_size(rows, cols))
+    labels = search_legend(ax, numbers, hidden_walls, show_updated_h and bool(view.h_updated), ramp) if legend else []
     expanded = len(annotation.expanded)
     ax.set_title(title if title is not None else
                  f"{ALGORITHMS.get(view.algorithm, view.algorithm)}, search {view.index + 1}: "
                  f"{expanded} expansion{'s' * (expanded != 1)}",
                  fontsize=10)
-    return DrawnSearch(ax, cell_text, list(annotation.expanded), arrows, marks, colours, window, numbers)
+    return DrawnSearch(ax, cell_text, list(annotation.expanded), arrows, marks, colours, window, numbers, labels)
 
 
 # -- knowledge views -----------------------------------------------------------------------------
@@ -478,11 +559,17 @@ def draw_knowledge_views(grid: Gridworld, trace: Trace, step: int = 0, axes: Seq
     titles = {"true": "true world", "known": "what the agent knows", "freespace": "freespace view (plans on this)"}
     for ax, (name, panel) in zip(axes, colours.items()):
         _show_cells(ax, panel)
-        _style_axes(ax, grid.height, grid.width, window, grid_lines=small or max(rows, cols) <= 40)
-        _mark_agent_and_target(ax, agent, target, letters=small, window=window, marker_size=60 if max(rows, cols) <= 40 else 25)
+        _style_axes(ax, grid.height, grid.width, window, grid_lines=small or max(rows, cols) <= MAX_CELLS_WITH_GRID_LINES)
+        _mark_agent_and_target(ax, agent, target, letters=small, window=window, marker_size=_marker_size(rows, cols))
         if name == "freespace":
-            _draw_path(ax, plan, width=3.0 if small else 1.6)
+            _draw_path(ax, plan, width=_path_width(small, rows, cols))
         ax.set_title(titles[name], fontsize=10)
+    marks = ([("A agent, T target", legend_handle("cell", WHITE))] if small else
+             [("agent", legend_handle("agent")), ("target", legend_handle("target"))])
+    add_legend(axes[1], [("blocked (known, in the middle and right)", legend_handle("cell", BLACK)),
+                         ("not observed yet", legend_handle("cell", UNKNOWN_GREY)),
+                         ("cells the agent stood in", legend_handle("cell", TRAIL)),
+                         ("the path it follows", legend_handle("path")), *marks], columns=3)
     axes[0].get_figure().suptitle(f"step {step}: the agent stands in "
                                   f"{cell_name(agent) if grid.height <= 26 else agent}", fontsize=11)
     return KnowledgeViews(axes, colours, step, agent, plan)
