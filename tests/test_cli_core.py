@@ -127,7 +127,45 @@ def test_experiment_writes_tables_and_statistics(tmp_path) -> None:
     assert {c["label"] for c in summary["comparisons"]} == {
         "forward/larger_g vs forward/smaller_g", "forward/larger_g vs backward/larger_g",
         "forward/larger_g vs adaptive/larger_g"}
-    assert (out / "summary.md").read_text().startswith("# The standard experiment")
+    markdown = (out / "summary.md").read_text()
+    assert markdown.startswith("# The standard experiment")
+    assert "| Wilcoxon p | paired t-test p |" in markdown and "CPU seconds" in markdown
+    assert "Times are CPU seconds per run" in result.stdout and "paired t-test p = " in result.stdout
+
+
+def test_the_tests_disagree_on_heavy_tailed_differences_and_the_summary_says_why() -> None:
+    """Twenty mazes, worked by hand: b beats a by 1, 2, ..., 19 expansions on nineteen of them and
+    loses by 10,000 on the twentieth. The mean difference (+490.5) is one maze's; the signs are not.
+
+    Wilcoxon, exactly: the ranks of |b - a| are 1..19 (b better) and 20 (b worse), so W+ = 20, and
+    the two-sided p is 2 * #{sets of distinct ranks from 1..20 with sum <= 20} / 2^20, counted here
+    by enumeration (at most five ranks fit: 1 + 2 + ... + 6 = 21). Paired t-test: t = mean / (sd /
+    sqrt(20)) with 19 degrees of freedom."""
+    from itertools import combinations
+
+    from scipy import stats
+
+    from reference.experiments.standard import paired_comparisons, summarise, summary_markdown
+
+    differences = [-d for d in range(1, 20)] + [10_000]
+    rows = []
+    for maze, difference in enumerate(differences):
+        for setting, expansions in (("forward/larger_g", 50_000), ("adaptive/larger_g", 50_000 + difference)):
+            rows.append({"maze": maze, "setting": setting, "expansions": expansions, "searches": 1, "moves": 1,
+                         "seconds": 0.01})
+    (comparison,) = paired_comparisons(rows)
+    small_sums = sum(1 for k in range(6) for ranks in combinations(range(1, 21), k) if sum(ranks) <= 20)
+    assert comparison.wilcoxon_p == pytest.approx(2 * small_sums / 2 ** 20)
+    mean = sum(differences) / 20
+    sd = (sum((d - mean) ** 2 for d in differences) / 19) ** 0.5
+    assert comparison.t_test_p == pytest.approx(2 * stats.t.sf(abs(mean / (sd / 20 ** 0.5)), 19))
+    assert comparison.wilcoxon_p < 0.05 < comparison.t_test_p
+    assert (comparison.b_fewer, comparison.a_fewer, comparison.median_difference) == (19, 1, -9.5)
+    assert comparison.top_five_share == pytest.approx((10_000 + 19 + 18 + 17 + 16) / (10_000 + 190))
+    note = comparison.disagreement()
+    assert "heavy-tailed" in note and "better on 19 mazes, worse on 1" in note and "99%" in note
+    assert "Wilcoxon p = 0.00071, paired t-test p = 0.34" in comparison.sentence()
+    assert note in summary_markdown(summarise(rows), [comparison])
 
 
 def test_help_lists_the_commands() -> None:

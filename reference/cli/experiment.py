@@ -13,8 +13,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the standard experiment: four settings on the 50 mazes, statistics and plots",
         description="Run forward/larger_g, forward/smaller_g, backward/larger_g and adaptive/larger_g on "
         "every maze of MAZES (default: the bundled mazes), print the summary and the paired comparisons "
-        "(Wilcoxon signed-rank and paired t-test on expansions), and write per_maze.csv, per_maze.json, "
-        "summary.json, summary.md and plots into --out.",
+        "(Wilcoxon signed-rank and paired t-test on expansions, and why they disagree when they do), and "
+        "write per_maze.csv, per_maze.json, summary.json, summary.md and plots into --out. Times are CPU "
+        "time per run.",
     )
     parser.add_argument("mazes", nargs="?", type=Path, metavar="MAZES",
                         help="a folder with mazes.scen (default: the kit's mazes/)")
@@ -28,7 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def experiment(args: argparse.Namespace) -> int:
-    from reference.experiments.standard import paired_comparisons, run_experiment, summarise, summary_table, write_results
+    from reference.experiments.standard import (TIME_NOTE, paired_comparisons, run_experiment, summarise, summary_table,
+                                                write_results)
     from reference.world.instances import load_folder, standard_mazes_dir
 
     from . import UsageError
@@ -48,9 +50,13 @@ def experiment(args: argparse.Namespace) -> int:
     summary, comparisons = summarise(rows), paired_comparisons(rows)
     headers, table = summary_table(summary)
     print(format_table(headers, table))
+    print(TIME_NOTE)
     print()
     for comparison in comparisons:
         print(comparison.sentence())
+    for note in filter(None, (comparison.disagreement() for comparison in comparisons)):
+        print()
+        print(note)
     written = write_results(rows, args.out, summary, comparisons)
     if not args.no_plots:
         from reference.experiments.plots import experiment_figures

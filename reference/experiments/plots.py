@@ -143,7 +143,7 @@ def plot_paired(rows: Sequence[Row], setting_a: str, setting_b: str, ax: Axes | 
 
 
 def plot_runtime_vs_expansions(rows: Sequence[Row], ax: Axes | None = None) -> Axes:
-    """Wall time against expansions, one colour per setting, log-log.
+    """CPU time per run against expansions, one colour per setting, log-log.
 
     On one machine the points of all settings fall close to one line: expansions are a good,
     machine-independent stand-in for running time.
@@ -156,7 +156,7 @@ def plot_runtime_vs_expansions(rows: Sequence[Row], ax: Axes | None = None) -> A
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("cells expanded (log scale)")
-    ax.set_ylabel("wall time in ms (log scale)")
+    ax.set_ylabel("CPU time per run in ms (log scale)")
     ax.set_title("Running time follows expansions")
     ax.grid(which="both", alpha=0.3)
     if rows:
