@@ -30,7 +30,8 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     add_instance_arguments(parser)
     parser.add_argument("--maze", type=int, default=0, help="with a folder: which of its instances (0 = first)")
     add_algorithm_arguments(parser)
-    parser.add_argument("--trace", metavar="FILE", help="draw this saved trace (SPEC §8 JSON) instead of running the reference")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="draw this saved trace (JSON, docs/contract.md section 8) instead of running the reference")
     parser.add_argument("--out", required=True, metavar="FILE", help="where to write the picture")
 
 

@@ -21,7 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_algorithm_arguments(parser)
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per instance on stdout, nothing else")
     parser.add_argument("--trace", metavar="FILE",
-                        help="write the full trace: the SPEC §8 object for one instance, a JSON list for several")
+                        help="write the full trace: the trace object of docs/contract.md section 8 for one "
+                        "instance, a JSON list for several")
     parser.set_defaults(handler=run)
 
 
