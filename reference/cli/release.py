@@ -40,13 +40,13 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from reference.world.fileio import current_umask
+
 from . import UsageError
 
 #: The source tree the bundle is made from (the checkout: starter/, course/source/ are not in a wheel).
 KIT_ROOT = Path(str(importlib.resources.files("reference"))).parent
 ASSIGNMENT = "replanning"
-#: The oldest Python the bundle runs on (Ubuntu 22.04's); self_check.py checks it first.
-OLDEST_PYTHON = (3, 10)
 
 #: requirements.txt: what the world modules and the self-check need.
 STUDENT_REQUIREMENTS = ["numpy>=1.24", "matplotlib>=3.7", "tqdm>=4.60"]
@@ -170,10 +170,8 @@ def build_bundle(out: Path) -> int:
         if problems:
             raise RuntimeError("the student bundle is not safe to hand out:\n" + "\n".join(problems))
         files = sum(1 for p in building.rglob("*") if p.is_file())
-        umask = os.umask(0)  # reading the umask means setting it; put it straight back
-        os.umask(umask)
-        building.chmod(0o777 & ~umask)  # mkdtemp made it private to its owner
-        os.replace(building, out)       # atomic; replaces an empty folder
+        building.chmod(0o777 & ~current_umask())  # mkdtemp made it private to its owner
+        os.replace(building, out)  # atomic; replaces an empty folder
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise

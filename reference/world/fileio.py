@@ -42,9 +42,14 @@ def _mode_for(path: Path) -> int:
     try:
         return path.stat().st_mode & 0o7777
     except FileNotFoundError:
-        umask = os.umask(0)  # reading the umask means setting it; put it straight back
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~current_umask()
+
+
+def current_umask() -> int:
+    """The process's umask (the permission bits new files and folders do not get)."""
+    umask = os.umask(0)  # reading the umask means setting it; put it straight back
+    os.umask(umask)
+    return umask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
