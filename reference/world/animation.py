@@ -8,7 +8,7 @@ and :func:`show_inline` shows in a notebook (a JavaScript player with its own co
 What a frame shows, on the agent's freespace view of the true grid:
 
 * black: cells the agent knows to be blocked; red: walls it saw in this very step;
-* pale blue-grey: walls it has not seen yet (it plans as if they were free);
+* blue-grey: walls it has not seen yet (it plans as if they were free);
 * blue: the cells the latest search expanded (bright in the search's own frame, faint after);
 * yellow: the cells the agent has stood in; the red line: the path it is following;
 * the blue dot is the agent, the red star the target (a legend under the grid says the same).
@@ -40,13 +40,12 @@ from matplotlib.axes import Axes
 
 from .fileio import atomic_write_bytes
 from .grid import Cell, Gridworld
-from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, add_legend,
-                       known_array, legend_handle, target_of)
+from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, WHITE,
+                       add_legend, known_array, legend_handle, target_of)
 from .replay import search_contexts
 from .sensing import Knowledge
 from .trace import ALGORITHMS, Trace
 
-WHITE_RGB = (1.0, 1.0, 1.0)
 SEARCHED = (0.45, 0.7, 1.0)         # cells the current search expanded, in its own frame
 SEARCHED_FAINT = (0.82, 0.9, 1.0)   # ... and while the agent walks the path it found
 LEGEND_INCHES = 1.0                 # the band under the grid that holds the legend
@@ -146,13 +145,18 @@ def frame_colours(grid: Gridworld, frame: Frame) -> np.ndarray:
         for cell in frame.expanded:
             colours[cell] = searched
     # a wall the agent has not seen stays visible, mixed with the search colour if it was searched
-    colours[grid.blocked] = (colours[grid.blocked] + HIDDEN_WALL) / 2 * 0.9  # on white: the legend's colour
+    colours[grid.blocked] = unseen_wall(colours[grid.blocked])
     for cell in frame.trail:
         colours[cell] = TRAIL
     colours[frame.known_blocked] = BLACK
     for cell in frame.new_walls:
         colours[cell] = NEW_WALL
     return colours
+
+
+def unseen_wall(colour: np.ndarray | tuple) -> np.ndarray:
+    """How a wall the agent has not seen is painted over ``colour`` (white, or a search's blue)."""
+    return (np.asarray(colour) + HIDDEN_WALL) / 2 * 0.9
 
 
 class RunPlayer:
@@ -183,7 +187,7 @@ class RunPlayer:
         self.title = ax.set_title("", fontsize=9)
         add_legend(ax, [("known blocked", legend_handle("cell", BLACK)),
                         ("seen just now", legend_handle("cell", NEW_WALL)),
-                        ("blocked, not seen yet", legend_handle("cell", tuple(np.add(WHITE_RGB, HIDDEN_WALL) / 2 * 0.9))),
+                        ("blocked, not seen yet", legend_handle("cell", tuple(unseen_wall(WHITE)))),
                         ("expanded by the latest search", legend_handle("cell", SEARCHED)),
                         ("cells stood in", legend_handle("cell", TRAIL)), ("path it follows", legend_handle("path")),
                         ("agent", legend_handle("agent")), ("target", legend_handle("target"))], columns=2, fontsize=7)
