@@ -100,3 +100,17 @@ def test_part_one_is_the_student_bundle_contract() -> None:
 
     part_one = student_contract(REPO / "docs" / "contract.md")
     assert "## 11. What a student writes" in part_one and "## 12." not in part_one
+
+
+def test_the_shipped_examples_are_the_ones_the_autograder_and_the_tests_use() -> None:
+    """mazes/handout/ holds the same three instances as the autograder's public set and conftest."""
+    from autograder.instances import example_instances
+    from conftest import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
+
+    shipped = examples()
+    for mine, theirs, grid in zip(shipped, example_instances(), (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3)):
+        assert mine.grid.to_strings() == theirs.grid.to_strings() == grid.to_strings()
+        assert (mine.start, mine.target) == (theirs.start, theirs.target)
+    # shortest distances on the true grids, by hand: E3 E2 D2 C2 B2 A2 A3 A4 B4 B5 C5 D5 E5 (12 moves);
+    # from E2 the same without its first move (11); no walls: the Manhattan distance 4 + 4 (8)
+    assert [e.optimal_length for e in shipped] == [12.0, 11.0, 8.0]
