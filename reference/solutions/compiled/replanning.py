@@ -310,6 +310,12 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "f
                        expanded_offsets, paths, path_offsets, int(moves), record_cells)
 
 
+def warm_up() -> None:
+    """Load the compiled code (from Numba's cache; compiled on the first use after installation,
+    about ten seconds) so that the next timed run measures searching only."""
+    run_compiled(Gridworld(1, 2), (0, 0), (0, 1))
+
+
 def solve_compiled(instance: Instance, algorithm: str = "forward", tie_break: str = "larger_g") -> Trace:
     """The compiled twin's :class:`Trace` for ``instance``: what ``reference.solutions.solve`` returns."""
     return run_compiled(instance.grid, instance.start, instance.target, algorithm, tie_break).to_trace()
