@@ -110,3 +110,30 @@ def test_refuses_what_it_cannot_do() -> None:
     assert 1001 * 1001 <= LARGEST_GRID < 1024 * 1024
     with pytest.raises(ValueError, match="64 bits"):
         run_compiled(Gridworld(1024, 1024), (0, 0), (0, 1))
+
+
+def test_expected_results_are_the_same_with_either_engine() -> None:
+    from autograder.expected import SETTINGS as CHECKS, compute_expected
+    from autograder.instances import example_instances, handmade_instances
+
+    for instance in example_instances() + handmade_instances():
+        for check_id in CHECKS:
+            assert compute_expected(instance, check_id, "compiled") == compute_expected(instance, check_id, "python")
+
+
+def test_ftr_run_gives_the_same_trace_with_either_engine(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from reference.world.instances import standard_mazes_dir
+    from reference.world.trace import Trace
+
+    mazes = standard_mazes_dir()
+    traces = []
+    for engine in ("compiled", "python"):
+        out = tmp_path / f"{engine}.json"
+        subprocess.run([sys.executable, "-m", "reference.cli", "run", str(mazes / "maze_02.map"), "--scen",
+                        str(mazes / "mazes.scen"), "--index", "2", "--algorithm", "adaptive", "--engine", engine,
+                        "--trace", str(out)], check=True, capture_output=True, timeout=600)
+        traces.append(Trace.load(out))
+    assert traces[0] == traces[1] and traces[0].reached
