@@ -13,10 +13,15 @@ Items are integers in ``[0, item_count)`` (cell indices); each is in the heap at
 capacity is ``item_count``. ``pos`` replaces the reference heap's dictionary: an array look-up.
 
 Keys are single int64s on purpose. A planner's key is a tuple such as ``(f, -g, stamp)``; packed
-into one integer that sorts the same way (see :func:`reference.solutions.replanning.pack_key`), a
-comparison is one machine instruction instead of a loop over tuple fields, a heap entry is 12 bytes
-instead of a tuple object, and distinct stamps make keys distinct, so the pop order does not depend
-on how the heap breaks ties: any correct heap pops the same items in the same order.
+into one integer that sorts the same way (mixed-radix digits, e.g. ``(f * n + tie) * (4n + 2) +
+stamp`` on a grid of n cells, as :mod:`reference.solutions.compiled.replanning` does), a comparison
+is one machine instruction instead of a loop over tuple fields, a heap entry is 12 bytes instead of
+a tuple object, and distinct stamps make keys distinct, so the pop order does not depend on how the
+heap breaks ties: any correct heap pops the same items in the same order.
+
+Numba caches compiled code per source file: a planner that calls these functions keeps its cached
+copy of them after this file changes. After editing it, delete the ``*.nbi``/``*.nbc`` files in the
+``__pycache__`` folders of the modules that use it.
 
 API (all ``@njit(cache=True)``; call them from Python too, for tests and small jobs):
 ``heap_new(item_count)``, ``heap_len``, ``heap_contains(heap, item)``, ``heap_peek(heap)`` (item),
