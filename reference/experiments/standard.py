@@ -40,7 +40,7 @@ COMPARISONS: list[tuple[str, str]] = [
 
 MEASURES = ("expansions", "searches", "moves", "seconds")
 
-#: How runs are computed: the compiled twin (default; the same traces, about 100 times faster) or the
+#: How runs are computed: the compiled twin (default; the same traces, some fifty times faster) or the
 #: readable Python reference.
 ENGINES = ("compiled", "python")
 
