@@ -1,7 +1,8 @@
 """The C baseline (bench/c/ftr.c), built at bench time with ``cc -O2`` and called through ctypes.
 
-``build()`` compiles the library into a temporary folder (nothing is committed but the source) and
-returns None when no C compiler is present, so the benchmark can skip the column.
+``build()`` compiles the library into a temporary folder, loads it and deletes the folder (nothing
+but the source is ever kept); it returns None when no C compiler is present, so the benchmark can
+skip the column.
 ``c_run(...)`` returns the run as :class:`~reference.world.trace_arrays.TraceArrays`, so its traces
 can be compared cell for cell with the compiled twin's.
 """
@@ -36,6 +37,7 @@ def build() -> ctypes.CDLL | None:
     target = folder / "libftr.so"
     subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(target), str(SOURCE)], check=True)
     library = ctypes.CDLL(str(target))
+    shutil.rmtree(folder)  # the loaded library stays mapped; nothing is left behind
     library.ftr_run.restype = ctypes.c_void_p
     library.ftr_run.argtypes = [ctypes.c_void_p] + [ctypes.c_int32] * 4 + [ctypes.c_int] * 3
     library.ftr_counts.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
