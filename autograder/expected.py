@@ -111,7 +111,15 @@ def reference_run(instance: Instance, check_id: str):
     return solve(instance, algorithm, tie_break)
 
 
-def compute_expected(instance: Instance, check_id: str) -> ExpectedRun:
+def compute_expected(instance: Instance, check_id: str, engine: str = "compiled") -> ExpectedRun:
+    """The expected run, computed by the compiled twin (default: the reference's traces, in the
+    arrays the digests are made of) or by the readable reference (``engine="python"``)."""
+    if engine == "compiled":
+        from reference.solutions.compiled.replanning import run_compiled
+
+        algorithm, tie_break, _ = SETTINGS[check_id]
+        run = run_compiled(instance.grid, instance.start, instance.target, algorithm, tie_break)
+        return from_encoded({"reached": run.reached}, run.wire_arrays())
     trace = reference_run(instance, check_id)
     header, arrays = wire.encode_trace(trace, instance.grid.height, instance.grid.width)
     return from_encoded(header, arrays)

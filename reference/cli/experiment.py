@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"worker processes (default 1; this machine has {os.cpu_count()} cores)")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N mazes (a quick look)")
     parser.add_argument("--no-plots", action="store_true", help="skip the figures")
+    parser.add_argument("--engine", choices=["compiled", "python"], default="compiled",
+                        help="compiled: the Numba twin (default, the same traces in seconds); "
+                        "python: the readable reference")
     parser.set_defaults(handler=experiment)
 
 
@@ -46,7 +49,7 @@ def experiment(args: argparse.Namespace) -> int:
         if args.limit < 1:
             raise UsageError(f"--limit must be at least 1, got {args.limit}")
         instances = instances[: args.limit]
-    rows = run_experiment(instances, jobs=args.jobs)
+    rows = run_experiment(instances, jobs=args.jobs, engine=args.engine)
     summary, comparisons = summarise(rows), paired_comparisons(rows)
     headers, table = summary_table(summary)
     print(format_table(headers, table))

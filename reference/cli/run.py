@@ -19,6 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_instance_arguments(parser)
     add_algorithm_arguments(parser)
+    parser.add_argument("--engine", choices=["compiled", "python"], default="compiled",
+                        help="compiled: the Numba twin (default, the same traces); python: the readable reference")
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per instance on stdout, nothing else")
     parser.add_argument("--trace", metavar="FILE",
                         help="write the full trace: the trace object of docs/contract.md section 8 for one "
@@ -36,14 +38,19 @@ def run(args: argparse.Namespace) -> int:
     # folder run of the same scenario file numbers it.
     first_number = args.index if args.scen else 0
     for number, instance in enumerate(instances, start=first_number):
-        trace = solve(instance, args.algorithm, args.tie_break)
+        if args.engine == "compiled":  # arrays; the contract's Trace only when --trace asks for it
+            from reference.solutions.compiled.replanning import run_compiled
+
+            trace = run_compiled(instance.grid, instance.start, instance.target, args.algorithm, args.tie_break)
+        else:
+            trace = solve(instance, args.algorithm, args.tie_break)
         summary = {"maze": number, **trace.summary()}
         if args.jsonl:
             print(json.dumps(summary), flush=True)
         rows.append([number, instance.name, "yes" if trace.reached else "NO", summary["searches"],
                      summary["expansions"], summary["moves"]])
         if args.trace:
-            traces.append(trace.to_dict())
+            traces.append((trace.to_trace() if args.engine == "compiled" else trace).to_dict())
     if not args.jsonl:
         print(f"{args.algorithm} A*, ties to {args.tie_break.replace('_', ' ')}")
         print(format_table(["maze", "name", "reached", "searches", "expansions", "moves"], rows))

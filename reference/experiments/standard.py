@@ -40,17 +40,26 @@ COMPARISONS: list[tuple[str, str]] = [
 
 MEASURES = ("expansions", "searches", "moves", "seconds")
 
+#: How runs are computed: the compiled twin (default; the same traces, some fifty times faster) or the
+#: readable Python reference.
+ENGINES = ("compiled", "python")
+
 
 def setting_name(algorithm: str, tie_break: str) -> str:
     return f"{algorithm}/{tie_break}"
 
 
-def _run_one(task: tuple[int, Instance, str, str]) -> dict:
-    number, instance, algorithm, tie_break = task
+def _run_one(task: tuple[int, Instance, str, str, str]) -> dict:
+    number, instance, algorithm, tie_break, engine = task
     # CPU time of this process, not the wall clock: other processes (--jobs, a busy machine) do not
     # count, so identical runs give nearly the same number.
     started = time.process_time()
-    trace = solve(instance, algorithm, tie_break)
+    if engine == "compiled":  # full traces as arrays; only their counts are needed here
+        from reference.solutions.compiled.replanning import run_compiled
+
+        trace = run_compiled(instance.grid, instance.start, instance.target, algorithm, tie_break)
+    else:
+        trace = solve(instance, algorithm, tie_break)
     seconds = time.process_time() - started
     return {"maze": number, "name": instance.name, "algorithm": algorithm, "tie_break": tie_break,
             "setting": setting_name(algorithm, tie_break), **trace.summary(), "seconds": seconds}
@@ -61,15 +70,22 @@ def run_experiment(
     settings: Iterable[tuple[str, str]] = SETTINGS,
     jobs: int = 1,
     progress: bool = True,
+    engine: str = "compiled",
 ) -> list[dict]:
     """Run every setting on every instance; one row per run, ordered by setting, then maze.
 
     A row: ``maze`` (its number), ``name``, ``algorithm``, ``tie_break``, ``setting``, ``reached``,
     ``searches``, ``expansions``, ``moves`` and ``seconds`` (the CPU time of the run, measured with
     ``time.process_time`` in the process that ran it). ``jobs > 1`` spreads the runs over that many
-    processes.
+    processes. ``engine``: ``"compiled"`` (the Numba twin) or ``"python"`` (the readable reference).
     """
-    tasks = [(number, instance, algorithm, tie_break)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "compiled":  # load (or compile) the twin once, outside the timed runs
+        from reference.solutions.compiled.replanning import warm_up
+
+        warm_up()
+    tasks = [(number, instance, algorithm, tie_break, engine)
              for algorithm, tie_break in settings for number, instance in enumerate(instances)]
     return map_with_progress(_run_one, tasks, jobs, "experiment", progress)
 

@@ -1,0 +1,198 @@
+/* The speed-of-light baseline: Repeated Forward/Backward A* and Adaptive A* in plain C (SPEC §4-7).
+ *
+ * The same algorithm as the kit's reference and compiled twin (Figure 4 with counter and search(s),
+ * packed int64 keys, an indexed binary heap, east-south-west-north successors, the walking rule of
+ * SPEC §6), recording full traces in growing arrays, as the twin does. bench/standard.py builds it
+ * with `cc -O2 -shared -fPIC` into a temporary folder and calls it through ctypes; the traces it
+ * returns are checked cell for cell against the twin's.
+ *
+ * API: ftr_run(...) -> a run; ftr_counts(run, out[5]) -> reached, searches, expansions, moves,
+ * state bytes; ftr_copy(run, which, out) copies one trace array (out NULL: just its length);
+ * ftr_free(run).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INFINITY_G 2147483647
+
+typedef struct { int32_t *data; int64_t n, cap; } Buf;
+
+static void push(Buf *b, int32_t v) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 1024;
+        b->data = realloc(b->data, b->cap * sizeof(int32_t));
+    }
+    b->data[b->n++] = v;
+}
+
+enum { TRAJECTORY, STARTS, GOALS, EXPANDED, EXPANDED_COUNTS, PATHS, PATH_COUNTS, BUFFERS };
+
+typedef struct {
+    int reached;
+    int64_t moves, expansions, state_bytes;
+    Buf buf[BUFFERS];
+} Run;
+
+typedef struct { int64_t *keys; int32_t *items, *pos; int64_t size; } Heap;
+
+static void sift_up(Heap *h, int64_t i, int64_t key, int32_t item) {
+    while (i > 0) {
+        int64_t parent = (i - 1) >> 1;
+        if (h->keys[parent] <= key) break;
+        h->keys[i] = h->keys[parent]; h->items[i] = h->items[parent]; h->pos[h->items[i]] = (int32_t)i;
+        i = parent;
+    }
+    h->keys[i] = key; h->items[i] = item; h->pos[item] = (int32_t)i;
+}
+
+static void sift_down(Heap *h, int64_t i, int64_t key, int32_t item) {
+    for (;;) {
+        int64_t child = 2 * i + 1;
+        if (child >= h->size) break;
+        if (child + 1 < h->size && h->keys[child + 1] < h->keys[child]) child++;
+        if (h->keys[child] >= key) break;
+        h->keys[i] = h->keys[child]; h->items[i] = h->items[child]; h->pos[h->items[i]] = (int32_t)i;
+        i = child;
+    }
+    h->keys[i] = key; h->items[i] = item; h->pos[item] = (int32_t)i;
+}
+
+static int32_t pop(Heap *h) {
+    int32_t top = h->items[0];
+    h->pos[top] = -1;
+    h->size--;
+    if (h->size > 0) sift_down(h, 0, h->keys[h->size], h->items[h->size]);
+    return top;
+}
+
+static void push_or_update(Heap *h, int32_t item, int64_t key) {
+    int32_t i = h->pos[item];
+    if (i < 0) { h->size++; sift_up(h, h->size - 1, key, item); }
+    else if (key < h->keys[i]) sift_up(h, i, key, item);
+    else sift_down(h, i, key, item);
+}
+
+/* The neighbour of cell in direction k (east, south, west, north), or -1 outside the grid. */
+static inline int32_t neighbour(int32_t cell, int k, int32_t width, int32_t cells) {
+    int32_t col = cell % width;
+    switch (k) {
+    case 0: return col != width - 1 ? cell + 1 : -1;
+    case 1: return cell + width < cells ? cell + width : -1;
+    case 2: return col != 0 ? cell - 1 : -1;
+    default: return cell >= width ? cell - width : -1;
+    }
+}
+
+/* Sense the four neighbours; remember the blocked ones. Returns 1 if a new one lies on the path ahead. */
+static int observe(const uint8_t *truth, uint8_t *known, const int32_t *path_index, int32_t cell, int32_t width,
+                   int32_t cells, int32_t step) {
+    int ahead = 0;
+    for (int k = 0; k < 4; k++) {
+        int32_t t = neighbour(cell, k, width, cells);
+        if (t >= 0 && truth[t] && !known[t]) {
+            known[t] = 1;
+            if (path_index[t] > step) ahead = 1;
+        }
+    }
+    return ahead;
+}
+
+Run *ftr_run(const uint8_t *truth, int32_t height, int32_t width, int32_t start, int32_t target, int backward,
+             int adaptive, int larger_g) {
+    int64_t cells = (int64_t)height * width, stamp_radix = 4 * cells + 2, f_radix = cells * stamp_radix;
+    Run *run = calloc(1, sizeof(Run));
+    int32_t *g = malloc(cells * 4), *search = calloc(cells, 4), *tree = malloc(cells * 4);
+    int32_t *learned_h = adaptive ? malloc(cells * 4) : NULL, *path_index = malloc(cells * 4);
+    uint8_t *known = calloc(cells, 1);
+    Heap heap = {malloc(cells * 8), malloc(cells * 4), malloc(cells * 4), 0};
+    for (int64_t i = 0; i < cells; i++) {  /* lines 15-17: the one pass over all cells */
+        g[i] = INFINITY_G; tree[i] = -1; path_index[i] = -1; heap.pos[i] = -1;
+        if (adaptive) learned_h[i] = -1;
+    }
+    run->state_bytes = cells * (4 + 4 + 4 + 4 + 1 + 16 + (adaptive ? 4 : 0));
+    Buf *B = run->buf;
+
+    int32_t agent = start, counter = 0;
+    observe(truth, known, path_index, agent, width, (int32_t)cells, 0);
+    push(&B[TRAJECTORY], agent);
+    run->reached = 1;
+    while (agent != target) {
+        counter++;
+        int32_t s_start = backward ? target : agent, s_goal = backward ? agent : target;
+        int32_t goal_row = s_goal / width, goal_col = s_goal % width;
+        g[s_start] = 0; search[s_start] = counter; g[s_goal] = INFINITY_G; search[s_goal] = counter;
+        for (int64_t i = 0; i < heap.size; i++) heap.pos[heap.items[i]] = -1;
+        heap.size = 0;
+        int64_t first_expanded = B[EXPANDED].n, stamp = 0;
+        int64_t h_start = abs(s_start / width - goal_row) + abs(s_start % width - goal_col);
+        if (adaptive && learned_h[s_start] >= 0) h_start = learned_h[s_start];
+        push_or_update(&heap, s_start, (h_start * cells + (larger_g ? cells - 1 : 0)) * stamp_radix);
+        while (heap.size > 0 && g[s_goal] > heap.keys[0] / f_radix) {
+            int32_t s = pop(&heap);
+            push(&B[EXPANDED], s);
+            int64_t g_next = (int64_t)g[s] + 1;
+            for (int k = 0; k < 4; k++) {
+                int32_t t = neighbour(s, k, width, (int32_t)cells);
+                if (t < 0 || known[t]) continue;
+                if (search[t] != counter) { g[t] = INFINITY_G; search[t] = counter; }
+                if (g[t] > g_next) {
+                    g[t] = (int32_t)g_next; tree[t] = s;
+                    int64_t h_t = (adaptive && learned_h[t] >= 0) ? learned_h[t]
+                                  : abs(t / width - goal_row) + abs(t % width - goal_col);
+                    stamp++;
+                    int64_t tie = larger_g ? cells - 1 - g_next : g_next;
+                    push_or_update(&heap, t, ((g_next + h_t) * cells + tie) * stamp_radix + stamp);
+                }
+            }
+        }
+        push(&B[STARTS], s_start); push(&B[GOALS], s_goal);
+        push(&B[EXPANDED_COUNTS], (int32_t)(B[EXPANDED].n - first_expanded));
+        int found = g[s_goal] < INFINITY_G;
+        int64_t first_path = B[PATHS].n;
+        if (found) {
+            for (int32_t cell = s_goal;; cell = tree[cell]) { push(&B[PATHS], cell); if (cell == s_start) break; }
+            if (!backward)
+                for (int64_t i = first_path, j = B[PATHS].n - 1; i < j; i++, j--) {
+                    int32_t swap = B[PATHS].data[i]; B[PATHS].data[i] = B[PATHS].data[j]; B[PATHS].data[j] = swap;
+                }
+        }
+        push(&B[PATH_COUNTS], (int32_t)(B[PATHS].n - first_path));
+        if (!found) { run->reached = 0; break; }
+        if (adaptive)
+            for (int64_t i = first_expanded; i < B[EXPANDED].n; i++) {
+                int32_t s = B[EXPANDED].data[i];
+                learned_h[s] = g[s_goal] - g[s];
+            }
+        int32_t *path = B[PATHS].data + first_path;
+        int64_t length = B[PATHS].n - first_path;
+        for (int64_t i = 0; i < length; i++) path_index[path[i]] = (int32_t)i;
+        for (int64_t step = 1; step < length; step++) {
+            agent = path[step];
+            run->moves++;
+            push(&B[TRAJECTORY], agent);
+            if (observe(truth, known, path_index, agent, width, (int32_t)cells, (int32_t)step)) break;
+        }
+        for (int64_t i = 0; i < length; i++) path_index[path[i]] = -1;
+    }
+    run->expansions = B[EXPANDED].n;
+    free(g); free(search); free(tree); free(learned_h); free(path_index); free(known);
+    free(heap.keys); free(heap.items); free(heap.pos);
+    return run;
+}
+
+void ftr_counts(const Run *run, int64_t *out) {
+    out[0] = run->reached; out[1] = run->buf[STARTS].n; out[2] = run->expansions; out[3] = run->moves;
+    out[4] = run->state_bytes;
+}
+
+int64_t ftr_copy(const Run *run, int which, int32_t *out) {
+    const Buf *b = &run->buf[which];
+    if (out) memcpy(out, b->data, b->n * sizeof(int32_t));
+    return b->n;
+}
+
+void ftr_free(Run *run) {
+    for (int i = 0; i < BUFFERS; i++) free(run->buf[i].data);
+    free(run);
+}

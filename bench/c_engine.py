@@ -1,0 +1,75 @@
+"""The C baseline (bench/c/ftr.c), built at bench time with ``cc -O2`` and called through ctypes.
+
+``build()`` compiles the library into a temporary folder, loads it and deletes the folder (nothing
+but the source is ever kept); it returns None when no C compiler is present, so the benchmark can
+skip the column.
+``c_run(...)`` returns the run as :class:`~reference.world.trace_arrays.TraceArrays`, so its traces
+can be compared cell for cell with the compiled twin's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from reference.world.trace_arrays import TraceArrays
+
+SOURCE = Path(__file__).with_name("c") / "ftr.c"
+TRAJECTORY, STARTS, GOALS, EXPANDED, EXPANDED_COUNTS, PATHS, PATH_COUNTS = range(7)
+
+_library: ctypes.CDLL | None = None
+
+
+def build() -> ctypes.CDLL | None:
+    """Compile bench/c/ftr.c with ``cc -O2`` (once per process); None if there is no compiler."""
+    global _library
+    if _library is not None:
+        return _library
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="ftr-c-"))
+    target = folder / "libftr.so"
+    subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(target), str(SOURCE)], check=True)
+    library = ctypes.CDLL(str(target))
+    shutil.rmtree(folder)  # the loaded library stays mapped; nothing is left behind
+    library.ftr_run.restype = ctypes.c_void_p
+    library.ftr_run.argtypes = [ctypes.c_void_p] + [ctypes.c_int32] * 4 + [ctypes.c_int] * 3
+    library.ftr_counts.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    library.ftr_copy.restype = ctypes.c_int64
+    library.ftr_copy.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+    library.ftr_free.argtypes = [ctypes.c_void_p]
+    _library = library
+    return library
+
+
+def c_run(true_blocked: np.ndarray, height: int, width: int, start, target, algorithm: str,
+          tie_break: str) -> tuple[TraceArrays, int]:
+    """One run in C on the flat uint8 grid ``true_blocked``: (the trace as arrays, state bytes)."""
+    library = build()
+    run = library.ftr_run(true_blocked.ctypes.data, height, width, start[0] * width + start[1],
+                          target[0] * width + target[1], algorithm == "backward", algorithm == "adaptive",
+                          tie_break == "larger_g")
+    try:
+        counts = np.zeros(5, np.int64)
+        library.ftr_counts(run, counts.ctypes.data)
+
+        def copy(which: int) -> np.ndarray:
+            out = np.empty(library.ftr_copy(run, which, None), np.int32)
+            library.ftr_copy(run, which, out.ctypes.data)
+            return out
+
+        def offsets(which: int) -> np.ndarray:
+            return np.concatenate([[0], np.cumsum(copy(which), dtype=np.int64)])
+
+        arrays = TraceArrays(algorithm, tie_break, bool(counts[0]), width, copy(TRAJECTORY), copy(STARTS),
+                             copy(GOALS), copy(EXPANDED), offsets(EXPANDED_COUNTS), copy(PATHS),
+                             offsets(PATH_COUNTS), int(counts[3]))
+        return arrays, int(counts[4])
+    finally:
+        library.ftr_free(run)

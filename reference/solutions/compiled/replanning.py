@@ -1,0 +1,322 @@
+"""The compiled twin of Repeated Forward/Backward A* and Adaptive A* (SPEC §4-7, §16).
+
+The same algorithm as :mod:`reference.solutions.replanning`, line for line in the handout's
+Figure 4, compiled by Numba: it returns the same trace, expansion for expansion (the tests compare
+them), some fifty times faster. It differs only where speed asks for it:
+
+* the whole run (sense, search, walk, repeat) is one compiled function, :func:`run_repeated_astar`,
+  working on flat NumPy arrays indexed by cell (``row * width + col``); it senses from the true
+  grid itself, exactly as ``FogOfWarWorld.sense`` answers (the four neighbours, east, south, west,
+  north);
+* OPEN is the compiled indexed heap (:mod:`reference.solutions.compiled.heap`); the SPEC's key
+  ``(f, -g, stamp)`` (``larger_g``) or ``(f, g, stamp)`` (``smaller_g``) is packed into one int64
+  that sorts the same way, ``(f * n + tie) * (4n + 2) + stamp`` on a grid of n cells (g < n, and a
+  search makes at most 4n + 1 insertions), so that a key comparison is one machine instruction;
+* the trace comes back as arrays (:class:`reference.world.trace_arrays.TraceArrays`), growing by
+  doubling; ``record_cells=False`` keeps only the counts (for very large grids).
+
+>>> from reference.world.grid import Gridworld
+>>> grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # the handout's Figure 2
+>>> run = run_compiled(grid, (4, 2), (4, 4), "forward")
+>>> run.reached, [int(n) for n in np.diff(run.expanded_offsets)][:2]
+(True, [10, 13])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from reference.world.grid import Cell, Gridworld
+from reference.world.instances import Instance
+from reference.world.trace import TIE_BREAKS, Trace
+from reference.world.trace_arrays import TraceArrays
+
+from .heap import heap_clear, heap_len, heap_peek_key, heap_pop, heap_push, heap_update
+
+#: g of a state not reached yet: the largest 32-bit int, as in the reference.
+INFINITY = 2**31 - 1
+ALGORITHMS = ("forward", "backward", "adaptive")
+
+
+def largest_grid_for_packed_keys() -> int:
+    """The most cells a grid may have for the packed keys to fit in 64 bits.
+
+    A key is ``(f * n + tie) * (4n + 2) + stamp`` with ``f < 2n`` (g and h each below n), so it stays
+    below ``2n * n * (4n + 2)``, which must be below 2**63: about 1.04 million cells (a 1001 x 1001
+    maze fits; a 1024 x 1024 map does not).
+    """
+    low, high = 1, 2**21  # 2**21 cells is too many: 2 * 2**42 * 2**23 > 2**63
+    while high - low > 1:  # bisect for the largest n with 2n * n * (4n + 2) < 2**63
+        mid = (low + high) // 2
+        if 2 * mid * mid * (4 * mid + 2) < 2**63:
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+LARGEST_GRID = largest_grid_for_packed_keys()
+
+
+@njit(cache=True)
+def _grown(buffer, used):
+    """``buffer`` with twice the room, its first ``used`` entries kept (amortised O(1) appends)."""
+    bigger = np.empty(max(16, 2 * buffer.shape[0]), buffer.dtype)
+    bigger[:used] = buffer[:used]
+    return bigger
+
+
+@njit(cache=True)
+def _observe(true_blocked, known_blocked, path_index, cell, width, last_col, last_row_start, step):
+    """Sense the four neighbours of ``cell`` (SPEC §4); remember those blocked. Returns whether a
+    newly seen blocked cell lies on the path ahead (``path_index`` > ``step``; SPEC §6)."""
+    col = cell % width
+    blocked_ahead = False
+    for k in range(4):  # east, south, west, north, as FogOfWarWorld.sense answers
+        if k == 0:
+            t = cell + 1 if col != last_col else -1
+        elif k == 1:
+            t = cell + width if cell < last_row_start else -1
+        elif k == 2:
+            t = cell - 1 if col != 0 else -1
+        else:
+            t = cell - width if cell >= width else -1
+        if t >= 0 and true_blocked[t] and not known_blocked[t]:
+            known_blocked[t] = 1
+            if path_index[t] > step:
+                blocked_ahead = True
+    return blocked_ahead
+
+
+@njit(cache=True)
+def run_repeated_astar(true_blocked, height, width, start, target, backward, adaptive, larger_g, record_cells,
+                       g, search, tree, known_blocked, learned_h, path_index, heap):
+    """One whole run (Figure 4's Main, lines 14-34, with ComputePath inlined as lines 1-13).
+
+    ``true_blocked`` (uint8, one per cell) is the true grid the agent senses; ``g``, ``search``,
+    ``tree``, ``learned_h`` (int32), ``known_blocked`` (uint8), ``path_index`` (int32, all -1) and
+    ``heap`` are the run's state, allocated by the caller (lines 15-17: the one pass over all cells).
+    Returns ``(reached, moves, trajectory, starts, goals, expanded, expanded_offsets, paths,
+    path_offsets)``; with ``record_cells`` False the cell arrays stay empty.
+    """
+    cells = height * width
+    last_col, last_row_start = width - 1, (height - 1) * width
+    stamp_radix = 4 * cells + 2
+    f_radix = cells * stamp_radix  # key // f_radix is the key's f
+
+    trajectory = np.empty(256, np.int32)
+    starts = np.empty(16, np.int32)
+    goals = np.empty(16, np.int32)
+    expanded = np.empty(4096, np.int32)     # counts only: this search's expansions, then reused
+    expanded_offsets = np.zeros(17, np.int64)
+    paths = np.empty(1024, np.int32)        # counts only: this search's path, then reused
+    path_offsets = np.zeros(17, np.int64)
+    n_trajectory = 0
+    n_searches = 0
+    n_expanded = 0       # entries used in `expanded`
+    n_paths = 0          # entries used in `paths`
+    total_expanded = 0
+    total_paths = 0
+    moves = 0
+
+    agent = start
+    _observe(true_blocked, known_blocked, path_index, agent, width, last_col, last_row_start, 0)
+    if record_cells:
+        trajectory[0] = agent
+        n_trajectory = 1
+    counter = 0
+    reached = True
+    while agent != target:  # line 18
+        counter += 1  # line 19
+        if backward:
+            s_start, s_goal = target, agent
+        else:
+            s_start, s_goal = agent, target
+        goal_row, goal_col = s_goal // width, s_goal % width
+
+        # -- ComputePath (lines 20-25, then 1-13) --
+        g[s_start] = 0  # line 20
+        search[s_start] = counter  # line 21
+        g[s_goal] = INFINITY  # line 22
+        search[s_goal] = counter  # line 23
+        heap_clear(heap)  # line 24 (O(entries left), never O(cells))
+        first_expanded = n_expanded
+        stamp = 0
+        h_start = abs(s_start // width - goal_row) + abs(s_start % width - goal_col)
+        if adaptive and learned_h[s_start] >= 0:
+            h_start = learned_h[s_start]
+        heap_push(heap, s_start, np.int64(h_start * cells + (cells - 1 if larger_g else 0)) * stamp_radix)  # line 25
+        while True:
+            # line 2: while g(s_goal) > min f over OPEN (infinity when OPEN is empty)
+            if heap_len(heap) == 0 or g[s_goal] <= heap_peek_key(heap) // f_radix:
+                break
+            s = heap_pop(heap)  # line 3
+            if n_expanded == expanded.shape[0]:
+                expanded = _grown(expanded, n_expanded)
+            expanded[n_expanded] = s  # line 4
+            n_expanded += 1
+            g_next = g[s] + 1
+            col = s % width
+            for k in range(4):  # line 5: east, south, west, north, inside the grid
+                if k == 0:
+                    t = s + 1 if col != last_col else -1
+                elif k == 1:
+                    t = s + width if s < last_row_start else -1
+                elif k == 2:
+                    t = s - 1 if col != 0 else -1
+                else:
+                    t = s - width if s >= width else -1
+                if t < 0 or known_blocked[t]:
+                    continue
+                if search[t] != counter:  # lines 6-8
+                    g[t] = INFINITY
+                    search[t] = counter
+                if g[t] > g_next:  # line 9
+                    in_open = g[t] != INFINITY  # as in the reference: finite g means t is in OPEN
+                    g[t] = g_next  # line 10
+                    tree[t] = s  # line 11
+                    if adaptive and learned_h[t] >= 0:
+                        h_t = learned_h[t]
+                    else:
+                        h_t = abs(t // width - goal_row) + abs(t % width - goal_col)
+                    stamp += 1
+                    tie = cells - 1 - g_next if larger_g else g_next
+                    key = (np.int64(g_next + h_t) * cells + tie) * stamp_radix + stamp
+                    if in_open:  # lines 12-13
+                        heap_update(heap, t, key)
+                    else:
+                        heap_push(heap, t, key)
+
+        # -- record the search --
+        if n_searches + 1 == starts.shape[0]:
+            starts = _grown(starts, n_searches)
+            goals = _grown(goals, n_searches)
+            expanded_offsets = _grown(expanded_offsets, n_searches + 1)
+            path_offsets = _grown(path_offsets, n_searches + 1)
+        starts[n_searches] = s_start
+        goals[n_searches] = s_goal
+        total_expanded += n_expanded - first_expanded
+        expanded_offsets[n_searches + 1] = total_expanded
+        found = g[s_goal] < INFINITY  # line 27
+        first_path = n_paths
+        if found:  # line 30: the path off the tree pointers, goal to start
+            cell = s_goal
+            while True:
+                if n_paths == paths.shape[0]:
+                    paths = _grown(paths, n_paths)
+                paths[n_paths] = cell
+                n_paths += 1
+                if cell == s_start:
+                    break
+                cell = tree[cell]
+            if not backward:  # forward: reverse into agent-to-target order
+                i, j = first_path, n_paths - 1
+                while i < j:
+                    paths[i], paths[j] = paths[j], paths[i]
+                    i += 1
+                    j -= 1
+        total_paths += n_paths - first_path
+        path_offsets[n_searches + 1] = total_paths
+        n_searches += 1
+        if not found:
+            reached = False  # line 28: "I cannot reach the target."
+            break
+        if adaptive:  # SPEC §7: h(s) = g(s_goal) - g(s) for this search's CLOSED
+            goal_distance = g[s_goal]
+            for i in range(first_expanded, n_expanded):
+                s = expanded[i]
+                learned_h[s] = goal_distance - g[s]
+
+        # -- walk the path (lines 30-32; SPEC §6) --
+        for i in range(first_path, n_paths):
+            path_index[paths[i]] = i - first_path
+        for step in range(1, n_paths - first_path):
+            agent = paths[first_path + step]
+            moves += 1
+            if record_cells:
+                if n_trajectory == trajectory.shape[0]:
+                    trajectory = _grown(trajectory, n_trajectory)
+                trajectory[n_trajectory] = agent
+                n_trajectory += 1
+            if _observe(true_blocked, known_blocked, path_index, agent, width, last_col, last_row_start, step):
+                break  # a cell ahead is blocked: search again from here
+        for i in range(first_path, n_paths):
+            path_index[paths[i]] = -1
+        if not record_cells:  # counts only: forget this search's cells
+            n_expanded = 0
+            n_paths = 0
+
+    if not record_cells:  # the last search's cells too (a run that cannot reach the target)
+        n_expanded = 0
+        n_paths = 0
+    return (reached, moves, trajectory[:n_trajectory].copy(), starts[:n_searches].copy(),
+            goals[:n_searches].copy(), expanded[:n_expanded].copy(), expanded_offsets[:n_searches + 1].copy(),
+            paths[:n_paths].copy(), path_offsets[:n_searches + 1].copy())
+
+
+def allocate_state(cells: int, adaptive: bool) -> dict[str, np.ndarray]:
+    """The run's per-cell state (Figure 4, lines 15-17), allocated in Python so it can be measured.
+
+    Bytes per cell: g, search, tree, path_index 4 each; known_blocked 1; the heap 16 (an int64
+    key, an int32 item and an int32 position); learned_h 4 more for Adaptive A*.
+    """
+    return {
+        "g": np.full(cells, INFINITY, np.int32),
+        "search": np.zeros(cells, np.int32),
+        "tree": np.full(cells, -1, np.int32),
+        "known_blocked": np.zeros(cells, np.uint8),
+        "learned_h": np.full(cells if adaptive else 1, -1, np.int32),
+        "path_index": np.full(cells, -1, np.int32),
+        "heap_keys": np.empty(cells, np.int64),
+        "heap_items": np.empty(cells, np.int32),
+        "heap_pos": np.full(cells, -1, np.int32),
+        "heap_size": np.zeros(1, np.int64),
+    }
+
+
+def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "forward",
+                 tie_break: str = "larger_g", record_cells: bool = True) -> TraceArrays:
+    """Run ``algorithm`` (forward, backward or adaptive) on ``grid`` from ``start`` to ``target``.
+
+    Returns the trace as arrays; ``.to_trace()`` gives the reference's :class:`Trace`.
+    ``record_cells=False`` keeps only the counts (memory independent of the number of expansions).
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
+    height, width = int(grid.height), int(grid.width)
+    cells = height * width
+    if cells > LARGEST_GRID:
+        raise ValueError(f"the compiled twin packs keys into 64 bits: at most {LARGEST_GRID:,} cells, "
+                         f"this grid has {cells:,}")
+    for label, (row, col) in (("start", start), ("target", target)):
+        if not (0 <= row < height and 0 <= col < width):
+            raise ValueError(f"the {label} {(row, col)} lies outside the {height} x {width} grid")
+        if grid.blocked[row, col]:
+            raise ValueError(f"the {label} {(row, col)} is a blocked cell")
+    # One uint8 per cell, C order: the flat index row * width + col (a view when already so).
+    true_blocked = np.ascontiguousarray(grid.blocked, dtype=np.uint8).reshape(-1)
+    state = allocate_state(cells, algorithm == "adaptive")
+    heap = (state["heap_keys"], state["heap_items"], state["heap_pos"], state["heap_size"])
+    result = run_repeated_astar(
+        true_blocked, height, width, start[0] * width + start[1], target[0] * width + target[1],
+        algorithm == "backward", algorithm == "adaptive", tie_break == "larger_g", record_cells,
+        state["g"], state["search"], state["tree"], state["known_blocked"], state["learned_h"],
+        state["path_index"], heap,
+    )
+    reached, moves, trajectory, starts, goals, expanded, expanded_offsets, paths, path_offsets = result
+    return TraceArrays(algorithm, tie_break, bool(reached), width, trajectory, starts, goals, expanded,
+                       expanded_offsets, paths, path_offsets, int(moves), record_cells)
+
+
+def warm_up() -> None:
+    """Load the compiled code (from Numba's cache; compiled on the first use after installation,
+    about ten seconds) so that the next timed run measures searching only."""
+    run_compiled(Gridworld(1, 2), (0, 0), (0, 1))
+
+
+def solve_compiled(instance: Instance, algorithm: str = "forward", tie_break: str = "larger_g") -> Trace:
+    """The compiled twin's :class:`Trace` for ``instance``: what ``reference.solutions.solve`` returns."""
+    return run_compiled(instance.grid, instance.start, instance.target, algorithm, tie_break).to_trace()
