@@ -65,3 +65,72 @@ def test_every_line_of_every_scenario_file(shared_dir):
     reports = check_all(shared_dir / "movingai", progress=False)
     assert sum(len(r.lines) for r in reports) > 50_000 - 30
     assert failures(reports) == []
+
+
+# -- ftr path ----------------------------------------------------------------------------------------
+
+
+def ftr(*args, check=True):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "reference.cli", "path", *map(str, args)], capture_output=True,
+                          text=True, check=check, timeout=600)
+
+
+SMALL_MAP = [".T..", ".WW.", "....", "W..."]  # the map of test_verdicts_on_a_small_map
+
+
+def test_ftr_path_jsonl_is_exactly_one_object_per_line(tmp_path):
+    import json
+
+    scen = write_case(tmp_path, SMALL_MAP, ["0\t0\t2\t0\t8", "1\t1\t2\t1\t1", "0\t2\t3\t2\t3.41421", "1\t1\t0\t3\t3"])
+    result = ftr(tmp_path / "m.map", "--scen", scen, "--jsonl")
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    # (2,0) -> (2,3): by hand three straight moves (row 2 is open), the file's 3.41421 is wrong on purpose
+    assert objects == [
+        {"index": 0, "cost": 8.0, "optimal": 8.0, "expansions": objects[0]["expansions"]},
+        {"index": 1, "cost": 1.0, "optimal": 1.0, "expansions": 1},
+        {"index": 2, "cost": 3.0, "optimal": 3.41421, "expansions": 3},
+        {"index": 3, "cost": None, "optimal": 3.0, "expansions": 2},  # water pool of two cells, then OPEN empties
+    ]
+    assert all(list(obj) == ["index", "cost", "optimal", "expansions"] for obj in objects)
+    one = ftr(tmp_path / "m.map", "--scen", scen, "--index", "2", "--jsonl", "--readable")
+    assert json.loads(one.stdout) == objects[2]
+    four = ftr(tmp_path / "m.map", "--scen", scen, "--index", "0", "--jsonl", "--connectivity", "4")
+    assert json.loads(four.stdout)["cost"] == 8.0
+
+
+def test_ftr_path_mistakes_are_one_line_and_exit_2(tmp_path):
+    scen = write_case(tmp_path, SMALL_MAP, ["1\t0\t0\t0\t1"])
+    for args, message in [
+        ((tmp_path / "m.map", "--scen", scen, "--index", "5"), "index 5 does not exist"),
+        ((tmp_path / "m.map", "--scen", scen, "--index", "0"), "the start (row 0, col 1) is not passable"),
+        ((tmp_path / "absent.map", "--scen", scen), "no such map file"),
+        ((tmp_path / "m.map", "--scen", tmp_path / "absent.scen"), "no such file"),
+        ((tmp_path / "m.map",), "give MAP and --scen"),
+        ((tmp_path / "m.map", "--scen", scen, "--draw", tmp_path / "x.png"), "--draw draws one line"),
+    ]:
+        result = ftr(*args, check=False)
+        assert result.returncode == 2 and message in result.stderr, (args, result.stderr)
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("ftr: error: ")
+    # among all lines, a line that does not fit the map is reported, not an error
+    assert "start blocked" in ftr(tmp_path / "m.map", "--scen", scen).stdout
+
+
+def test_ftr_path_draws_a_game_map(tmp_path, shared_dir):
+    from matplotlib.image import imread
+
+    dao = shared_dir / "movingai" / "dao"
+    out = tmp_path / "path.png"
+    result = ftr(dao / "den312d.map", "--scen", dao / "den312d.map.scen", "--index", "300", "--draw", out)
+    assert "den312d.map" in result.stdout
+    image = imread(out)
+    assert image.shape[0] > 400 and image.shape[1] > 400
+    # the picture is mostly terrain colours: sand and forest green both cover a visible share
+    from reference.world.map_pictures import TERRAIN_COLOURS
+
+    pixels = image[..., :3].reshape(-1, 3)
+    for code in (0, 1):
+        share = (abs(pixels - TERRAIN_COLOURS[code]).max(axis=1) < 0.02).mean()
+        assert share > 0.05, code
