@@ -218,7 +218,10 @@ def astar(grid, start: Cell, goal: Cell, *, connectivity: int, tie_break: str = 
     blocked = blocked_array(grid)
     start, goal, workspace, found, cost, expansions = _search(blocked, start, goal, connectivity, tie_break)
     width = blocked.shape[1]
-    expanded_cells = [divmod(int(s), width) for s in workspace.expanded[:expansions]]
+    # NumPy splits the indices into rows and columns at once (a divmod per cell in Python would
+    # cost more than the whole compiled search)
+    rows, cols = np.divmod(workspace.expanded[:expansions], width)
+    expanded_cells = list(zip(rows.tolist(), cols.tolist()))
     if not found:
         return PathResult(start, goal, None, [], expanded_cells)
     start_index = start[0] * width + start[1]
