@@ -75,7 +75,8 @@ def solve_lines(args: argparse.Namespace) -> int:
     rows = []
     for index in indices:
         scenario = scenarios[index]
-        map_path = args.map if Path(scenario.map.replace("\\", "/")).name == args.map.name else map_beside(args.scen, scenario)
+        beside = map_beside(args.scen, scenario)
+        map_path = args.map if beside.name == args.map.name else beside
         if map_path not in terrains:
             terrains[map_path] = read_terrain(map_path)
         terrain = terrains[map_path]
