@@ -2,8 +2,8 @@
 
 Same search, same keys, same successor order, so the same cells are expanded in the same order
 and the same path is found; only the speed differs (Numba compiles the loop to machine code:
-about a hundred times faster than the readable A* on the benchmark maps, measured in
-``docs/gamemaps.md``). The readable version is the one to read; this one mirrors it line for line
+35 to 56 times faster than the readable A* on the benchmark maps, about 6 million expansions a
+second; measured in ``docs/gamemaps.md``). The readable version is the one to read; this one mirrors it line for line
 with flat arrays in place of dictionaries:
 
 * a cell is its index ``row * width + col``;
