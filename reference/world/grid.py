@@ -1,7 +1,18 @@
-"""Gridworlds: cells that are blocked or unblocked, four-connected moves of cost one (SPEC §1).
+"""Gridworlds: cells that are blocked or unblocked, four- or eight-connected (SPEC §1 and §12).
 
 A cell is a ``(row, col)`` tuple, row 0 at the top and col 0 at the left; its index is
-``row * width + col``. Successors come in the SPEC's fixed order: east, south, west, north.
+``row * width + col``. Four-connected (the default, the handout's agent): east, south, west, north,
+each of cost one. Eight-connected (game maps): E, SE, S, SW, W, NW, N, NE, clockwise from east,
+diagonals of cost √2, no corner cutting. Both come from one table, :data:`MOVES_8`.
+
+**Exact costs.** Every path cost on these grids is ``a + b·√2`` with whole numbers ``a`` (straight
+moves) and ``b`` (diagonal moves). The kit keeps a cost as the pair ``(a, b)`` (a :data:`Cost`) and
+adds pairs; to order costs it uses :func:`cost_value`, the double ``a + b·√2`` computed once from
+the pair. Equal pairs give the identical double, and distinct pairs give doubles in the right order
+on any grid below a million cells a side (√2 is badly approximable: ``|a + b·√2| >= 1/(3|b|)`` for
+integers ``a``, ``b`` ≠ 0, far above a double's resolution there). So equal costs compare equal and
+the tie rules decide: no epsilon anywhere. Adding doubles step by step would not do: ``√2 + √2 + √2``
+need not be the double nearest ``3·√2``.
 
 >>> grid = Gridworld.from_strings(["..@", "...", "@.."])
 >>> grid.height, grid.width
@@ -12,10 +23,16 @@ True
 [(1, 2), (2, 1), (1, 0), (0, 1)]
 >>> manhattan((0, 0), (2, 1))
 3
+>>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+>>> successors(grid.blocked, (0, 0), connectivity=8)   # SE would cut the corner of (1, 1)
+[((0, 1), (1, 0)), ((1, 0), (1, 0))]
+>>> octile_cost((0, 0), (2, 5)), round(octile((0, 0), (2, 5)), 4)
+((3, 2), 5.8284)
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from typing import Iterable, Iterator
 
@@ -23,8 +40,24 @@ import numpy as np
 
 Cell = tuple[int, int]
 
-#: Row and column offsets of the four moves, in the SPEC's successor order.
-DIRECTIONS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+#: A path cost ``a + b·√2`` kept exactly as the pair ``(a, b)``: straight moves, diagonal moves.
+Cost = tuple[int, int]
+
+SQRT2 = math.sqrt(2.0)
+
+#: Row and column offsets of the eight moves, clockwise from east: E, SE, S, SW, W, NW, N, NE
+#: (SPEC §12). The four-connected moves E, S, W, N are every second entry.
+MOVES_8: tuple[Cell, ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+
+#: Row and column offsets of the four moves, in the SPEC's successor order (east, south, west, north).
+DIRECTIONS: tuple[Cell, ...] = MOVES_8[0::2]
+
+#: The moves of each connectivity, in successor order.
+MOVES: dict[int, tuple[Cell, ...]] = {4: DIRECTIONS, 8: MOVES_8}
+
+#: The exact cost of one move: (1, 0) for a straight move, (0, 1) for a diagonal one.
+STRAIGHT: Cost = (1, 0)
+DIAGONAL: Cost = (0, 1)
 
 UNBLOCKED_CHAR = "."
 BLOCKED_CHAR = "@"
@@ -37,6 +70,86 @@ def manhattan(a: Cell, b: Cell) -> int:
     2
     """
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def check_connectivity(connectivity: int) -> int:
+    """``connectivity`` if it is 4 or 8, else ``ValueError``."""
+    if connectivity not in MOVES:
+        raise ValueError(f"connectivity must be 4 or 8, got {connectivity!r}")
+    return connectivity
+
+
+def cost_value(cost: Cost) -> float:
+    """The double ``a + b·√2`` of the exact cost ``(a, b)``: the one way the kit orders costs.
+
+    >>> cost_value((3, 0)), cost_value((1, 2)) == 1 + 2 * SQRT2
+    (3.0, True)
+    """
+    return cost[0] + cost[1] * SQRT2
+
+
+def add_costs(first: Cost, second: Cost) -> Cost:
+    """The exact sum of two costs.
+
+    >>> add_costs((1, 2), (0, 1))
+    (1, 3)
+    """
+    return (first[0] + second[0], first[1] + second[1])
+
+
+def octile_cost(a: Cell, b: Cell) -> Cost:
+    """The octile distance as an exact cost: ``(max(dx, dy) - min(dx, dy), min(dx, dy))``.
+
+    It is the cost of the shortest eight-connected path on an empty grid, so an admissible and
+    consistent heuristic there.
+    """
+    d_row, d_col = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return (abs(d_row - d_col), min(d_row, d_col))
+
+
+def octile(a: Cell, b: Cell) -> float:
+    """The octile distance ``(max(dx, dy) - min(dx, dy)) + min(dx, dy)·√2`` (the value of :func:`octile_cost`).
+
+    >>> octile((0, 0), (1, 1)) == SQRT2
+    True
+    """
+    return cost_value(octile_cost(a, b))
+
+
+def heuristic_cost(a: Cell, b: Cell, connectivity: int) -> Cost:
+    """The kit's heuristic as an exact cost: Manhattan for four-connected, octile for eight-connected."""
+    if connectivity == 4:
+        return (manhattan(a, b), 0)
+    return octile_cost(a, b)
+
+
+def successors(blocked: np.ndarray, cell: Cell, connectivity: int = 4) -> list[tuple[Cell, Cost]]:
+    """The cells one move from ``cell``, each with the move's exact cost, in successor order.
+
+    ``blocked[row, col]`` is True where the agent may not be (pass ``~passable`` for a terrain
+    capability). A move must stay inside the grid and end on an unblocked cell; a diagonal move
+    ``(r, c) -> (r+dr, c+dc)`` also needs ``(r+dr, c)`` and ``(r, c+dc)`` unblocked (no corner
+    cutting). Moves are symmetric: ``t`` is a successor of ``s`` exactly when ``s`` is one of ``t``,
+    at the same cost, so a backward search uses this function too.
+
+    >>> blocked = np.array([[False, False], [False, False]])
+    >>> successors(blocked, (0, 0), 8)
+    [((0, 1), (1, 0)), ((1, 1), (0, 1)), ((1, 0), (1, 0))]
+    """
+    height, width = blocked.shape
+    row, col = cell
+    result = []
+    for d_row, d_col in MOVES[check_connectivity(connectivity)]:
+        r, c = row + d_row, col + d_col
+        if not (0 <= r < height and 0 <= c < width) or blocked[r, c]:
+            continue
+        if d_row and d_col:  # diagonal: both cells it passes between must be free
+            if blocked[r, col] or blocked[row, c]:
+                continue
+            result.append(((r, c), DIAGONAL))
+        else:
+            result.append(((r, c), STRAIGHT))
+    return result
 
 
 class Gridworld:
@@ -139,6 +252,10 @@ class Gridworld:
             if 0 <= r < self.height and 0 <= c < self.width:
                 result.append((r, c))
         return result
+
+    def successors(self, cell: Cell, connectivity: int = 4) -> list[tuple[Cell, Cost]]:
+        """The unblocked cells one move from ``cell`` with each move's exact cost (see :func:`successors`)."""
+        return successors(self.blocked, cell, connectivity)
 
     # -- text ---------------------------------------------------------------------------------
 

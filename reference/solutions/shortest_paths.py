@@ -1,0 +1,215 @@
+"""A* and Dijkstra on a known map, four- or eight-connected, with exact costs (SPEC §5 and §12).
+
+Both run on the kit's :class:`~reference.solutions.heap.BinaryHeap` and keep every g-value as
+the exact pair ``(straight moves, diagonal moves)`` (:data:`~reference.world.grid.Cost`); keys use
+:func:`~reference.world.grid.cost_value`, the double ``a + b·√2`` computed once from a pair, so
+equal costs compare equal and the tie rules decide (no epsilon).
+
+* :func:`astar` is the handout's ComputePath (SPEC §5) on a known map: key ``(f, -g, stamp)``
+  (``larger_g``, the default) or ``(f, g, stamp)`` (``smaller_g``), where the stamp counts
+  insertions into OPEN (a state whose key is lowered is inserted anew), so remaining ties go to
+  the entry inserted first; it stops when ``g(goal) <= min f over OPEN``, before the goal is
+  expanded. h is Manhattan (four-connected) or octile (eight-connected), both consistent, so
+  every state is expanded at most once.
+* :func:`dijkstra` orders OPEN by ``(g, stamp)`` and settles every cell it can reach (or stops
+  once it has expanded ``goal``). Moves are symmetric, so distances *to* a cell (a backward
+  search) are distances from it.
+
+>>> from reference.world.grid import Gridworld
+>>> grid = Gridworld.from_strings(["....", ".@..", "...."])
+>>> result = astar(grid, (2, 0), (0, 3), connectivity=8)
+>>> result.cost, round(result.length, 4), result.path
+((3, 1), 4.4142, [(2, 0), (2, 1), (2, 2), (1, 3), (0, 3)])
+>>> result.expansions
+4
+>>> distances = dijkstra(grid, (0, 0), connectivity=4)
+>>> distances.cost_to((2, 3)), distances.path_to((2, 3))[:3]
+((5, 0), [(0, 0), (0, 1), (0, 2)])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from reference.world.grid import (
+    Cell, Cost, Gridworld, add_costs, check_connectivity, cost_value, heuristic_cost, successors,
+)
+from reference.world.trace import TIE_BREAKS
+
+from .heap import BinaryHeap
+
+
+def blocked_array(grid: Gridworld | np.ndarray) -> np.ndarray:
+    """The boolean blocked array of a :class:`Gridworld`, or the array itself."""
+    return grid.blocked if isinstance(grid, Gridworld) else np.asarray(grid, dtype=bool)
+
+
+def _check_cell(blocked: np.ndarray, cell: Cell, label: str) -> Cell:
+    height, width = blocked.shape
+    row, col = int(cell[0]), int(cell[1])
+    if not (0 <= row < height) or not (0 <= col < width):
+        raise ValueError(f"the {label} {cell} lies outside the {height} x {width} grid")
+    if blocked[row, col]:
+        raise ValueError(f"the {label} {cell} is blocked")
+    return (row, col)
+
+
+def check_start_and_goal(blocked: np.ndarray, start: Cell, goal: Cell, connectivity: int,
+                         tie_break: str) -> tuple[Cell, Cell]:
+    """Start and goal as ``(int, int)`` cells after checking every argument of :func:`astar`."""
+    check_connectivity(connectivity)
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
+    return _check_cell(blocked, start, "start"), _check_cell(blocked, goal, "goal")
+
+
+@dataclass
+class PathResult:
+    """What :func:`astar` found: the exact cost (None when the goal cannot be reached), a path from
+    start to goal (both included; empty when none), and the expanded cells in expansion order."""
+
+    start: Cell
+    goal: Cell
+    cost: Cost | None
+    path: list[Cell]
+    expanded: list[Cell]
+
+    @property
+    def found(self) -> bool:
+        return self.cost is not None
+
+    @property
+    def length(self) -> float:
+        """The path's length ``a + b·√2`` as a float (infinity when there is no path)."""
+        return cost_value(self.cost) if self.cost is not None else math.inf
+
+    @property
+    def expansions(self) -> int:
+        return len(self.expanded)
+
+
+def astar(grid: Gridworld | np.ndarray, start: Cell, goal: Cell, *, connectivity: int,
+          tie_break: str = "larger_g") -> PathResult:
+    """A shortest path from ``start`` to ``goal`` on a known grid, by A* (SPEC §5's ComputePath).
+
+    ``grid`` is a :class:`Gridworld` or a boolean blocked array (for a terrain capability pass
+    ``~reference.world.terrain.passable(terrain, capability)``). ``connectivity`` is 4 or 8.
+    Start and goal must be unblocked cells of the grid (``ValueError`` otherwise).
+    """
+    blocked = blocked_array(grid)
+    start, goal = check_start_and_goal(blocked, start, goal, connectivity, tie_break)
+    larger_g = tie_break == "larger_g"
+
+    def key(cell: Cell, g: Cost, stamp: int) -> tuple[float, float, int]:
+        f = add_costs(g, heuristic_cost(cell, goal, connectivity))
+        g_value = cost_value(g)
+        return (cost_value(f), -g_value if larger_g else g_value, stamp)
+
+    g: dict[Cell, Cost] = {start: (0, 0)}  # a cell absent from g has g = infinity
+    tree: dict[Cell, Cell] = {}            # tree pointers: the cell each state was reached from
+    open_list: BinaryHeap[Cell] = BinaryHeap()
+    stamp = 0
+    open_list.push(start, key(start, g[start], stamp))
+    expanded: list[Cell] = []
+    # while g(goal) > min f over OPEN (an empty OPEN has min f = infinity)
+    while open_list and (goal not in g or cost_value(g[goal]) > open_list.min_priority()[0]):
+        cell = open_list.pop()
+        expanded.append(cell)
+        for successor, step in successors(blocked, cell, connectivity):
+            g_new = add_costs(g[cell], step)
+            # With a consistent h an expanded state already has its least g, so this test only
+            # ever succeeds for states never generated or still in OPEN.
+            if successor not in g or cost_value(g_new) < cost_value(g[successor]):
+                g[successor] = g_new
+                tree[successor] = cell
+                stamp += 1
+                if successor in open_list:
+                    open_list.update(successor, key(successor, g_new, stamp))
+                else:
+                    open_list.push(successor, key(successor, g_new, stamp))
+    if goal not in g:
+        return PathResult(start, goal, None, [], expanded)
+    return PathResult(start, goal, g[goal], _read_path(tree, start, goal), expanded)
+
+
+def _read_path(tree: dict[Cell, Cell], start: Cell, end: Cell) -> list[Cell]:
+    """Follow the tree pointers from ``end`` back to ``start``; return the path start first."""
+    path = [end]
+    while path[-1] != start:
+        path.append(tree[path[-1]])
+    return path[::-1]
+
+
+@dataclass
+class Distances:
+    """What :func:`dijkstra` found: the exact cost from ``source`` to every cell it settled, their
+    tree pointers, and the cells in the order they were expanded (by cost, then stamp)."""
+
+    source: Cell
+    cost: dict[Cell, Cost]
+    tree: dict[Cell, Cell]
+    expanded: list[Cell]
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self.cost
+
+    def cost_to(self, cell: Cell) -> Cost | None:
+        """The exact cost of a shortest path between ``source`` and ``cell`` (None if unreachable)."""
+        return self.cost.get(cell)
+
+    def length_to(self, cell: Cell) -> float:
+        """That cost as a float (infinity if unreachable)."""
+        cost = self.cost.get(cell)
+        return cost_value(cost) if cost is not None else math.inf
+
+    def path_to(self, cell: Cell) -> list[Cell]:
+        """A shortest path from ``source`` to ``cell`` (empty if unreachable)."""
+        return _read_path(self.tree, self.source, cell) if cell in self.cost else []
+
+    def length_array(self, shape: tuple[int, int]) -> np.ndarray:
+        """Every settled cell's cost as a float in a ``shape`` array, infinity elsewhere."""
+        lengths = np.full(shape, math.inf)
+        for cell, cost in self.cost.items():
+            lengths[cell] = cost_value(cost)
+        return lengths
+
+
+def dijkstra(grid: Gridworld | np.ndarray, source: Cell, *, connectivity: int, goal: Cell | None = None) -> Distances:
+    """Dijkstra's algorithm from ``source``: OPEN ordered by ``(g, stamp)``.
+
+    Every cell reachable from ``source`` is settled, unless ``goal`` is given: then the search
+    stops right after expanding it. Moves are symmetric, so ``dijkstra(grid, goal, ...)`` gives
+    every cell's distance *to* ``goal`` (the backward search subgoaling needs).
+    """
+    blocked = blocked_array(grid)
+    check_connectivity(connectivity)
+    source = _check_cell(blocked, source, "source")
+    g: dict[Cell, Cost] = {source: (0, 0)}
+    tree: dict[Cell, Cell] = {}
+    closed: dict[Cell, Cost] = {}
+    open_list: BinaryHeap[Cell] = BinaryHeap()
+    stamp = 0
+    open_list.push(source, (0.0, stamp))
+    expanded: list[Cell] = []
+    while open_list:
+        cell = open_list.pop()
+        expanded.append(cell)
+        closed[cell] = g[cell]
+        if cell == goal:
+            break
+        for successor, step in successors(blocked, cell, connectivity):
+            if successor in closed:
+                continue
+            g_new = add_costs(g[cell], step)
+            if successor not in g or cost_value(g_new) < cost_value(g[successor]):
+                g[successor] = g_new
+                tree[successor] = cell
+                stamp += 1
+                if successor in open_list:
+                    open_list.update(successor, (cost_value(g_new), stamp))
+                else:
+                    open_list.push(successor, (cost_value(g_new), stamp))
+    return Distances(source, closed, {cell: tree[cell] for cell in closed if cell != source}, expanded)
