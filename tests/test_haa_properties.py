@@ -1,0 +1,120 @@
+"""HAA*'s representational completeness and path validity on random multi-terrain maps (SPEC §14).
+
+Referees: AA* (the world's A* on the clearance mask) decides whether a path exists and how long the
+shortest one is; the refined HAA* path is checked cell by cell against the agent's footprint.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+from reference.solutions.compiled.haa import astar_compiled, pair_costs_compiled
+from reference.solutions.haa import annotated_astar, build_abstraction, haa_star, true_clearance
+from reference.solutions.haa.abstraction import pair_costs_readable
+from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of
+from reference.solutions.shortest_paths import astar
+from reference.world.grid import add_costs, cost_value
+from reference.world.terrain import CAPABILITIES, GROUND, OUT_OF_BOUNDS, TREES, WATER
+
+
+@st.composite
+def terrains(draw, min_side=6, max_side=14):
+    height = draw(st.integers(min_side, max_side))
+    width = draw(st.integers(min_side, max_side))
+    weights = draw(st.sampled_from([(6, 1, 1, 2), (3, 2, 2, 1), (8, 0, 1, 1), (5, 3, 0, 2)]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    probabilities = np.array(weights, dtype=float) / sum(weights)
+    return rng.choice(np.array([GROUND, TREES, WATER, OUT_OF_BOUNDS], dtype=np.uint8), size=(height, width), p=probabilities)
+
+
+def check_path(terrain, path, size, capability, cost):
+    """Every cell of the path has the agent's whole square in the capability; moves are legal
+    eight-connected moves without corner cutting; the moves add up to ``cost``."""
+    open_cells = true_clearance(terrain, capability) >= size
+    total = (0, 0)
+    for cell in path:
+        assert open_cells[cell]
+        r, c = cell
+        square = terrain[r:r + size, c:c + size]
+        assert square.shape == (size, size) and np.isin(square, sorted(capability)).all()
+    for (r0, c0), (r1, c1) in zip(path, path[1:]):
+        dr, dc = r1 - r0, c1 - c0
+        assert max(abs(dr), abs(dc)) == 1
+        if dr and dc:
+            assert open_cells[r1, c0] and open_cells[r0, c1]
+            total = add_costs(total, (0, 1))
+        else:
+            total = add_costs(total, (1, 0))
+    assert total == cost
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(terrain=terrains(), cluster_size=st.integers(2, 5), quality=st.sampled_from(["high", "low"]),
+       data=st.data())
+def test_haa_finds_a_path_exactly_when_aa_star_does(terrain, cluster_size, quality, data):
+    graph = build_abstraction(terrain, cluster_size=cluster_size, quality=quality, max_size=3)
+    height, width = terrain.shape
+    for _ in range(6):
+        size = data.draw(st.integers(1, 3))
+        capability = data.draw(st.sampled_from(CAPABILITIES))
+        start = (data.draw(st.integers(0, height - 1)), data.draw(st.integers(0, width - 1)))
+        goal = (data.draw(st.integers(0, height - 1)), data.draw(st.integers(0, width - 1)))
+        optimal = annotated_astar(terrain, start, goal, size, capability)
+        found = haa_star(graph, start, goal, size, capability)
+        assert found.found == optimal.found, (size, sorted(capability), start, goal)
+        if found.found:
+            assert cost_value(found.cost) >= cost_value(optimal.cost)
+            assert found.path[0] == start and found.path[-1] == goal
+            check_path(terrain, found.path, size, capability, found.cost)
+
+
+@settings(max_examples=25, deadline=None)
+@given(terrain=terrains(), data=st.data())
+def test_high_quality_is_optimal_inside_one_cluster_with_no_exits(terrain, data):
+    """With one cluster covering the map, HAA* is one in-cluster search: optimal."""
+    graph = build_abstraction(terrain, cluster_size=max(terrain.shape), quality="high", max_size=2)
+    height, width = terrain.shape
+    start = (data.draw(st.integers(0, height - 1)), data.draw(st.integers(0, width - 1)))
+    goal = (data.draw(st.integers(0, height - 1)), data.draw(st.integers(0, width - 1)))
+    capability = data.draw(st.sampled_from(CAPABILITIES))
+    optimal = annotated_astar(terrain, start, goal, 1, capability)
+    found = haa_star(graph, start, goal, 1, capability)
+    assert found.cost == optimal.cost
+
+
+@settings(max_examples=30, deadline=None)
+@given(terrain=terrains(4, 20), data=st.data())
+def test_compiled_astar_is_the_worlds_astar_expansion_for_expansion(terrain, data):
+    mask = data.draw(st.sampled_from(CAPABILITY_MASKS))
+    blocked = true_clearance(terrain, capability_of(mask)) < data.draw(st.integers(1, 2))
+    free = np.argwhere(~blocked)
+    if len(free) < 2:
+        return
+    start = tuple(int(v) for v in free[data.draw(st.integers(0, len(free) - 1))])
+    goal = tuple(int(v) for v in free[data.draw(st.integers(0, len(free) - 1))])
+    readable = astar(blocked, start, goal, connectivity=8)
+    cost, expansions = astar_compiled(blocked, start, goal)
+    assert cost == readable.cost
+    assert expansions == readable.expansions
+
+
+@settings(max_examples=30, deadline=None)
+@given(terrain=terrains(3, 9), data=st.data())
+def test_compiled_pair_costs_are_the_readable_ones(terrain, data):
+    open_window = terrain == GROUND
+    cells = [tuple(int(v) for v in cell) for cell in np.argwhere(np.ones_like(open_window))]
+    picked = data.draw(st.lists(st.sampled_from(cells), min_size=2, max_size=8, unique=True))
+    assert pair_costs_compiled(open_window, picked) == pair_costs_readable(open_window, picked)
+
+
+def test_compiled_builder_gives_the_readable_graph():
+    rng = np.random.default_rng(7)
+    terrain = rng.choice(np.array([GROUND, TREES, WATER, OUT_OF_BOUNDS], dtype=np.uint8), size=(23, 17), p=[0.6, 0.15, 0.1, 0.15])
+    for quality in ("high", "low"):
+        readable = build_abstraction(terrain, cluster_size=6, quality=quality)
+        compiled = build_abstraction(terrain, cluster_size=6, quality=quality, pair_costs=pair_costs_compiled)
+        assert readable.node_cells == compiled.node_cells
+        assert readable.edges == compiled.edges
