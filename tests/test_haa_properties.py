@@ -110,11 +110,26 @@ def test_compiled_pair_costs_are_the_readable_ones(terrain, data):
     assert pair_costs_compiled(open_window, picked) == pair_costs_readable(open_window, picked)
 
 
-def test_compiled_builder_gives_the_readable_graph():
-    rng = np.random.default_rng(7)
-    terrain = rng.choice(np.array([GROUND, TREES, WATER, OUT_OF_BOUNDS], dtype=np.uint8), size=(23, 17), p=[0.6, 0.15, 0.1, 0.15])
+@settings(max_examples=15, deadline=None)
+@given(terrain=terrains(6, 24), cluster_size=st.integers(3, 8))
+def test_compiled_builder_gives_the_readable_graph(terrain, cluster_size):
     for quality in ("high", "low"):
-        readable = build_abstraction(terrain, cluster_size=6, quality=quality)
-        compiled = build_abstraction(terrain, cluster_size=6, quality=quality, pair_costs=pair_costs_compiled)
+        readable = build_abstraction(terrain, cluster_size=cluster_size, quality=quality)
+        compiled = build_abstraction(terrain, cluster_size=cluster_size, quality=quality, engine="compiled")
         assert readable.node_cells == compiled.node_cells
         assert readable.edges == compiled.edges
+
+
+def test_compiled_distances_are_the_worlds_dijkstra():
+    from reference.solutions.compiled.haa import distances_compiled
+    from reference.solutions.shortest_paths import dijkstra
+
+    rng = np.random.default_rng(3)
+    blocked = rng.random((15, 19)) < 0.3
+    blocked[4, 5] = False
+    a, b = distances_compiled(blocked, (4, 5))
+    readable = dijkstra(blocked, (4, 5), connectivity=8)
+    for r in range(15):
+        for c in range(19):
+            cost = readable.cost_to((r, c))
+            assert (cost if cost is not None else (-1, -1)) == (a[r, c], b[r, c])

@@ -217,3 +217,95 @@ def pair_costs_compiled(open_window: np.ndarray, cells: list[Cell]) -> dict[tupl
     a_pairs, b_pairs = _pair_costs_kernel(blocked, sources)
     return {(i, j): (int(a_pairs[i, j]), int(b_pairs[i, j]))
             for i in range(len(cells)) for j in range(i + 1, len(cells)) if a_pairs[i, j] >= 0}
+
+
+@njit(cache=True)
+def _distances_kernel(blocked, source):
+    n = blocked.size
+    a_out = np.full(n, -1, np.int64)
+    b_out = np.full(n, -1, np.int64)
+    closed = np.zeros(n, np.bool_)
+    pos = np.full(n, -1, np.int64)
+    kf = np.empty(n, np.float64)
+    kt = np.empty(n, np.float64)
+    ks = np.empty(n, np.int64)
+    items = np.empty(n, np.int64)
+    _search(blocked, source, source, False, a_out, b_out, closed, pos, kf, kt, ks, items, False)
+    return a_out, b_out
+
+
+def distances_compiled(blocked: np.ndarray, source: Cell) -> tuple[np.ndarray, np.ndarray]:
+    """Exact costs from ``source`` to every cell, as two ``(H, W)`` arrays of straight and diagonal
+    moves (-1 where unreachable): the world's full Dijkstra, compiled (the evaluation draws goals
+    among the cells a start reaches, and reads their optimal costs here)."""
+    blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
+    a, b = _distances_kernel(blocked, source[0] * blocked.shape[1] + source[1])
+    return a.reshape(blocked.shape), b.reshape(blocked.shape)
+
+
+@njit(cache=True)
+def _intra_edges_kernel(windows, masks, sources, max_size, low_quality):
+    """Twin of ``cluster_intra_edges`` (one cluster): rows ``(i, j, mask, size, a, b)`` in the order
+    the readable code keeps them. ``windows[m]`` is the clearance window of capability ``masks[m]``."""
+    count = sources.shape[0]
+    combos = masks.shape[0] * max_size
+    # kept[i, j, slot] = (mask, size, a, b) of the edges kept between nodes i < j
+    kept = np.zeros((count, count, combos, 4), np.int64)
+    kept_count = np.zeros((count, count), np.int64)
+    rows = np.zeros((count * count * combos // 2 + 1, 6), np.int64)
+    row_count = 0
+    # windows already searched, and their pair costs (equal windows give equal costs)
+    seen_blocked = np.zeros((combos, windows.shape[1], windows.shape[2]), np.bool_)
+    seen_a = np.zeros((combos, count, count), np.int64)
+    seen_b = np.zeros((combos, count, count), np.int64)
+    seen = 0
+    for m in range(masks.shape[0]):
+        mask = masks[m]
+        for size in range(max_size, 0, -1):
+            blocked = windows[m] < size
+            found = -1
+            for s in range(seen):
+                if (seen_blocked[s] == blocked).all():
+                    found = s
+                    break
+            if found < 0:
+                a_pairs, b_pairs = _pair_costs_kernel(blocked, sources)
+                seen_blocked[seen] = blocked
+                seen_a[seen] = a_pairs
+                seen_b[seen] = b_pairs
+                found = seen
+                seen += 1
+            for i in range(count - 1):
+                for j in range(i + 1, count):
+                    a = seen_a[found, i, j]
+                    if a < 0:
+                        continue
+                    b = seen_b[found, i, j]
+                    dominated = False
+                    for k in range(kept_count[i, j]):
+                        k_mask, k_size = kept[i, j, k, 0], kept[i, j, k, 1]
+                        if k_mask & ~mask == 0 and k_size >= size:
+                            if low_quality or (kept[i, j, k, 2] == a and kept[i, j, k, 3] == b):
+                                dominated = True
+                                break
+                    if dominated:
+                        continue
+                    k = kept_count[i, j]
+                    kept[i, j, k, 0], kept[i, j, k, 1], kept[i, j, k, 2], kept[i, j, k, 3] = mask, size, a, b
+                    kept_count[i, j] = k + 1
+                    rows[row_count, 0], rows[row_count, 1], rows[row_count, 2] = i, j, mask
+                    rows[row_count, 3], rows[row_count, 4], rows[row_count, 5] = size, a, b
+                    row_count += 1
+    return rows[:row_count]
+
+
+def cluster_intra_edges_compiled(windows: dict[int, np.ndarray], cells: list[Cell], max_size: int,
+                                 quality: str) -> list[tuple[int, int, int, int, Cost]]:
+    """Twin of :func:`reference.solutions.haa.abstraction.cluster_intra_edges`: the same edges in
+    the same order, computed in one compiled call per cluster."""
+    masks = np.array(list(windows), dtype=np.int64)
+    stacked = np.ascontiguousarray(np.stack([windows[int(m)] for m in masks]).astype(np.int64))
+    width = stacked.shape[2]
+    sources = np.array([r * width + c for r, c in cells], dtype=np.int64)
+    rows = _intra_edges_kernel(stacked, masks, sources, max_size, quality == "low")
+    return [(i, j, m, s, (a, b)) for i, j, m, s, a, b in rows.tolist()]  # tolist: Python ints at once

@@ -31,7 +31,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -216,13 +216,15 @@ class Abstraction:
 
 # -- building ---------------------------------------------------------------------------------
 
-#: ``pair_costs(open_window, local_cells) -> {(i, j): cost}`` for i < j: the optimal in-window cost
-#: between every two of the cells that are open (a readable and a compiled implementation).
-PairCosts = Callable[[np.ndarray, list[Cell]], dict[tuple[int, int], Cost]]
+#: One cluster's intra-edges: ``(i, j, mask, size, cost)`` between its ``i``-th and ``j``-th node, in
+#: the order they are kept. Arguments: ``{mask: the cluster's clearance window}``, the nodes' cells
+#: inside the window, the largest agent size, the quality.
+IntraEdges = list[tuple[int, int, int, int, Cost]]
 
 
 def pair_costs_readable(open_window: np.ndarray, cells: list[Cell]) -> dict[tuple[int, int], Cost]:
-    """One Dijkstra (the world's) from each open cell but the last: costs to the later cells."""
+    """The optimal in-window cost between every two open cells ``i < j`` that are joined: one
+    Dijkstra (the world's) from each open cell but the last."""
     result = {}
     for i, source in enumerate(cells[:-1]):
         if not open_window[source]:
@@ -235,13 +237,35 @@ def pair_costs_readable(open_window: np.ndarray, cells: list[Cell]) -> dict[tupl
     return result
 
 
+def cluster_intra_edges(windows: dict[int, np.ndarray], cells: list[Cell], max_size: int, quality: str) -> IntraEdges:
+    """Step 2 for one cluster (docs/haa.md §3): for every capability (the world's order) and size
+    (largest first), the optimal in-cluster cost between every two nodes; a candidate edge is kept
+    unless an edge kept before between the same nodes dominates it (:mod:`.dominance`)."""
+    kept: dict[tuple[int, int], list[Edge]] = {}
+    result: IntraEdges = []
+    computed: dict[bytes, dict[tuple[int, int], Cost]] = {}  # equal windows give equal costs
+    for mask in CAPABILITY_MASKS:
+        for size in range(max_size, 0, -1):
+            window = windows[mask] >= size
+            signature = window.tobytes()
+            if signature not in computed:
+                computed[signature] = pair_costs_readable(window, cells)
+            for (i, j), cost in computed[signature].items():
+                between = kept.setdefault((i, j), [])
+                if intra_edge_dominated(between, mask, size, cost, quality):
+                    continue
+                between.append(Edge(i, j, mask, size, cost, False))
+                result.append((i, j, mask, size, cost))
+    return result
+
+
 def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_SIZE, quality: str = "high",
-                      max_size: int = DEFAULT_MAX_SIZE, pair_costs: PairCosts | None = None) -> Abstraction:
+                      max_size: int = DEFAULT_MAX_SIZE, engine: str = "readable") -> Abstraction:
     """The HAA* abstract graph of ``terrain`` (docs/haa.md §3).
 
     ``quality`` is ``"high"`` (strong dominance) or ``"low"`` (weak dominance); intra-edges are
-    computed for agent sizes ``1 .. max_size``. ``pair_costs`` computes in-cluster distances (default:
-    the readable Dijkstra; :func:`reference.solutions.compiled.haa.pair_costs_compiled` is its twin).
+    computed for agent sizes ``1 .. max_size``. ``engine="compiled"`` computes step 2 with
+    :func:`reference.solutions.compiled.haa.cluster_intra_edges_compiled` (the same edges, tested).
     """
     import time
 
@@ -257,7 +281,13 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
     graph.clearances = {mask: cv for mask, cv in zip(CAPABILITY_MASKS, all_clearances(terrain).values())}
     node_of_cell: dict[Cell, int] = {}
     _add_transitions(graph, node_of_cell)
-    _add_intra_edges(graph, pair_costs or pair_costs_readable)
+    if engine == "compiled":
+        from reference.solutions.compiled.haa import cluster_intra_edges_compiled as intra_edges
+    elif engine == "readable":
+        intra_edges = cluster_intra_edges
+    else:
+        raise ValueError(f"engine must be readable or compiled, got {engine!r}")
+    _add_intra_edges(graph, intra_edges)
     if quality == "low":
         _remove_dominated_transitions(graph)
     graph.build_seconds = time.perf_counter() - began
@@ -312,28 +342,16 @@ def _add_transitions(graph: Abstraction, node_of_cell: dict[Cell, int]) -> None:
                     graph.edges.append(edge)
 
 
-def _add_intra_edges(graph: Abstraction, pair_costs: PairCosts) -> None:
-    """Step 2: intra-edges for every capability and size, filtered by dominance (docs/haa.md §3)."""
+def _add_intra_edges(graph: Abstraction, intra_edges) -> None:
+    """Step 2: every cluster's intra-edges (docs/haa.md §3)."""
     for cluster, nodes in graph.nodes_by_cluster().items():
         if len(nodes) < 2:
             continue
-        r0, _, c0, _ = graph.cluster_window(cluster)
+        r0, r1, c0, c1 = graph.cluster_window(cluster)
         local = [(graph.node_cells[n][0] - r0, graph.node_cells[n][1] - c0) for n in nodes]
-        kept: dict[tuple[int, int], list[Edge]] = {}
-        computed: dict[bytes, dict[tuple[int, int], Cost]] = {}  # equal windows give equal costs
-        for mask in CAPABILITY_MASKS:
-            for size in range(graph.max_size, 0, -1):
-                window = graph.open_window(cluster, size, mask)
-                signature = window.tobytes()
-                if signature not in computed:
-                    computed[signature] = pair_costs(window, local)
-                for (i, j), cost in computed[signature].items():
-                    between = kept.setdefault((i, j), [])
-                    if intra_edge_dominated(between, mask, size, cost, graph.quality):
-                        continue
-                    edge = Edge(nodes[i], nodes[j], mask, size, cost, False)
-                    between.append(edge)
-                    graph.edges.append(edge)
+        windows = {mask: cv[r0:r1, c0:c1] for mask, cv in graph.clearances.items()}
+        for i, j, mask, size, cost in intra_edges(windows, local, graph.max_size, graph.quality):
+            graph.edges.append(Edge(nodes[i], nodes[j], mask, size, cost, False))
 
 
 def _remove_dominated_transitions(graph: Abstraction) -> None:

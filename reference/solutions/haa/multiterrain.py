@@ -8,8 +8,11 @@ obstacles, so that all three terrains occur:
 1. every **interior obstacle region** (a 4-connected region of blocked cells that does not touch
    the map's edge: pillars, rocks, walls standing free) becomes **water** or **trees**, by a fair
    coin per region;
-2. every **ground** cell becomes **trees** with probability ``soft_fraction`` (default 0.1, the
-   paper's lightest "soft obstacle" set; its densest sets leave large agents almost nowhere to go).
+2. **woods**: a fraction ``soft_fraction`` of the ground cells (default 0.2, the paper's "SO 20%"
+   set, the one its search-effort figure uses) becomes trees, in patches rather than single tiles:
+   uniform noise is averaged over 5 × 5 windows and the ground cells of highest average become trees.
+   (The paper converted single tiles at random; scattered single trees leave agents of size 3 almost
+   nowhere to stand, while the paper's agents had sizes 1 and 2 only.)
 
 The random generator is seeded with ``(seed, crc32(name))``, so one map always gets the same terrain
 for one seed, and different maps get independent draws. The original maps stay untouched (this
@@ -30,7 +33,8 @@ from scipy import ndimage
 
 from reference.world.terrain import GROUND, OUT_OF_BOUNDS, TREES, WATER
 
-DEFAULT_SOFT_FRACTION = 0.1
+DEFAULT_SOFT_FRACTION = 0.2
+WOODS_WINDOW = 5
 
 
 def with_terrain(terrain: np.ndarray, name: str, seed: int = 0, soft_fraction: float = DEFAULT_SOFT_FRACTION) -> np.ndarray:
@@ -45,6 +49,9 @@ def with_terrain(terrain: np.ndarray, name: str, seed: int = 0, soft_fraction: f
     for label in range(1, count + 1):
         if label not in touching_edge:
             result[regions == label] = WATER if coins[label] < 0.5 else TREES
-    soft = rng.random(result.shape) < soft_fraction
-    result[soft & (terrain == GROUND)] = TREES
+    noise = ndimage.uniform_filter(rng.random(result.shape), size=WOODS_WINDOW, mode="reflect")
+    ground = np.asarray(terrain) == GROUND
+    if soft_fraction > 0 and ground.any():
+        threshold = np.quantile(noise[ground], 1.0 - soft_fraction)
+        result[ground & (noise > threshold)] = TREES
     return result
