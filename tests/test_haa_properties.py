@@ -133,3 +133,49 @@ def test_compiled_distances_are_the_worlds_dijkstra():
         for c in range(19):
             cost = readable.cost_to((r, c))
             assert (cost if cost is not None else (-1, -1)) == (a[r, c], b[r, c])
+
+
+def _real_map_sweep(paths, queries: int, seed: int) -> None:
+    """HAA* (both qualities) finds a path exactly when AA* does, on real maps made multi-terrain."""
+    from reference.solutions.haa.multiterrain import with_terrain
+    from reference.world.maps import read_terrain
+
+    rng = np.random.default_rng(seed)
+    for path in paths:
+        terrain = with_terrain(read_terrain(path), path.stem, seed=seed)
+        graphs = [build_abstraction(terrain, cluster_size=10, quality=q, engine="compiled") for q in ("high", "low")]
+        height, width = terrain.shape
+        free = np.argwhere(terrain != OUT_OF_BOUNDS)
+        for _ in range(queries):
+            size = int(rng.integers(1, 4))
+            capability = CAPABILITIES[rng.integers(len(CAPABILITIES))]
+            start, goal = (tuple(int(v) for v in free[i]) for i in rng.integers(len(free), size=2))
+            blocked = true_clearance(terrain, capability) < size
+            expected = None if blocked[start] or blocked[goal] else astar_compiled(blocked, start, goal)[0]
+            for graph in graphs:
+                found = haa_star(graph, start, goal, size, capability)
+                assert found.found == (expected is not None), (path.stem, graph.quality, size, sorted(capability), start, goal)
+        # Random cells are often not traversable for the agent: add valid problems (a path exists).
+        from reference.experiments.haa import random_problems
+        from reference.solutions.haa.capabilities import capability_of
+
+        for problem in random_problems(terrain, queries, seed):
+            for graph in graphs:
+                found = haa_star(graph, problem.start, problem.goal, problem.size, capability_of(problem.mask))
+                assert found.found and cost_value(found.cost) >= cost_value(problem.optimal)
+
+
+def test_complete_on_real_maps(shared_dir):
+    paths = sorted((shared_dir / "movingai" / "bgmaps").glob("*.map"))
+    if not paths:
+        pytest.skip("no Baldur's Gate maps")
+    smallest = sorted(paths, key=lambda p: p.stat().st_size)[:2]
+    _real_map_sweep(smallest, queries=40, seed=1)
+
+
+@pytest.mark.slow
+def test_complete_on_every_baldurs_gate_map(shared_dir):
+    paths = sorted((shared_dir / "movingai" / "bgmaps").glob("*.map"))
+    if not paths:
+        pytest.skip("no Baldur's Gate maps")
+    _real_map_sweep(paths, queries=30, seed=2)

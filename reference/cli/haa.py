@@ -68,6 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--seed", type=int, default=2008)
     compare.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     compare.add_argument("--shared", type=Path, help="the shared data folder (default ../shared beside the kit)")
+    compare.add_argument("--from", dest="from_dir", type=Path, metavar="DIR",
+                         help="remake the report from the CSV files of an earlier run in DIR (no runs)")
     compare.add_argument("--no-pictures", action="store_true",
                          help="leave out the pictures (clearance, abstract graphs, agents' paths)")
     compare.set_defaults(handler=compare_command)
@@ -199,7 +201,7 @@ def _names(capability) -> list[str]:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from reference.experiments.haa import SHARED, run_comparison, write_pictures, write_report
+    from reference.experiments.haa import SHARED, read_result, run_comparison, write_pictures, write_report
 
     try:
         cluster_sizes = tuple(int(c) for c in args.cluster_sizes.split(","))
@@ -208,8 +210,11 @@ def compare_command(args: argparse.Namespace) -> int:
     if any(c < 2 for c in cluster_sizes):
         raise UsageError("--cluster-sizes: every cluster size must be at least 2")
     shared = args.shared or SHARED
-    result = run_comparison(maps=args.maps, problems=args.problems, seed=args.seed, cluster_sizes=cluster_sizes,
-                            wc3=args.wc3, jobs=args.jobs, shared=shared)
+    if args.from_dir is not None:
+        result = read_result(args.from_dir)
+    else:
+        result = run_comparison(maps=args.maps, problems=args.problems, seed=args.seed, cluster_sizes=cluster_sizes,
+                                wc3=args.wc3, jobs=args.jobs, shared=shared)
     command = "ftr " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["haa"] else ""
     scaled = (f"{args.problems} problems per map instead of the paper's 200 (100 experiments x 2 sizes), "
               "five soft-obstacle sets reduced to one (woods on 20% of the ground, plus lakes and woods where the "
