@@ -157,7 +157,6 @@ def _real_map_sweep(paths, queries: int, seed: int) -> None:
                 assert found.found == (expected is not None), (path.stem, graph.quality, size, sorted(capability), start, goal)
         # Random cells are often not traversable for the agent: add valid problems (a path exists).
         from reference.experiments.haa import random_problems
-        from reference.solutions.haa.capabilities import capability_of
 
         for problem in random_problems(terrain, queries, seed):
             for graph in graphs:
