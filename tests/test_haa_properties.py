@@ -10,11 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from reference.solutions.compiled.haa import astar_compiled, pair_costs_compiled
+from reference.solutions.compiled.haa import pair_costs_compiled
 from reference.solutions.haa import annotated_astar, build_abstraction, haa_star, true_clearance
 from reference.solutions.haa.abstraction import pair_costs_readable
-from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of
-from reference.solutions.shortest_paths import astar
+from reference.solutions.haa.capabilities import capability_of
 from reference.world.grid import add_costs, cost_value
 from reference.world.terrain import CAPABILITIES, GROUND, OUT_OF_BOUNDS, TREES, WATER
 
@@ -86,22 +85,6 @@ def test_high_quality_is_optimal_inside_one_cluster_with_no_exits(terrain, data)
 
 
 @settings(max_examples=30, deadline=None)
-@given(terrain=terrains(4, 20), data=st.data())
-def test_compiled_astar_is_the_worlds_astar_expansion_for_expansion(terrain, data):
-    mask = data.draw(st.sampled_from(CAPABILITY_MASKS))
-    blocked = true_clearance(terrain, capability_of(mask)) < data.draw(st.integers(1, 2))
-    free = np.argwhere(~blocked)
-    if len(free) < 2:
-        return
-    start = tuple(int(v) for v in free[data.draw(st.integers(0, len(free) - 1))])
-    goal = tuple(int(v) for v in free[data.draw(st.integers(0, len(free) - 1))])
-    readable = astar(blocked, start, goal, connectivity=8)
-    cost, expansions = astar_compiled(blocked, start, goal)
-    assert cost == readable.cost
-    assert expansions == readable.expansions
-
-
-@settings(max_examples=30, deadline=None)
 @given(terrain=terrains(3, 9), data=st.data())
 def test_compiled_pair_costs_are_the_readable_ones(terrain, data):
     open_window = terrain == GROUND
@@ -151,7 +134,7 @@ def _real_map_sweep(paths, queries: int, seed: int) -> None:
             capability = CAPABILITIES[rng.integers(len(CAPABILITIES))]
             start, goal = (tuple(int(v) for v in free[i]) for i in rng.integers(len(free), size=2))
             blocked = true_clearance(terrain, capability) < size
-            expected = None if blocked[start] or blocked[goal] else astar_compiled(blocked, start, goal)[0]
+            expected = None if blocked[start] or blocked[goal] else annotated_astar(terrain, start, goal, size, capability).cost
             for graph in graphs:
                 found = haa_star(graph, start, goal, size, capability)
                 assert found.found == (expected is not None), (path.stem, graph.quality, size, sorted(capability), start, goal)

@@ -1,211 +1,131 @@
-"""Compiled twins (Numba) for HAA*'s experiments: in-cluster distances and full-map AA* (SPEC §16).
+"""Compiled twins (Numba) for HAA*: a cluster's intra-edges and full-map distances (SPEC §16).
 
+* :func:`cluster_intra_edges_compiled` is the twin of
+  :func:`reference.solutions.haa.abstraction.cluster_intra_edges`: the same edges in the same order
+  (a tested property), one compiled call per cluster. Building the abstraction of a 512 × 512 map
+  runs tens of thousands of in-cluster searches; compiled, the whole build takes seconds.
 * :func:`pair_costs_compiled` is the twin of
-  :func:`reference.solutions.haa.abstraction.pair_costs_readable`: the optimal eight-connected cost
-  between every two given cells of a small open window (one Dijkstra per source), as exact
-  ``(straight, diagonal)`` pairs. Building the abstraction of a 512 × 512 map runs tens of thousands
-  of these searches; compiled, the whole build takes seconds.
-* :func:`astar_compiled` is the twin of the world's eight-connected A*
-  (:func:`reference.solutions.shortest_paths.astar`) on a blocked array: the same key
-  ``(f, -g, stamp)``, the same stopping rule (``g(goal) <= min f``), the same successor order, so the
-  same expansions in the same order (tests compare them). The evaluation runs AA* on every problem.
+  :func:`reference.solutions.haa.abstraction.pair_costs_readable` (optimal costs between given cells
+  of a small window), and :func:`distances_compiled` of the world's full Dijkstra (costs from one
+  cell to every cell): the evaluation draws its problems with it.
 
-Costs are kept as integer pairs; keys use the double ``a + b·√2`` computed from the pair, as the
-readable code does, so both order states identically.
+Both run Dijkstra with the world's key ``(g, stamp)`` on the heap of the compiled A*
+(:mod:`reference.solutions.compiled.astar`, whose sift functions they share), with exact
+``(straight, diagonal)`` costs. AA* itself is that compiled A* (``astar_cost``).
 
 >>> import numpy as np
 >>> blocked = np.array([[False, False, False], [False, True, False], [False, False, False]])
->>> astar_compiled(blocked, (0, 0), (2, 2))
-((4, 0), 5)
 >>> pair_costs_compiled(~blocked, [(0, 0), (0, 2), (2, 2)])[(0, 2)]
 (4, 0)
+>>> distances_compiled(blocked, (0, 0))[0].tolist()   # straight moves of each shortest path
+[[0, 1, 2], [1, -1, 3], [2, 3, 4]]
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from reference.world.grid import Cell, Cost
-
-SQRT2 = math.sqrt(2.0)
-
-# Moves clockwise from east (SPEC §12): E, SE, S, SW, W, NW, N, NE.
-_DR = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
-_DC = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
-
-
-# -- a binary heap with three-part keys (f, tie, stamp), compared in that order ----------------
-
-@njit(cache=True)
-def _less(kf, kt, ks, i, j):
-    if kf[i] != kf[j]:
-        return kf[i] < kf[j]
-    if kt[i] != kt[j]:
-        return kt[i] < kt[j]
-    return ks[i] < ks[j]
+from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _sift_down, _sift_up
+from reference.world.grid import SQRT2, Cell, Cost
 
 
 @njit(cache=True)
-def _swap(kf, kt, ks, items, pos, i, j):
-    kf[i], kf[j] = kf[j], kf[i]
-    kt[i], kt[j] = kt[j], kt[i]
-    ks[i], ks[j] = ks[j], ks[i]
-    items[i], items[j] = items[j], items[i]
-    pos[items[i]] = i
-    pos[items[j]] = j
-
-
-@njit(cache=True)
-def _sift_up(kf, kt, ks, items, pos, i):
-    while i > 0:
-        parent = (i - 1) // 2
-        if _less(kf, kt, ks, i, parent):
-            _swap(kf, kt, ks, items, pos, i, parent)
-            i = parent
-        else:
-            break
-
-
-@njit(cache=True)
-def _sift_down(kf, kt, ks, items, pos, i, size):
-    while True:
-        left = 2 * i + 1
-        if left >= size:
-            break
-        smallest = left
-        if left + 1 < size and _less(kf, kt, ks, left + 1, left):
-            smallest = left + 1
-        if _less(kf, kt, ks, smallest, i):
-            _swap(kf, kt, ks, items, pos, i, smallest)
-            i = smallest
-        else:
-            break
-
-
-@njit(cache=True)
-def _search(blocked, start, goal, use_heuristic, a_out, b_out, closed, pos, kf, kt, ks, items, stop_at_goal):
-    """A* (``use_heuristic``) or Dijkstra from cell index ``start``. Fills ``a_out``/``b_out``
-    (exact g, -1 = unreached) and ``closed``; returns the number of expansions."""
+def _dijkstra(blocked, source, move_rows, move_cols, sqrt2, g_straight, g_diagonal, closed, position, heap, f, tie, stamp):
+    """Dijkstra from cell index ``source`` over the whole grid, key ``(g, stamp)`` (``tie`` stays 0).
+    Fills ``g_straight``/``g_diagonal`` (exact costs, -1 = unreached); the other arrays are scratch
+    (``position`` must be all -1 and ``closed`` all False on entry)."""
     height, width = blocked.shape
-    goal_row, goal_col = goal // width, goal % width
-    size = 0
-    stamp = 0
-    expansions = 0
-    a_out[start] = 0
-    b_out[start] = 0
-    # push start
-    kf[0] = 0.0
-    if use_heuristic:
-        dr, dc = abs(start // width - goal_row), abs(start % width - goal_col)
-        kf[0] = (max(dr, dc) - min(dr, dc)) + min(dr, dc) * SQRT2
-    kt[0] = 0.0
-    ks[0] = 0
-    items[0] = start
-    pos[start] = 0
-    size = 1
+    g_straight[source] = 0
+    g_diagonal[source] = 0
+    heap[0], f[0], tie[0], stamp[0] = source, 0.0, 0.0, 0
+    position[source] = 0
+    size, stamps = 1, 0
     while size > 0:
-        if stop_at_goal and a_out[goal] >= 0 and a_out[goal] + b_out[goal] * SQRT2 <= kf[0]:
-            break
-        cell = items[0]
-        # pop
+        s = heap[0]
+        position[s] = -1
         size -= 1
-        pos[cell] = -1
         if size > 0:
-            kf[0], kt[0], ks[0], items[0] = kf[size], kt[size], ks[size], items[size]
-            pos[items[0]] = 0
-            _sift_down(kf, kt, ks, items, pos, 0, size)
-        closed[cell] = True
-        expansions += 1
-        if not use_heuristic and stop_at_goal and cell == goal:
-            break
-        row, col = cell // width, cell % width
+            heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
+            position[heap[0]] = 0
+            _sift_down(heap, f, tie, stamp, position, 0, size)
+        closed[s] = True
+        row, col = s // width, s % width
         for move in range(8):
-            r, c = row + _DR[move], col + _DC[move]
+            r, c = row + move_rows[move], col + move_cols[move]
             if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
                 continue
-            diagonal = _DR[move] != 0 and _DC[move] != 0
+            diagonal = move_rows[move] != 0 and move_cols[move] != 0
             if diagonal and (blocked[r, col] or blocked[row, c]):
+                continue  # no corner cutting
+            t = r * width + c
+            if closed[t]:
                 continue
-            successor = r * width + c
-            if closed[successor]:
+            new_straight = g_straight[s] + (0 if diagonal else 1)
+            new_diagonal = g_diagonal[s] + (1 if diagonal else 0)
+            new_value = float(new_straight) + float(new_diagonal) * sqrt2
+            if g_straight[t] >= 0 and not new_value < float(g_straight[t]) + float(g_diagonal[t]) * sqrt2:
                 continue
-            a_new = a_out[cell] + (0 if diagonal else 1)
-            b_new = b_out[cell] + (1 if diagonal else 0)
-            g_new = a_new + b_new * SQRT2
-            if a_out[successor] < 0 or g_new < a_out[successor] + b_out[successor] * SQRT2:
-                a_out[successor] = a_new
-                b_out[successor] = b_new
-                stamp += 1
-                f = g_new
-                if use_heuristic:
-                    dr, dc = abs(r - goal_row), abs(c - goal_col)
-                    f += (max(dr, dc) - min(dr, dc)) + min(dr, dc) * SQRT2
-                i = pos[successor]
-                if i < 0:
-                    i = size
-                    size += 1
-                    items[i] = successor
-                    pos[successor] = i
-                kf[i] = f
-                kt[i] = -g_new if use_heuristic else 0.0
-                ks[i] = stamp
-                _sift_up(kf, kt, ks, items, pos, i)
-                _sift_down(kf, kt, ks, items, pos, pos[successor], size)
-    return expansions
+            g_straight[t] = new_straight
+            g_diagonal[t] = new_diagonal
+            stamps += 1
+            i = position[t]
+            if i < 0:
+                i = size
+                size += 1
+                heap[i] = t
+                position[t] = i
+            f[i] = new_value
+            tie[i] = 0.0
+            stamp[i] = stamps
+            _sift_up(heap, f, tie, stamp, position, i)  # a key only ever falls
 
 
 @njit(cache=True)
-def _astar_kernel(blocked, start, goal):
+def _distances_kernel(blocked, source, move_rows, move_cols, sqrt2):
     n = blocked.size
-    a_out = np.full(n, -1, np.int64)
-    b_out = np.full(n, -1, np.int64)
-    closed = np.zeros(n, np.bool_)
-    pos = np.full(n, -1, np.int64)
-    kf = np.empty(n, np.float64)
-    kt = np.empty(n, np.float64)
-    ks = np.empty(n, np.int64)
-    items = np.empty(n, np.int64)
-    expansions = _search(blocked, start, goal, True, a_out, b_out, closed, pos, kf, kt, ks, items, True)
-    return a_out[goal], b_out[goal], expansions
+    g_straight = np.full(n, -1, np.int64)
+    g_diagonal = np.full(n, -1, np.int64)
+    _dijkstra(blocked, source, move_rows, move_cols, sqrt2, g_straight, g_diagonal, np.zeros(n, np.bool_),
+              np.full(n, -1, np.int64), np.empty(n, np.int64), np.empty(n, np.float64), np.empty(n, np.float64),
+              np.empty(n, np.int64))
+    return g_straight, g_diagonal
 
 
-def astar_compiled(blocked: np.ndarray, start: Cell, goal: Cell) -> tuple[Cost | None, int]:
-    """``(cost, expansions)`` of the world's eight-connected A* from ``start`` to ``goal`` (cost None
-    when there is no path). Start and goal must be unblocked."""
+def distances_compiled(blocked: np.ndarray, source: Cell) -> tuple[np.ndarray, np.ndarray]:
+    """Exact costs from ``source`` to every cell, as two ``(H, W)`` arrays of straight and diagonal
+    moves (-1 where unreachable): the world's full eight-connected Dijkstra, compiled."""
     blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
-    width = blocked.shape[1]
-    a, b, expansions = _astar_kernel(blocked, start[0] * width + start[1], goal[0] * width + goal[1])
-    return ((int(a), int(b)) if a >= 0 else None), int(expansions)
+    a, b = _distances_kernel(blocked, source[0] * blocked.shape[1] + source[1], MOVE_ROWS, MOVE_COLS, SQRT2)
+    return a.reshape(blocked.shape), b.reshape(blocked.shape)
 
 
 @njit(cache=True)
-def _pair_costs_kernel(blocked, sources):
+def _pair_costs_kernel(blocked, sources, move_rows, move_cols, sqrt2):
     n = blocked.size
     count = sources.shape[0]
     a_pairs = np.full((count, count), -1, np.int64)
     b_pairs = np.full((count, count), -1, np.int64)
-    a_out = np.empty(n, np.int64)
-    b_out = np.empty(n, np.int64)
+    g_straight = np.empty(n, np.int64)
+    g_diagonal = np.empty(n, np.int64)
     closed = np.empty(n, np.bool_)
-    pos = np.empty(n, np.int64)
-    kf = np.empty(n, np.float64)
-    kt = np.empty(n, np.float64)
-    ks = np.empty(n, np.int64)
-    items = np.empty(n, np.int64)
+    position = np.empty(n, np.int64)
+    heap = np.empty(n, np.int64)
+    f = np.empty(n, np.float64)
+    tie = np.empty(n, np.float64)
+    stamp = np.empty(n, np.int64)
     for i in range(count - 1):
         if blocked.flat[sources[i]]:
             continue
-        a_out[:] = -1
-        b_out[:] = -1
+        g_straight[:] = -1
+        g_diagonal[:] = -1
         closed[:] = False
-        pos[:] = -1
-        _search(blocked, sources[i], sources[i], False, a_out, b_out, closed, pos, kf, kt, ks, items, False)
+        position[:] = -1
+        _dijkstra(blocked, sources[i], move_rows, move_cols, sqrt2, g_straight, g_diagonal, closed, position,
+                  heap, f, tie, stamp)
         for j in range(i + 1, count):
-            a_pairs[i, j] = a_out[sources[j]]
-            b_pairs[i, j] = b_out[sources[j]]
+            a_pairs[i, j] = g_straight[sources[j]]
+            b_pairs[i, j] = g_diagonal[sources[j]]
     return a_pairs, b_pairs
 
 
@@ -214,37 +134,13 @@ def pair_costs_compiled(open_window: np.ndarray, cells: list[Cell]) -> dict[tupl
     blocked = np.ascontiguousarray(~np.asarray(open_window, dtype=bool))
     width = blocked.shape[1]
     sources = np.array([r * width + c for r, c in cells], dtype=np.int64)
-    a_pairs, b_pairs = _pair_costs_kernel(blocked, sources)
+    a_pairs, b_pairs = _pair_costs_kernel(blocked, sources, MOVE_ROWS, MOVE_COLS, SQRT2)
     return {(i, j): (int(a_pairs[i, j]), int(b_pairs[i, j]))
             for i in range(len(cells)) for j in range(i + 1, len(cells)) if a_pairs[i, j] >= 0}
 
 
 @njit(cache=True)
-def _distances_kernel(blocked, source):
-    n = blocked.size
-    a_out = np.full(n, -1, np.int64)
-    b_out = np.full(n, -1, np.int64)
-    closed = np.zeros(n, np.bool_)
-    pos = np.full(n, -1, np.int64)
-    kf = np.empty(n, np.float64)
-    kt = np.empty(n, np.float64)
-    ks = np.empty(n, np.int64)
-    items = np.empty(n, np.int64)
-    _search(blocked, source, source, False, a_out, b_out, closed, pos, kf, kt, ks, items, False)
-    return a_out, b_out
-
-
-def distances_compiled(blocked: np.ndarray, source: Cell) -> tuple[np.ndarray, np.ndarray]:
-    """Exact costs from ``source`` to every cell, as two ``(H, W)`` arrays of straight and diagonal
-    moves (-1 where unreachable): the world's full Dijkstra, compiled (the evaluation draws goals
-    among the cells a start reaches, and reads their optimal costs here)."""
-    blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
-    a, b = _distances_kernel(blocked, source[0] * blocked.shape[1] + source[1])
-    return a.reshape(blocked.shape), b.reshape(blocked.shape)
-
-
-@njit(cache=True)
-def _intra_edges_kernel(windows, masks, sources, max_size, low_quality):
+def _intra_edges_kernel(windows, masks, sources, max_size, low_quality, move_rows, move_cols, sqrt2):
     """Twin of ``cluster_intra_edges`` (one cluster): rows ``(i, j, mask, size, a, b)`` in the order
     the readable code keeps them. ``windows[m]`` is the clearance window of capability ``masks[m]``."""
     count = sources.shape[0]
@@ -269,7 +165,7 @@ def _intra_edges_kernel(windows, masks, sources, max_size, low_quality):
                     found = s
                     break
             if found < 0:
-                a_pairs, b_pairs = _pair_costs_kernel(blocked, sources)
+                a_pairs, b_pairs = _pair_costs_kernel(blocked, sources, move_rows, move_cols, sqrt2)
                 seen_blocked[seen] = blocked
                 seen_a[seen] = a_pairs
                 seen_b[seen] = b_pairs
@@ -307,5 +203,5 @@ def cluster_intra_edges_compiled(windows: dict[int, np.ndarray], cells: list[Cel
     stacked = np.ascontiguousarray(np.stack([windows[int(m)] for m in masks]).astype(np.int64))
     width = stacked.shape[2]
     sources = np.array([r * width + c for r, c in cells], dtype=np.int64)
-    rows = _intra_edges_kernel(stacked, masks, sources, max_size, quality == "low")
+    rows = _intra_edges_kernel(stacked, masks, sources, max_size, quality == "low", MOVE_ROWS, MOVE_COLS, SQRT2)
     return [(i, j, m, s, (a, b)) for i, j, m, s, a, b in rows.tolist()]  # tolist: Python ints at once
