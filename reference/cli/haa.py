@@ -209,12 +209,22 @@ def compare_command(args: argparse.Namespace) -> int:
     if any(c < 2 for c in cluster_sizes):
         raise UsageError("--cluster-sizes: every cluster size must be at least 2")
     shared = args.shared or SHARED
+    import time
+
+    from reference.world.fileio import atomic_write_text
+
+    command = "ftr " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["haa"] else ""
     if args.from_dir is not None:
         result = read_result(args.from_dir)
+        run_file = args.from_dir / "run.json"
+        if run_file.is_file():  # say which run made the rows, and how long it took
+            run = json.loads(run_file.read_text())
+            command = f"{run['command']}` ({run['seconds'] / 60:.1f} min); report remade with `{command}"
     else:
+        began = time.perf_counter()
         result = run_comparison(maps=args.maps, problems=args.problems, seed=args.seed, cluster_sizes=cluster_sizes,
                                 wc3=args.wc3, jobs=args.jobs, shared=shared)
-    command = "ftr " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["haa"] else ""
+        atomic_write_text(args.out / "run.json", json.dumps({"command": command, "seconds": round(time.perf_counter() - began)}) + "\n")
     scaled = (f"{args.problems} problems per map instead of the paper's 200 (100 experiments x 2 sizes), "
               "five soft-obstacle sets reduced to one (woods on 20% of the ground, plus lakes and woods where the "
               "maps have free-standing obstacles), all on one shared 2-core machine.")
