@@ -108,8 +108,13 @@ def test_compare_writes_tables_figures_and_findings(shared_dir, tmp_path, capsys
     for claim in ("order of magnitude", "3-5%", "6-10%", "half the size", "complete"):
         assert claim in findings
     for name in ("table1_graph_size.md", "table2_path_quality.csv", "figure_graph_size.png",
-                 "figure_path_quality.png", "figure_search_effort.png", "runs.csv"):
+                 "figure_path_quality.png", "figure_search_effort.png", "runs.csv", "run.json"):
         assert (out / name).stat().st_size > 0
+    # The report can be remade from the rows alone, and says which run made them.
+    again = tmp_path / "again"
+    assert main(["haa", "compare", "--out", str(again), "--from", str(out), "--no-pictures"]) == 0
+    assert (again / "table2_path_quality.md").read_text() == (out / "table2_path_quality.md").read_text()
+    assert "report remade with" in (again / "findings.md").read_text()
 
 
 def test_pictures_of_the_toy_map_are_drawn():
