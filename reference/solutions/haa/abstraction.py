@@ -161,8 +161,9 @@ class Abstraction:
         }
 
     def graph_bytes(self) -> int:
-        """Memory of the graph as stored by :meth:`save`'s arrays: 2 int16 per node; per edge two
-        int32 node ids, a uint8 mask, a uint8 clearance and two int16 cost parts."""
+        """Memory of the graph in a compact layout (the figure the reports compare with the map's):
+        per node its cell as two int16; per edge two int32 node ids, a uint8 capability mask, a uint8
+        clearance and the cost as two int16. (The ``.npz`` of :meth:`save` is compressed.)"""
         return 4 * len(self.node_cells) + 14 * len(self.edges)
 
     # -- files --------------------------------------------------------------------------------
