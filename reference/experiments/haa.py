@@ -109,6 +109,7 @@ def map_graph_size(terrain: np.ndarray) -> tuple[int, int]:
 
 
 def map_seed(name: str, seed: int) -> int:
+    """The seed of one map's problems: the run's seed mixed with the map's name."""
     return (seed * 1_000_003 + zlib.crc32(name.encode())) % 2**32
 
 
