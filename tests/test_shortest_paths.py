@@ -202,3 +202,38 @@ def test_dijkstra_order_paths_and_early_stop():
     assert costs == sorted(costs)
     early = dijkstra(grid, (0, 0), connectivity=8, goal=(0, 2))
     assert early.expanded[-1] == (0, 2) and (2, 2) not in early
+
+
+# -- the compiled twin (SPEC §16) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("connectivity", [4, 8])
+@pytest.mark.parametrize("tie_break", ["larger_g", "smaller_g"])
+def test_the_compiled_twin_expands_the_same_cells_in_the_same_order(connectivity, tie_break):
+    from reference.solutions.compiled.astar import astar as compiled_astar
+
+    rng = np.random.default_rng(99 + connectivity)
+    for _ in range(60):
+        blocked, start, goal = random_problem(rng, int(rng.integers(1, 30)), int(rng.integers(2, 30)), rng.uniform(0, 0.45))
+        readable = astar(blocked, start, goal, connectivity=connectivity, tie_break=tie_break)
+        compiled = compiled_astar(blocked, start, goal, connectivity=connectivity, tie_break=tie_break)
+        assert compiled == readable
+
+
+def test_the_compiled_twin_on_benchmark_maps(shared_dir):
+    from reference.solutions.compiled.astar import astar as compiled_astar
+    from reference.world.maps import read_scen, read_scen_terrains
+    from reference.world.terrain import passable, scenario_capability
+
+    for name in ("dao/den312d.map.scen", "wc3maps512/battleground.map.scen"):
+        scen = shared_dir / "movingai" / name
+        scenarios = read_scen(scen)
+        terrains = read_scen_terrains(scen, scenarios)
+        for scenario in scenarios[::200]:
+            terrain = terrains[scenario.map]
+            blocked = ~passable(terrain, scenario_capability(terrain, scenario.start))
+            if blocked[scenario.start] or blocked[scenario.target]:
+                continue  # Warcraft III lines that do not fit the map (SPEC §12)
+            readable = astar(blocked, scenario.start, scenario.target, connectivity=8)
+            compiled = compiled_astar(blocked, scenario.start, scenario.target, connectivity=8)
+            assert compiled == readable

@@ -57,6 +57,15 @@ def _check_cell(blocked: np.ndarray, cell: Cell, label: str) -> Cell:
     return (row, col)
 
 
+def check_start_and_goal(blocked: np.ndarray, start: Cell, goal: Cell, connectivity: int,
+                         tie_break: str) -> tuple[Cell, Cell]:
+    """Start and goal as ``(int, int)`` cells after checking every argument of :func:`astar`."""
+    check_connectivity(connectivity)
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
+    return _check_cell(blocked, start, "start"), _check_cell(blocked, goal, "goal")
+
+
 @dataclass
 class PathResult:
     """What :func:`astar` found: the exact cost (None when the goal cannot be reached), a path from
@@ -91,10 +100,7 @@ def astar(grid: Gridworld | np.ndarray, start: Cell, goal: Cell, *, connectivity
     Start and goal must be unblocked cells of the grid (``ValueError`` otherwise).
     """
     blocked = blocked_array(grid)
-    check_connectivity(connectivity)
-    if tie_break not in TIE_BREAKS:
-        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
-    start, goal = _check_cell(blocked, start, "start"), _check_cell(blocked, goal, "goal")
+    start, goal = check_start_and_goal(blocked, start, goal, connectivity, tie_break)
     larger_g = tie_break == "larger_g"
 
     def key(cell: Cell, g: Cost, stamp: int) -> tuple[float, float, int]:
