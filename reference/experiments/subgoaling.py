@@ -439,7 +439,7 @@ def draw_subgoal_tree(grid: Gridworld, tree, ax=None, run=None, title: str | Non
         ax.plot([path[0][1]], [path[0][0]], "s", color="tab:orange", markersize=7, label="start")
     ax.plot([tree.goal[1]], [tree.goal[0]], "*", color="tab:red", markersize=14, label="goal (the tree's root)")
     ax.set(title=title or "Subgoal tree", xticks=[], yticks=[])
-    ax.legend(fontsize=8, loc="upper right", framealpha=0.9)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, frameon=False)  # below the map
     return ax
 
 
