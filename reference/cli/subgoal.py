@@ -129,7 +129,8 @@ def compare_command(args: argparse.Namespace) -> int:
         if not args.runs.is_file():
             raise UsageError(f"{args.runs}: no such file")
         rows = experiment.read_runs(args.runs)
-        return _report(experiment, rows, args.out, command + f" --runs {shlex.quote(str(args.runs))}", args.shared)
+        return _report(experiment, rows, args.out, command + f" --runs {shlex.quote(str(args.runs))}", args.shared,
+                       experiment.MAPS)
     maps = experiment.MAPS
     if args.maps:
         wanted = args.maps.split(",")
@@ -150,11 +151,11 @@ def compare_command(args: argparse.Namespace) -> int:
     command += f" --problems {problems} --seed {seed} --jobs {args.jobs}"
     if args.tree_cells is not None:
         command += f" --tree-cells {args.tree_cells}"
-    return _report(experiment, rows, args.out, command, args.shared)
+    return _report(experiment, rows, args.out, command, args.shared, maps)
 
 
-def _report(experiment, rows: list[dict], out: Path, command: str, shared) -> int:
-    written = experiment.write_report(rows, out, command, shared)
+def _report(experiment, rows: list[dict], out: Path, command: str, shared, maps) -> int:
+    written = experiment.write_report(rows, out, command, shared, maps)
     print(f"{len(rows)} rows; wrote {len(written)} files to {out}")
     for finding in experiment.findings(rows):
         print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")

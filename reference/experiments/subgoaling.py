@@ -447,7 +447,7 @@ def plot_example_tree(rows: Sequence[dict], shared: str | Path | None, maps: Seq
     """The subgoal tree of one problem of the first map, with LRTA*+sub's trajectory over it."""
     from matplotlib.figure import Figure
 
-    game_map = next((m for m in maps if any(r["map"] == m.label for r in rows)), maps[0])
+    game_map = next(m for m in maps if any(r["map"] == m.label for r in rows))
     grid = load_map(str(map_path(game_map, shared)))
     # of twenty problems, the one whose start and goal lie farthest apart (a picture worth drawing)
     start, goal = max(draw_problems(grid, 20, DEFAULT_SEED), key=lambda p: abs(p[0][0] - p[1][0]) + abs(p[0][1] - p[1][1]))
@@ -463,8 +463,9 @@ def plot_example_tree(rows: Sequence[dict], shared: str | Path | None, maps: Seq
 
 
 def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
-                 shared: str | Path | None = None) -> list[Path]:
-    """Write runs.csv, the tables (CSV and Markdown), the figures and findings.md into ``outdir``."""
+                 shared: str | Path | None = None, maps: Sequence[GameMap] = MAPS) -> list[Path]:
+    """Write runs.csv, the tables (CSV and Markdown), the figures and findings.md into ``outdir``
+    (``maps``: where the rows' maps are, for the example tree's picture)."""
     outdir = Path(outdir)
     written: list[Path] = []
 
@@ -484,7 +485,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
     for stem, plot in plots:
         atomic_write_bytes(outdir / f"{stem}.png", _png(plot(rows)))
         written.append(outdir / f"{stem}.png")
-    atomic_write_bytes(outdir / "example_tree.png", _png(plot_example_tree(rows, shared)))
+    atomic_write_bytes(outdir / "example_tree.png", _png(plot_example_tree(rows, shared, maps)))
     written.append(outdir / "example_tree.png")
     problems = _problem_rows(rows)
     maps = list(dict.fromkeys(r["map"] for r in problems))
