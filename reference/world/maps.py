@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import numpy as np
@@ -169,7 +169,12 @@ def write_map(grid: Gridworld, path: str | os.PathLike) -> None:
 
 @dataclass(frozen=True)
 class Scenario:
-    """One line of a ``.scen`` file. ``start`` and ``target`` are ``(row, col)`` cells."""
+    """One line of a ``.scen`` file. ``start`` and ``target`` are ``(row, col)`` cells.
+
+    ``optimal_decimals`` is how many digits the file printed after the decimal point of
+    ``optimal_length`` (``3.41421`` -> 5), so that a check can compare to one unit in the last
+    printed place (SPEC §12); None for a scenario made in code.
+    """
 
     bucket: int
     map: str
@@ -178,6 +183,7 @@ class Scenario:
     start: Cell
     target: Cell
     optimal_length: float
+    optimal_decimals: int | None = field(default=None, compare=False)
 
     def to_line(self) -> str:
         """The tab-separated ``.scen`` line (x is the column, y the row)."""
@@ -227,7 +233,9 @@ def parse_scen(text: str, source: str = "<scen>") -> list[Scenario]:
                                    ("start_y", start_y, height), ("goal_y", goal_y, height)):
             if not 0 <= value < limit:
                 raise MapFormatError(source, number, f"{name} = {value} lies outside the {width} x {height} map")
-        scenarios.append(Scenario(bucket, fields[1], width, height, (start_y, start_x), (goal_y, goal_x), optimal))
+        mantissa = fields[8].lower().partition("e")[0]
+        decimals = len(mantissa.partition(".")[2])
+        scenarios.append(Scenario(bucket, fields[1], width, height, (start_y, start_x), (goal_y, goal_x), optimal, decimals))
     return scenarios
 
 
