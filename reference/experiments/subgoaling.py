@@ -413,19 +413,24 @@ def plot_tree_sizes(rows: Sequence[dict]):
     return figure
 
 
-def draw_subgoal_tree(grid: Gridworld, tree, ax=None, run=None, title: str | None = None):
-    """The map (free cells white, blocked grey), the subgoal tree over it (arcs from each subgoal to
-    its parent; the goal a star, subgoals dots) and, with ``run``, the agent's trajectory.
-
-    Returns the axes. Colours and markers are named in the legend.
+def draw_subgoal_tree(grid: Gridworld | np.ndarray, tree, ax=None, run=None, title: str | None = None):
+    """The map (the world's :func:`~reference.world.map_pictures.draw_game_map`: terrain in colour),
+    the subgoal tree over it (an arrow from each subgoal to its parent, the next subgoal; the goal,
+    the root, a star) and, with ``run``, the agent's trajectory. Returns the axes; the legend, below
+    the map, names every mark.
     """
-    from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    from reference.world.map_pictures import PATH_COLOUR, TERRAIN_COLOURS, draw_game_map, terrain_of
+    from reference.world.terrain import TERRAIN_NAMES
 
     if ax is None:
-        figure = Figure(figsize=(7, 7 * grid.height / max(grid.width, 1) + 0.6), layout="constrained")
+        height, width = grid.shape if isinstance(grid, np.ndarray) else (grid.height, grid.width)
+        figure = Figure(figsize=(7, 7 * height / max(width, 1) + 0.8), layout="constrained")
         ax = figure.subplots()
-    ax.imshow(grid.blocked, cmap=ListedColormap(["white", "0.45"]), interpolation="nearest")
+    start = run.trace.trajectory[0] if run is not None else None
+    draw_game_map(grid, start=start, goal=tree.goal, title=title or "Subgoal tree", ax=ax, legend=False)
     for parent, child in tree.arcs:
         ax.annotate("", xy=(parent[1], parent[0]), xytext=(child[1], child[0]),
                     arrowprops={"arrowstyle": "->", "color": "tab:blue", "linewidth": 0.9, "alpha": 0.8})
@@ -434,12 +439,15 @@ def draw_subgoal_tree(grid: Gridworld, tree, ax=None, run=None, title: str | Non
                 markersize=3, label=f"subgoals ({tree.size}); arrows point to the next subgoal")
     if run is not None:
         path = run.trace.trajectory
-        ax.plot([c[1] for c in path], [c[0] for c in path], "-", color="tab:orange", linewidth=1.4,
+        ax.plot([c[1] for c in path], [c[0] for c in path], "-", color=PATH_COLOUR, linewidth=1.2, zorder=3,
                 label=f"{ALGORITHM_LABELS.get(run.trace.algorithm, run.trace.algorithm)}: {run.moves} moves")
-        ax.plot([path[0][1]], [path[0][0]], "s", color="tab:orange", markersize=7, label="start")
-    ax.plot([tree.goal[1]], [tree.goal[0]], "*", color="tab:red", markersize=14, label="goal (the tree's root)")
-    ax.set(title=title or "Subgoal tree", xticks=[], yticks=[])
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, frameon=False)  # below the map
+    terrain = terrain_of(grid)
+    handles = [Patch(facecolor=TERRAIN_COLOURS[code], edgecolor="grey", label=TERRAIN_NAMES[code])
+               for code in sorted(set(np.unique(terrain).tolist()))]
+    handles += ax.get_legend_handles_labels()[0]
+    ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=3,
+              frameon=False)  # below the map, off the terrain
+    ax.set(xticks=[], yticks=[], xlabel="", ylabel="")
     return ax
 
 
