@@ -57,7 +57,9 @@ def test_comparison_report_and_findings(tiny_shared, tmp_path):
 
     written = experiment.write_report(rows, tmp_path / "out", "test", shared, (game_map,))
     assert {p.name for p in written} >= {"findings.md", "figure2.md", "runs.csv", "trees.md", "suboptimality.png",
-                                         "times.png", "tree_sizes.png", "example_tree.png"}
+                                         "times.png", "tree_sizes.png", "example_tree.png",
+                                         "first_goal.md"}
+    assert experiment.first_goal_table(rows)[0]["count"] == 6
     again = experiment.read_runs(tmp_path / "out" / "runs.csv")
     assert experiment.figure2_table(again) == experiment.figure2_table(rows)
 

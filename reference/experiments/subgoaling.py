@@ -277,6 +277,30 @@ def trees_table(rows: Sequence[dict]) -> list[dict]:
             for r in rows if r["algorithm"] == "trees"]
 
 
+def first_goal_table(rows: Sequence[dict]) -> list[dict]:
+    """The two readings of Algorithm 3's line 5 side by side: over every problem, and over the
+    problems where they pick different first goals."""
+    rows = _problem_rows(rows)
+    by_problem: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        by_problem.setdefault((r["map"], r["problem"]), {})[r["algorithm"]] = r
+    pairs = [(p["lrta_subgoal"], p["lrta_subgoal_sub"]) for p in by_problem.values()
+             if "lrta_subgoal" in p and "lrta_subgoal_sub" in p and p["lrta_subgoal"]["reached"]
+             and p["lrta_subgoal_sub"]["reached"]]
+    differ = [(a, b) for a, b in pairs if a["first_goal"] != b["first_goal"]]
+    table = []
+    for subset, name in ((pairs, "every problem"), (differ, "first goals differ")):
+        if not subset:
+            continue
+        optimal = statistics.fmean(a["optimal"] for a, _ in subset)
+        table.append({"problems": name, "count": len(subset),
+                      "line 5 as written: above optimal [%]": 100 * (statistics.fmean(a["cost"] for a, _ in subset) / optimal - 1),
+                      "Sub(start): above optimal [%]": 100 * (statistics.fmean(b["cost"] for _, b in subset) / optimal - 1),
+                      "Sub(start) cheaper": sum(b["cost"] < a["cost"] for a, b in subset),
+                      "as written cheaper": sum(a["cost"] < b["cost"] for a, b in subset)})
+    return table
+
+
 # -- the paper's findings ---------------------------------------------------------------------------
 
 
@@ -484,7 +508,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
 
     text("runs.csv", to_csv([{k: v for k, v in r.items()} for r in rows]))
     tables = {"figure2": (figure2_table(rows), FIGURE2_COLUMNS), "per_map": (per_map_table(rows), None),
-              "trees": (trees_table(rows), None)}
+              "trees": (trees_table(rows), None), "first_goal": (first_goal_table(rows), None)}
     for stem, (table, columns) in tables.items():
         text(f"{stem}.csv", to_csv(table))
         text(f"{stem}.md", to_markdown(table, columns))
@@ -509,6 +533,8 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
         report += ["", f"Made with `{command}`."]
     report += ["", "## The paper's headline claims, checked", "", findings_markdown(findings(rows)),
                "## Figure 2", "", to_markdown(tables["figure2"][0], FIGURE2_COLUMNS),
+               "## The first goal, both ways (Algorithm 3, line 5, against Sub(start))", "",
+               to_markdown(tables["first_goal"][0]),
                "## Per map", "", to_markdown(tables["per_map"][0]),
                "## Subgoal trees (every free cell of each map)", "", to_markdown(tables["trees"][0]),
                "Every run: `runs.csv`; figures: `suboptimality.png`, `times.png`, `tree_sizes.png`, "
