@@ -87,17 +87,18 @@ class _LookaheadOneAgent:
         value = table.get(state)
         return value if value is not None else heuristic_cost(state, goal, self.connectivity)
 
-    def step(self, s: Cell, goal: Cell) -> Cell:
-        """One planning episode (Algorithm 1, lines 4-5; Algorithm 3, lines 9-10): the successor to move to."""
-        best, best_cost, best_value = s, None, 0.0
-        for w, c in successors(self.grid.blocked, s, self.connectivity):
-            cost = add_costs(c, self.h(w, goal))
+    def step(self, s: Cell, goal: Cell) -> tuple[Cell, Cost]:
+        """One planning episode (Algorithm 1, lines 4-5; Algorithm 3, lines 9-10): the successor to
+        move to and the cost of that move."""
+        best, best_move, best_cost, best_value = s, (0, 0), None, 0.0
+        for w, move in successors(self.grid.blocked, s, self.connectivity):
+            cost = add_costs(move, self.h(w, goal))
             value = cost_value(cost)
             if best_cost is None or value < best_value:     # strict: ties to the first in successor order
-                best, best_cost, best_value = w, cost, value
+                best, best_move, best_cost, best_value = w, move, cost, value
         if best_cost is not None and best_value > cost_value(self.h(s, goal)):
             self.h_tables[goal][s] = best_cost
-        return best
+        return best, best_move
 
     def choose_goal(self, s: Cell, goal: Cell | None) -> Cell:
         """The goal to pursue from ``s`` (plain LRTA*: always the real goal)."""
@@ -113,10 +114,10 @@ class _LookaheadOneAgent:
         while reachable and s != goal and (self.max_moves is None or len(trajectory) <= self.max_moves):
             began = time.process_time()   # CPU time: other programs on the machine do not inflate it
             current = self.choose_goal(s, current)
-            y = self.step(s, current)
+            y, move = self.step(s, current)
             seconds.append(time.process_time() - began)
             records.append(SearchRecord(start=s, goal=current, expanded=[s], path=[s, y]))
-            cost = add_costs(cost, (0, 1) if y[0] != s[0] and y[1] != s[1] else (1, 0))
+            cost = add_costs(cost, move)
             trajectory.append(y)
             s = y
         reached = s == goal
