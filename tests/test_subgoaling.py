@@ -94,6 +94,41 @@ def test_eight_connected_tree_worked_by_hand():
     assert nearest.trace.searches[0].goal == (0, 0)
 
 
+CYCLE_MAP = ["@@@...@@....",
+             "@@...@@@...@",
+             "..@....@.@..",
+             "@@...@......",
+             "...@..@.@@.@",
+             "@.....@@..@@",
+             ".@.@...@@.@.",
+             "@.........@.",
+             ".@@@..@@..@.",
+             "@@.....@..@."]
+
+
+def test_algorithm_3_as_written_can_cycle_for_ever():
+    # Found by a random search (four-connected, Manhattan h), checked by hand. The goal G = (7, 8);
+    # the tree has, among others, the arcs (G, (2, 4)) and ((2, 4), (3, 8)): from (3, 8) the way to
+    # G leads back west through (2, 4). The agent reaches (2, 4); line 8 makes G its goal; toward G
+    # LRTA* walks east (2,5) (2,6) (3,6) (3,7) (3,8), down the heuristic. At (3, 8), a tree state,
+    # line 8 switches to nextgoal((3, 8)) = (2, 4), and the agent walks back. At (2, 4) the goal is G
+    # again. h((3, 8), G) is never raised (at (3, 8) the goal is always (2, 4)), so once the values
+    # on the way are consistent with it nothing changes any more: the same ten moves for ever.
+    grid = Gridworld.from_strings(CYCLE_MAP)
+    start, goal = (2, 11), (7, 8)
+    tree = build_subgoal_tree(grid, goal, connectivity=4)
+    assert tree.tree_parent[(2, 4)] == goal and tree.tree_parent[(3, 8)] == (2, 4)
+    for first_goal in ("nearest", "sub"):
+        stuck = lrta_star_subgoaling(grid, start, goal, 4, tree, first_goal, max_moves=3000)
+        assert not stuck.reached and stuck.moves == 3000
+        tail = stuck.trace.trajectory[-40:]
+        assert tail[:10] == tail[10:20] == tail[20:30] == tail[30:]
+        assert {(2, 4), (3, 8)} <= set(tail) and len(set(tail)) == 6
+        # Switching only on reaching the subgoal pursued ends the run, no cheaper than optimal.
+        fixed = lrta_star_subgoaling(grid, start, goal, 4, tree, first_goal, switch="on_arrival")
+        assert fixed.reached and cost_value(fixed.cost) >= cost_value(tree.g[start])
+
+
 def test_unreachable_goal_and_start_at_goal():
     grid = Gridworld.from_strings([".@.", ".@."])
     tree = build_subgoal_tree(grid, (0, 2))
@@ -107,6 +142,8 @@ def test_unreachable_goal_and_start_at_goal():
         build_subgoal_tree(grid, (0, 1))
     with pytest.raises(ValueError, match="first_goal"):
         lrta_star_subgoaling(grid, (0, 0), (1, 0), first_goal="closest")
+    with pytest.raises(ValueError, match="switch"):
+        lrta_star_subgoaling(grid, (0, 0), (1, 0), switch="sometimes")
 
 
 def test_traces_round_trip_through_json():
@@ -179,12 +216,16 @@ def test_every_tree_arc_is_an_exit_point(instance):
 
 
 @SETTINGS
-@given(maps(), st.sampled_from(["lrta", "lrta_subgoal", "lrta_subgoal_sub", "astar"]))
+@given(maps(), st.sampled_from(list(ALGORITHMS)))
 def test_runs_reach_every_reachable_goal_no_cheaper_than_optimal(instance, name):
+    # Algorithm 3 with line 8 as written can cycle (the test above): those runs get a move limit,
+    # and must reach the goal or run into it; every other algorithm reaches every reachable goal.
     grid, start, goal, connectivity = instance
     optimal = dijkstra(grid, goal, connectivity=connectivity).cost_to(start)
-    run = run_algorithm(name, grid, start, goal, connectivity)
-    assert run.reached == (optimal is not None)
+    may_cycle = name in ("lrta_subgoal", "lrta_subgoal_sub")
+    limit = 50 * grid.size ** 2 if may_cycle else None
+    run = run_algorithm(name, grid, start, goal, connectivity, max_moves=limit)
+    assert run.reached == (optimal is not None) or (may_cycle and run.moves == limit)
     if run.reached:
         assert run.trace.trajectory[0] == start and run.trace.trajectory[-1] == goal
         assert cost_value(run.cost) >= cost_value(optimal)

@@ -36,6 +36,8 @@ ALGORITHMS: dict[str, str] = {
     "astar": "A*",                                # known maps: one search, then the walk (subgoaling module)
     "lrta_subgoal": "LRTA* with subgoaling",
     "lrta_subgoal_sub": "LRTA* with subgoaling (first goal Sub(start))",
+    "lrta_subgoal_arrival": "LRTA* with subgoaling (next subgoal on arrival)",
+    "lrta_subgoal_sub_arrival": "LRTA* with subgoaling (first goal Sub(start), next subgoal on arrival)",
 }
 TIE_BREAKS: tuple[str, ...] = ("larger_g", "smaller_g")
 

@@ -6,14 +6,15 @@
 - :func:`lrta_star_subgoaling`: Algorithm 3, LRTA* (lookahead one) that pursues the subgoals of
   that tree in turn; :func:`lrta_star`: Korf's LRTA* (Algorithm 1) on the same known map
   (``lrta.py``).
-- :func:`run_algorithm`: one problem by name (``astar``, ``lrta``, ``lrta_subgoal``,
-  ``lrta_subgoal_sub``), each as a :class:`KnownMapRun` (a SPEC §8 trace, one record per
-  planning episode, plus the exact cost and each episode's CPU time).
+- :func:`run_algorithm`: one problem by name (``astar``, ``lrta``, ``lrta_subgoal`` and its
+  variants: ``_sub``, first goal ``Sub(start)``; ``_arrival``, next subgoal only on reaching the
+  current one), each as a :class:`KnownMapRun` (a SPEC §8 trace, one record per planning episode,
+  plus the exact cost and each episode's CPU time).
 
 >>> from reference.world.grid import Gridworld
 >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
 >>> [run_algorithm(name, grid, (0, 1), (2, 2), connectivity=4).cost for name in ALGORITHMS]
-[(5, 0), (5, 0), (5, 0), (5, 0)]
+[(5, 0), (5, 0), (5, 0), (5, 0), (5, 0), (5, 0)]
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from reference.world.grid import Cell, Gridworld
 from reference.world.trace import ALGORITHMS as TRACE_NAMES
 from reference.world.trace import SearchRecord, Trace
 
-from .lrta import FIRST_GOALS, KnownMapRun, lrta_star, lrta_star_subgoaling
+from .lrta import FIRST_GOALS, SWITCHES, KnownMapRun, lrta_star, lrta_star_subgoaling
 from .tree import SubgoalTree, build_subgoal_tree
 
 
@@ -51,6 +52,10 @@ ALGORITHMS: dict[str, Callable[..., KnownMapRun]] = {
         lrta_star_subgoaling(grid, start, goal, connectivity, tree, "nearest", max_moves),
     "lrta_subgoal_sub": lambda grid, start, goal, connectivity, tree, max_moves:
         lrta_star_subgoaling(grid, start, goal, connectivity, tree, "sub", max_moves),
+    "lrta_subgoal_arrival": lambda grid, start, goal, connectivity, tree, max_moves:
+        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "nearest", max_moves, "on_arrival"),
+    "lrta_subgoal_sub_arrival": lambda grid, start, goal, connectivity, tree, max_moves:
+        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "sub", max_moves, "on_arrival"),
 }
 
 assert set(ALGORITHMS) <= set(TRACE_NAMES), "every subgoaling algorithm has a trace name"
@@ -65,6 +70,6 @@ def run_algorithm(name: str, grid: Gridworld, start: Cell, goal: Cell, connectiv
 
 
 __all__ = [
-    "ALGORITHMS", "FIRST_GOALS", "KnownMapRun", "SubgoalTree", "astar_run", "build_subgoal_tree", "lrta_star",
+    "ALGORITHMS", "FIRST_GOALS", "SWITCHES", "KnownMapRun", "SubgoalTree", "astar_run", "build_subgoal_tree", "lrta_star",
     "lrta_star_subgoaling", "run_algorithm",
 ]

@@ -36,6 +36,10 @@ from .tree import SubgoalTree, build_subgoal_tree
 
 #: Algorithm 3's line 5 as the paper writes it, and the alternative the kit offers (docs/subgoaling.md).
 FIRST_GOALS = ("nearest", "sub")
+#: Algorithm 3's line 8 as the paper writes it (switch to ``nextgoal(s)`` on *any* tree state), and
+#: the alternative the kit offers (switch only on reaching the goal pursued). As written, the agent can
+#: be sent back and forth between two tree states for ever (tests/test_subgoaling.py has a map).
+SWITCHES = ("any_tree_state", "on_arrival")
 
 
 @dataclass
@@ -129,13 +133,15 @@ class _SubgoalingAgent(_LookaheadOneAgent):
     """Algorithm 3: LRTA* that pursues the subgoals of the goal's tree in turn."""
 
     def __init__(self, grid: Gridworld, start: Cell, goal: Cell, connectivity: int, max_moves: int | None,
-                 tree: SubgoalTree, first_goal: str) -> None:
+                 tree: SubgoalTree, first_goal: str, switch: str) -> None:
         super().__init__(grid, start, goal, connectivity, max_moves)
         if first_goal not in FIRST_GOALS:
             raise ValueError(f"first_goal must be one of {', '.join(FIRST_GOALS)}, got {first_goal!r}")
+        if switch not in SWITCHES:
+            raise ValueError(f"switch must be one of {', '.join(SWITCHES)}, got {switch!r}")
         if tree.goal != goal:
             raise ValueError(f"the subgoal tree is for the goal {tree.goal}, not {goal}")
-        self.tree, self.first_goal = tree, first_goal
+        self.tree, self.first_goal, self.switch = tree, first_goal, switch
 
     def first(self, s0: Cell) -> Cell:
         """Line 5: ``argmin over the tree's states of h(s0, s)`` (ties: the root, then the earliest
@@ -148,7 +154,9 @@ class _SubgoalingAgent(_LookaheadOneAgent):
         if goal is None:
             goal = self.first(s)                 # lines 1-5, in the first planning episode
         nextgoal = self.tree.nextgoal(s)         # line 8
-        return nextgoal if nextgoal is not None else goal
+        if nextgoal is not None and (self.switch == "any_tree_state" or s == goal):
+            return nextgoal
+        return goal
 
 
 def lrta_star(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
@@ -167,14 +175,19 @@ def lrta_star(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
 
 def lrta_star_subgoaling(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
                          tree: SubgoalTree | None = None, first_goal: str = "nearest",
-                         max_moves: int | None = None) -> KnownMapRun:
+                         max_moves: int | None = None, switch: str = "any_tree_state") -> KnownMapRun:
     """LRTA* with subgoaling (Algorithm 3) on a known map.
 
     ``tree``: the goal's subgoal tree (built here with :func:`build_subgoal_tree` if not given; the
     paper builds every tree beforehand, so its time is not planning time). ``first_goal``:
     ``"nearest"`` (line 5 as written) or ``"sub"`` (``Sub(start)`` from the same Dijkstra).
+    ``switch``: ``"any_tree_state"`` (line 8 as written: it can cycle for ever, so pass
+    ``max_moves``) or ``"on_arrival"`` (the next subgoal only once the current one is reached:
+    every leg is plain LRTA* toward a fixed goal, so the run ends).
+    The trace's name: ``lrta_subgoal``, plus ``_sub`` and/or ``_arrival`` for the alternatives.
     """
     if tree is None:
         tree = build_subgoal_tree(grid, goal, connectivity)
-    agent = _SubgoalingAgent(grid, start, goal, connectivity, max_moves, tree, first_goal)
-    return agent.run("lrta_subgoal" if first_goal == "nearest" else "lrta_subgoal_sub")
+    agent = _SubgoalingAgent(grid, start, goal, connectivity, max_moves, tree, first_goal, switch)
+    name = "lrta_subgoal" + ("_sub" if first_goal == "sub" else "") + ("_arrival" if switch == "on_arrival" else "")
+    return agent.run(name)
