@@ -53,7 +53,7 @@ def test_comparison_report_and_findings(tiny_shared, tmp_path):
     table = {line["algorithm"]: line for line in experiment.figure2_table(rows)}
     assert table["A*"]["above_optimal_%"] == 0
     claims = [f.claim for f in experiment.findings(rows)]
-    assert len(claims) == 7 and any("11%" in claim for claim in claims)
+    assert len(claims) == 9 and any("11%" in claim for claim in claims)
 
     written = experiment.write_report(rows, tmp_path / "out", "test", shared, (game_map,))
     assert {p.name for p in written} >= {"findings.md", "figure2.md", "runs.csv", "trees.md", "suboptimality.png",

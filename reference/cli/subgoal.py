@@ -16,7 +16,7 @@ from pathlib import Path
 from . import UsageError
 from ._common import format_table
 
-ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub")
+ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival", "lrta_subgoal_sub_arrival")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,8 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--scen", type=Path, required=True, help="the .scen file to take the problem from")
     run.add_argument("--index", type=int, default=0, help="which scenario line (0 = first; default 0)")
     run.add_argument("--algorithm", choices=ALGORITHM_NAMES, default="lrta_subgoal",
-                     help="astar; lrta: Korf's LRTA* (lookahead one); lrta_subgoal: with subgoaling, first goal the "
-                     "tree state nearest by h (the paper's line 5); lrta_subgoal_sub: first goal Sub(start) "
+                     help="astar; lrta: Korf's LRTA* (lookahead one); lrta_subgoal: with subgoaling as the paper writes "
+                     "it (first goal the tree state nearest by h, line 5; next subgoal on any tree state, line 8); "
+                     "_sub: first goal Sub(start); _arrival: next subgoal only on reaching the current one "
                      "(default lrta_subgoal)")
     run.add_argument("--connectivity", type=int, choices=(4, 8), default=8, help="moves (default 8)")
     run.add_argument("--jsonl", action="store_true", help="one JSON object on stdout, nothing else")
@@ -58,7 +59,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
     compare.add_argument("--seed", type=int, default=None, help="base seed of the problems")
     compare.add_argument("--quiet", action="store_true", help="no progress bar")
-    compare.add_argument("--runs", type=Path, metavar="CSV", help="instead of running: re-make the report from runs.csv")
+    compare.add_argument("--algorithms", metavar="NAME,...", help=f"only these (default all: {','.join(ALGORITHM_NAMES)})")
+    compare.add_argument("--no-trees", action="store_true", help="skip building every tree of each map")
+    compare.add_argument("--runs", type=Path, action="append", metavar="CSV",
+                         help="instead of running: re-make the report from runs.csv files (repeat to merge runs)")
     compare.set_defaults(handler=compare_command)
 
 
@@ -126,11 +130,19 @@ def compare_command(args: argparse.Namespace) -> int:
 
     command = f"ftr subgoal compare --out {shlex.quote(str(args.out))}"
     if args.runs:
-        if not args.runs.is_file():
-            raise UsageError(f"{args.runs}: no such file")
-        rows = experiment.read_runs(args.runs)
-        return _report(experiment, rows, args.out, command + f" --runs {shlex.quote(str(args.runs))}", args.shared,
-                       experiment.MAPS)
+        for path in args.runs:
+            if not path.is_file():
+                raise UsageError(f"{path}: no such file")
+        rows = [row for path in args.runs for row in experiment.read_runs(path)]
+        command += "".join(f" --runs {shlex.quote(str(path))}" for path in args.runs)
+        return _report(experiment, rows, args.out, command, args.shared, experiment.MAPS)
+    algorithms = ALGORITHM_NAMES
+    if args.algorithms:
+        algorithms = tuple(args.algorithms.split(","))
+        unknown = [name for name in algorithms if name not in ALGORITHM_NAMES]
+        if unknown:
+            raise UsageError(f"--algorithms: unknown algorithm {unknown[0]!r}; choose from {', '.join(ALGORITHM_NAMES)}")
+        command += f" --algorithms {args.algorithms}"
     maps = experiment.MAPS
     if args.maps:
         wanted = args.maps.split(",")
@@ -147,9 +159,12 @@ def compare_command(args: argparse.Namespace) -> int:
     if problems < 1 or args.jobs < 1 or (args.tree_cells is not None and args.tree_cells < 0):
         raise UsageError("--problems and --jobs must be at least 1, --tree-cells at least 0")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
-    rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.shared, args.tree_cells)
+    tree_cells = 0 if args.no_trees else args.tree_cells
+    rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.shared, tree_cells, algorithms)
     command += f" --problems {problems} --seed {seed} --jobs {args.jobs}"
-    if args.tree_cells is not None:
+    if args.no_trees:
+        command += " --no-trees"
+    elif args.tree_cells is not None:
         command += f" --tree-cells {args.tree_cells}"
     return _report(experiment, rows, args.out, command, args.shared, maps)
 

@@ -70,12 +70,15 @@ MAPS: tuple[GameMap, ...] = (
     GameMap("bgmaps", "AR0411SR.map", "Baldur's Gate, for World of Warcraft"),
 )
 
-#: The algorithms of the paper's Figure 2, plus the first-goal alternative the kit offers.
+#: The algorithms of the paper's Figure 2, plus the alternatives the kit offers for Algorithm 3's
+#: line 5 (first goal ``Sub(start)``) and line 8 (next subgoal only on arrival).
 ALGORITHM_LABELS: dict[str, str] = {
     "astar": "A*",
     "lrta": "LRTA*",
     "lrta_subgoal": "LRTA*+sub",
     "lrta_subgoal_sub": "LRTA*+sub, first goal Sub(start)",
+    "lrta_subgoal_arrival": "LRTA*+sub, switch on arrival",
+    "lrta_subgoal_sub_arrival": "LRTA*+sub, Sub(start) and switch on arrival",
 }
 
 #: The paper's numbers (Figure 2: cost, time of the first search and total time in milliseconds).
@@ -122,16 +125,16 @@ def draw_problems(grid: Gridworld, count: int, seed: int) -> list[tuple[Cell, Ce
     return problems
 
 
-def run_problem(task: tuple[str, str, int, Cell, Cell]) -> list[dict[str, Any]]:
-    """One problem, every algorithm: ``(map path, map label, number, start, goal)`` -> rows."""
-    path, label, number, start, goal = task
+def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str]]) -> list[dict[str, Any]]:
+    """One problem: ``(map path, map label, number, start, goal, algorithms)`` -> a row per algorithm."""
+    path, label, number, start, goal, algorithms = task
     grid = load_map(path)
     began = time.process_time()
     tree = build_subgoal_tree(grid, goal, 8)
     tree_seconds = time.process_time() - began
     optimal = tree.g[start]
     rows = []
-    for algorithm in ALGORITHM_LABELS:
+    for algorithm in algorithms:
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:
             run = run_algorithm(algorithm, grid, start, goal, 8, tree, MAX_MOVES)
@@ -150,8 +153,9 @@ def run_problem(task: tuple[str, str, int, Cell, Cell]) -> list[dict[str, Any]]:
 
 def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = MAPS, jobs: int = 1,
                    progress: bool = True, seed: int = DEFAULT_SEED, shared: str | Path | None = None,
-                   tree_cells: int | None = None) -> list[dict[str, Any]]:
-    """Run every algorithm on ``problems`` problems of each map; rows of :func:`run_problem`.
+                   tree_cells: int | None = None,
+                   algorithms: Sequence[str] = tuple(ALGORITHM_LABELS)) -> list[dict[str, Any]]:
+    """Run ``algorithms`` on ``problems`` problems of each map; rows of :func:`run_problem`.
 
     The tree rows (``algorithm == "trees"``, one per map) come from :func:`every_tree`:
     ``tree_cells`` goals per map (None: every free cell, as the paper; 0: none).
@@ -161,7 +165,7 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
         path = map_path(game_map, shared)
         grid = load_map(str(path))
         for number, (start, goal) in enumerate(draw_problems(grid, problems, seed + index)):
-            tasks.append((str(path), game_map.label, number, start, goal))
+            tasks.append((str(path), game_map.label, number, start, goal, tuple(algorithms)))
     rows = [row for rows in map_with_progress(run_problem, tasks, jobs, "subgoaling problems", progress) for row in rows]
     if tree_cells != 0:
         rows += map_with_progress(every_tree, [(str(map_path(m, shared)), m.label, tree_cells, seed) for m in maps],
@@ -339,6 +343,15 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
             "LRTA* with subgoaling spends more time in its first planning episode than in the others "
             "(0.024 vs 0.001 ms)", sub["first_search_ms"] > later,
             f"first {sub['first_search_ms'] * 1e3:.1f} µs, mean episode {later * 1e3:.1f} µs"))
+    for written, fixed in (("lrta_subgoal", "lrta_subgoal_arrival"), ("lrta_subgoal_sub", "lrta_subgoal_sub_arrival")):
+        mine, other = table.get(ALGORITHM_LABELS[written]), table.get(ALGORITHM_LABELS[fixed])
+        if mine and other:
+            result.append(Finding(
+                f"(the kit's check, not the paper's) {mine['algorithm']} reaches every goal; with line 8 as written "
+                f"it may cycle (a run ends unreached after {MAX_MOVES:,} moves)",
+                mine["reached"] == mine["problems"],
+                f"reached {mine['reached']} of {mine['problems']}; switching on arrival: {other['reached']} of "
+                f"{other['problems']}, {other['above_optimal_%']:.1f}% above optimal"))
     trees = trees_table(rows)
     if trees:
         size = statistics.fmean(t["tree_size_mean"] for t in trees)
@@ -373,10 +386,11 @@ def plot_suboptimality(rows: Sequence[dict]):
     rows = _problem_rows(rows)
     labels = list(dict.fromkeys(r["map"] for r in rows))
     algorithms = [a for a in ALGORITHM_LABELS if a != "astar"]
-    figure = Figure(figsize=(11, 4.8), layout="constrained")
+    algorithms = [a for a in algorithms if any(r["algorithm"] == a for r in rows)]
+    figure = Figure(figsize=(13, 5.2), layout="constrained")
     ax = figure.subplots()
     width = 0.8 / len(algorithms)
-    colours = ("tab:red", "tab:blue", "tab:green")
+    colours = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:olive")
     for k, algorithm in enumerate(algorithms):
         data = [[r["cost"] / r["optimal"] for r in rows if r["map"] == label and r["algorithm"] == algorithm
                  and r["reached"] and r["optimal"] > 0] for label in labels]
@@ -407,6 +421,8 @@ def plot_times(rows: Sequence[dict]):
     for ax, column, title in ((axes[0], "total_ms", "total planning time"),
                               (axes[1], "first_episode_ms", "time of the first planning episode")):
         for algorithm, label in ALGORITHM_LABELS.items():
+            if not any(r["algorithm"] == algorithm for r in rows):
+                continue
             means = [statistics.fmean(r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm)
                      for m in labels]
             ax.plot(range(len(labels)), means, "o-", label=label)
