@@ -109,7 +109,7 @@ def draw_problems(grid: Gridworld, count: int, seed: int) -> list[tuple[Cell, Ce
     reachable (the same connected component) and differs from the start.
 
     >>> draw_problems(Gridworld.from_strings([".@.", ".@."]), 2, seed=1)
-    [((0, 2), (1, 2)), ((1, 0), (0, 0))]
+    [((1, 2), (0, 2)), ((0, 2), (1, 2))]
     """
     from scipy.ndimage import label
 
