@@ -134,3 +134,17 @@ def test_ftr_path_draws_a_game_map(tmp_path, shared_dir):
     for code in (0, 1):
         share = (abs(pixels - TERRAIN_COLOURS[code]).max(axis=1) < 0.02).mean()
         assert share > 0.05, code
+
+
+def test_game_map_picture_zooms_on_the_search_and_takes_a_gridworld():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from reference.world.grid import Gridworld
+    from reference.world.map_pictures import draw_game_map
+
+    grid = Gridworld(40, 50)
+    ax = draw_game_map(grid, path=[(10, 20), (11, 21), (12, 21)], zoom=3)
+    # rows 10..12 and columns 20..21, three cells of margin: rows 7..15, columns 17..24
+    assert ax.get_xlim() == (16.5, 24.5) and ax.get_ylim() == (15.5, 6.5)
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-3:] == ["path", "start", "goal"]

@@ -39,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per line on stdout, nothing else")
     parser.add_argument("--draw", type=Path, metavar="PNG",
                         help="with --index: draw the map's terrain, the expanded cells and the path")
+    parser.add_argument("--zoom", type=int, metavar="MARGIN",
+                        help="with --draw: show only the cells within MARGIN rows and columns of the search")
     parser.add_argument("--check-all", action="store_true",
                         help="check every MovingAI scenario line against its optimal length (no MAP or --scen)")
     parser.add_argument("--movingai", type=Path, metavar="DIR",
@@ -73,7 +75,8 @@ def solve_lines(args: argparse.Namespace) -> int:
     rows = []
     for index in indices:
         scenario = scenarios[index]
-        map_path = args.map if Path(scenario.map.replace("\\", "/")).name == args.map.name else map_beside(args.scen, scenario)
+        beside = map_beside(args.scen, scenario)
+        map_path = args.map if beside.name == args.map.name else beside
         if map_path not in terrains:
             terrains[map_path] = read_terrain(map_path)
         terrain = terrains[map_path]
@@ -125,7 +128,8 @@ def _draw(args: argparse.Namespace, terrain, scenario, index: int, result) -> No
     cost = f"cost {result.length:.4f}" if result.found else "no path"
     title = (f"{Path(scenario.map).name} line {index}: A* {args.connectivity}-connected, {cost}, "
              f"{result.expansions:,} expansions")
-    ax = draw_game_map(terrain, result.path, result.expanded, scenario.start, scenario.target, title=title)
+    ax = draw_game_map(terrain, result.path, result.expanded, scenario.start, scenario.target, title=title,
+                       zoom=args.zoom)
     save_figure(ax.figure, args.draw)
     if not args.jsonl:
         print(f"picture written to {args.draw}")

@@ -88,12 +88,13 @@ def matches(length: float, optimal: float, decimals: int) -> bool:
 def check_line(scenario: Scenario, terrain: np.ndarray, blocked_for: dict, file: str, index: int) -> LineCheck:
     """Solve one scenario line with the compiled eight-connected A*; ``blocked_for`` caches the
     blocked array per capability."""
-    from reference.solutions.compiled.astar import astar_cost
+    from reference.solutions.compiled.astar import astar_cost  # here: Numba loads only when a check runs
 
     capability = scenario_capability(terrain, scenario.start)
     if capability not in blocked_for:
         blocked_for[capability] = ~passable(terrain, capability)
     blocked = blocked_for[capability]
+    # a scenario made in code has no printed form: compare to 1e-4, as fine as the benchmark prints
     decimals = scenario.optimal_decimals if scenario.optimal_decimals is not None else 4
     common = dict(file=file, index=index, start=scenario.start, goal=scenario.target,
                   capability=capability_name(capability), optimal=scenario.optimal_length, decimals=decimals)
@@ -268,6 +269,44 @@ def run_check(movingai: Path, out: Path | None, sample: int | None = None, progr
     return check_all(movingai, sample, progress, write if out is not None else None)
 
 
+def compare_engines(scen_path: Path, sample: int = 20) -> dict[str, float]:
+    """Time the readable A* and its compiled twin side by side on ``sample`` lines of one file
+    (processor time, the compiled one warmed up first); check they expand the same cells.
+
+    The compiled search is timed through ``astar_cost``: turning its expanded indices into a list
+    of cells (which the check below needs) costs Python time that is no part of the search.
+
+    Returns the summed expansions and seconds of each and their ratio.
+    """
+    from reference.solutions.compiled.astar import astar as compiled_astar
+    from reference.solutions.compiled.astar import astar_cost
+    from reference.solutions.shortest_paths import astar as readable_astar
+
+    scenarios = read_scen(scen_path)
+    terrains = read_scen_terrains(scen_path, scenarios)
+    problems = []
+    for index in sample_indices(len(scenarios), sample):
+        scenario = scenarios[index]
+        terrain = terrains[scenario.map]
+        blocked = ~passable(terrain, scenario_capability(terrain, scenario.start))
+        if not blocked[scenario.start] and not blocked[scenario.target]:
+            problems.append((blocked, scenario.start, scenario.target))
+    compiled_astar(*problems[0], connectivity=8)  # compile (or load the cache) outside the timing
+    seconds = {"readable": 0.0, "compiled": 0.0}
+    expansions = 0
+    for problem in problems:
+        began = time.process_time()
+        readable = readable_astar(*problem, connectivity=8)
+        seconds["readable"] += time.process_time() - began
+        began = time.process_time()
+        astar_cost(*problem, connectivity=8)
+        seconds["compiled"] += time.process_time() - began
+        if compiled_astar(*problem, connectivity=8) != readable:
+            raise AssertionError(f"{scen_path}: the twins differ on {problem[1]} -> {problem[2]}")
+        expansions += readable.expansions
+    return {"lines": len(problems), "expansions": expansions, **seconds, "ratio": seconds["readable"] / seconds["compiled"]}
+
+
 def default_movingai_dir() -> Path:
     """``../shared/movingai`` beside the repository."""
     return Path(__file__).resolve().parents[3] / "shared" / "movingai"
@@ -278,7 +317,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--movingai", type=Path, default=default_movingai_dir(), help="the MovingAI folder (default ../shared/movingai)")
     parser.add_argument("--out", type=Path, default=Path("docs/gamemaps"), help="where the report goes (default docs/gamemaps)")
     parser.add_argument("--sample", type=int, default=None, help="check N lines spread over each file (default: all)")
+    parser.add_argument("--engines", type=Path, metavar="SCEN",
+                        help="instead: time the readable A* against its compiled twin on --sample lines (default 20) of SCEN")
     args = parser.parse_args(argv)
+    if args.engines:
+        numbers = compare_engines(args.engines, args.sample or 20)
+        print(f"{args.engines.name}: {numbers['lines']} lines, {numbers['expansions']:,} expansions each; readable "
+              f"{numbers['readable']:.2f} s, compiled {numbers['compiled']:.3f} s: {numbers['ratio']:.0f}x")
+        return 0
     reports = run_check(args.movingai, args.out, args.sample)
     print(f"{sum(len(r.lines) for r in reports):,} lines checked, {len(failures(reports))} failures; report in {args.out}")
     return 1 if failures(reports) else 0

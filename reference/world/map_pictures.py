@@ -66,11 +66,13 @@ def draw_game_map(
     title: str | None = None,
     ax: Axes | None = None,
     legend: bool = True,
+    zoom: int | None = None,
 ) -> Axes:
     """Draw a terrain array (or a :class:`Gridworld`) with expanded cells, a path, start and goal.
 
-    ``start`` and ``goal`` default to the path's ends. Returns the axes (a new figure when ``ax``
-    is None), ready for ``ax.figure.savefig``.
+    ``start`` and ``goal`` default to the path's ends. ``zoom`` shows only the cells within
+    ``zoom`` rows and columns of the search (path, expanded cells, start, goal). Returns the axes
+    (a new figure when ``ax`` is None), ready for ``ax.figure.savefig``.
     """
     import matplotlib.pyplot as plt
     from matplotlib import colormaps
@@ -79,9 +81,18 @@ def draw_game_map(
 
     terrain = terrain_of(world)
     height, width = terrain.shape
+    start = start if start is not None else (path[0] if len(path) else None)
+    goal = goal if goal is not None else (path[-1] if len(path) else None)
+    top, left, bottom, right = 0, 0, height - 1, width - 1
+    shown = [cell for cell in (*path, *expanded, start, goal) if cell is not None]
+    if zoom is not None and shown:
+        rows, cols = np.array(shown).T
+        top, bottom = max(0, rows.min() - zoom), min(height - 1, rows.max() + zoom)
+        left, right = max(0, cols.min() - zoom), min(width - 1, cols.max() + zoom)
+    view_height, view_width = bottom - top + 1, right - left + 1
     if ax is None:
-        scale = 9.0 / max(height, width)
-        _figure, ax = plt.subplots(figsize=(max(3.5, width * scale + 2.5), max(3.0, height * scale + 0.8)))
+        scale = 9.0 / max(view_height, view_width)
+        _figure, ax = plt.subplots(figsize=(max(3.5, view_width * scale + 2.5), max(3.0, view_height * scale + 0.8)))
     image = terrain_colours(terrain)
     if len(expanded):
         ramp = colormaps[EXPANDED_RAMP]
@@ -94,19 +105,17 @@ def draw_game_map(
     ax.imshow(image, interpolation="nearest")
     if len(path) >= 2:
         rows, cols = zip(*path)
-        ax.plot(cols, rows, color=PATH_COLOUR, linewidth=max(1.0, min(3.0, 300 / max(height, width))),
+        ax.plot(cols, rows, color=PATH_COLOUR, linewidth=max(1.0, min(3.0, 300 / max(view_height, view_width))),
                 solid_capstyle="round", label="path", zorder=3)
-    start = start if start is not None else (path[0] if len(path) else None)
-    goal = goal if goal is not None else (path[-1] if len(path) else None)
-    marker_size = max(4.0, min(10.0, 400 / max(height, width)))
+    marker_size = max(4.0, min(10.0, 400 / max(view_height, view_width)))
     if start is not None:
         ax.plot(start[1], start[0], "o", color=START_COLOUR, markeredgecolor="black", markersize=marker_size,
                 label="start", zorder=4)
     if goal is not None:
         ax.plot(goal[1], goal[0], "*", color=GOAL_COLOUR, markeredgecolor="black", markersize=marker_size * 1.6,
                 label="goal", zorder=4)
-    ax.set_xlim(-0.5, width - 0.5)
-    ax.set_ylim(height - 0.5, -0.5)
+    ax.set_xlim(left - 0.5, right + 0.5)
+    ax.set_ylim(bottom + 0.5, top - 0.5)
     ax.set_xlabel("column (x)")
     ax.set_ylabel("row (y)")
     if title:

@@ -2,8 +2,8 @@
 
 Same search, same keys, same successor order, so the same cells are expanded in the same order
 and the same path is found; only the speed differs (Numba compiles the loop to machine code:
-about a hundred times faster than the readable A* on the benchmark maps, measured in
-``docs/gamemaps.md``). The readable version is the one to read; this one mirrors it line for line
+35 to 56 times faster than the readable A* on the benchmark maps, about 6 million expansions a
+second; measured in ``docs/gamemaps.md``). The readable version is the one to read; this one mirrors it line for line
 with flat arrays in place of dictionaries:
 
 * a cell is its index ``row * width + col``;
@@ -218,7 +218,10 @@ def astar(grid, start: Cell, goal: Cell, *, connectivity: int, tie_break: str = 
     blocked = blocked_array(grid)
     start, goal, workspace, found, cost, expansions = _search(blocked, start, goal, connectivity, tie_break)
     width = blocked.shape[1]
-    expanded_cells = [divmod(int(s), width) for s in workspace.expanded[:expansions]]
+    # NumPy splits the indices into rows and columns at once (a divmod per cell in Python would
+    # cost more than the whole compiled search)
+    rows, cols = np.divmod(workspace.expanded[:expansions], width)
+    expanded_cells = list(zip(rows.tolist(), cols.tolist()))
     if not found:
         return PathResult(start, goal, None, [], expanded_cells)
     start_index = start[0] * width + start[1]
