@@ -33,6 +33,11 @@ ALGORITHMS: dict[str, str] = {
     "lrta_astar": "LRTA* with A* lookahead",
     "lrta_bfs": "LRTA* with breadth-first lookahead",
     "dstar_lite": "D* Lite",
+    "astar": "A*",                                # known maps: one search, then the walk (subgoaling module)
+    "lrta_subgoal": "LRTA* with subgoaling",
+    "lrta_subgoal_sub": "LRTA* with subgoaling (first goal Sub(start))",
+    "lrta_subgoal_arrival": "LRTA* with subgoaling (next subgoal on arrival)",
+    "lrta_subgoal_sub_arrival": "LRTA* with subgoaling (first goal Sub(start), next subgoal on arrival)",
 }
 TIE_BREAKS: tuple[str, ...] = ("larger_g", "smaller_g")
 

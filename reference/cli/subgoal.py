@@ -1,0 +1,180 @@
+"""``ftr subgoal``: LRTA* with subgoaling (Hernández & Baier 2011) on known game maps, and the paper's evaluation.
+
+    ftr subgoal run ../shared/movingai/dao/arena.map --scen ../shared/movingai/dao/arena.map.scen --index 40
+    ftr subgoal run MAP --scen FILE --index 7 --algorithm lrta --jsonl
+    ftr subgoal run MAP --scen FILE --index 7 --picture tree.png     # the subgoal tree and the walk
+    ftr subgoal compare --out docs/subgoaling --jobs 2                 # the paper's 8 maps x 500 problems
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from pathlib import Path
+
+from . import UsageError
+from ._common import format_table
+
+ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival", "lrta_subgoal_sub_arrival")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "subgoal", help="LRTA* with subgoaling on known game maps, and Hernández & Baier's evaluation",
+        description="Run A*, LRTA* or LRTA* with subgoaling (Hernández & Baier 2011) on a known, eight-connected "
+        "game map, or reproduce the paper's evaluation.")
+    commands = parser.add_subparsers(title="subgoal commands", metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run", help="solve one scenario line",
+        description="Solve one line of a MovingAI scenario file on MAP (known terrain, eight-connected, octile h; "
+        "a ground agent, or a water agent if it starts on water). Prints a table, or with --jsonl exactly one "
+        'object {"index", "reached", "cost", "optimal", "moves", "expansions", "first_episode_s", "total_s"}.')
+    run.add_argument("map", metavar="MAP", type=Path, help="a MovingAI .map file")
+    run.add_argument("--scen", type=Path, required=True, help="the .scen file to take the problem from")
+    run.add_argument("--index", type=int, default=0, help="which scenario line (0 = first; default 0)")
+    run.add_argument("--algorithm", choices=ALGORITHM_NAMES, default="lrta_subgoal",
+                     help="astar; lrta: Korf's LRTA* (lookahead one); lrta_subgoal: with subgoaling as the paper writes "
+                     "it (first goal the tree state nearest by h, line 5; next subgoal on any tree state, line 8); "
+                     "_sub: first goal Sub(start); _arrival: next subgoal only on reaching the current one "
+                     "(default lrta_subgoal)")
+    run.add_argument("--connectivity", type=int, choices=(4, 8), default=8, help="moves (default 8)")
+    run.add_argument("--jsonl", action="store_true", help="one JSON object on stdout, nothing else")
+    run.add_argument("--trace", metavar="FILE", help="write the trace (one record per planning episode) as JSON")
+    run.add_argument("--picture", metavar="PNG", help="draw the goal's subgoal tree and the agent's walk")
+    run.set_defaults(handler=run_command)
+
+    compare = commands.add_parser(
+        "compare", help="reproduce the paper's evaluation: Figure 2, tree sizes, findings",
+        description="Run A*, LRTA* and LRTA* with subgoaling (both first-goal rules) on random problems of eight "
+        "game maps from ../shared/movingai, build the subgoal tree of every cell of each map (compiled), and "
+        "write Figure 2, per-map and tree tables (CSV, Markdown), plots and findings.md into --out.")
+    compare.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the results")
+    compare.add_argument("--problems", type=int, default=None, help="problems per map (default 500, the paper's)")
+    compare.add_argument("--maps", metavar="NAME,...", help="only these maps of the eight (e.g. lak304d,ost003d)")
+    compare.add_argument("--tree-cells", type=int, default=None, metavar="N",
+                         help="build the trees of N random cells per map and extrapolate (default: every cell)")
+    compare.add_argument("--shared", type=Path, default=None, help="the shared folder (default ../shared)")
+    compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
+    compare.add_argument("--seed", type=int, default=None, help="base seed of the problems")
+    compare.add_argument("--quiet", action="store_true", help="no progress bar")
+    compare.add_argument("--algorithms", metavar="NAME,...", help=f"only these (default all: {','.join(ALGORITHM_NAMES)})")
+    compare.add_argument("--no-trees", action="store_true", help="skip building every tree of each map")
+    compare.add_argument("--runs", type=Path, action="append", metavar="CSV",
+                         help="instead of running: re-make the report from runs.csv files (repeat to merge runs)")
+    compare.set_defaults(handler=compare_command)
+
+
+def _problem(args: argparse.Namespace):
+    """The agent's grid, start, goal and the line's optimal length, or a UsageError saying why not."""
+    from reference.world.maps import MapFormatError, read_scen, read_terrain
+    from reference.world.terrain import grid_for, scenario_capability
+
+    for path in (args.map, args.scen):
+        if not path.is_file():
+            raise UsageError(f"{path}: no such file")
+    try:
+        terrain = read_terrain(args.map)
+        scenarios = read_scen(args.scen)
+    except MapFormatError as error:
+        raise UsageError(str(error)) from None
+    if not 0 <= args.index < len(scenarios):
+        raise UsageError(f"--index {args.index}: {args.scen} has {len(scenarios)} scenario lines (0 to {len(scenarios) - 1})")
+    scenario = scenarios[args.index]
+    if (scenario.height, scenario.width) != terrain.shape:
+        raise UsageError(f"scenario {args.index} is for a {scenario.width} x {scenario.height} map (width x height); "
+                         f"{args.map} is {terrain.shape[1]} x {terrain.shape[0]}")
+    grid = grid_for(terrain, scenario_capability(terrain, scenario.start))
+    for name, cell in (("start", scenario.start), ("goal", scenario.target)):
+        if grid.is_blocked(cell):
+            raise UsageError(f"scenario {args.index}: the {name} {cell} (row, col) is not passable on {args.map}")
+    return grid, scenario.start, scenario.target, scenario.optimal_length
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
+    from reference.world.fileio import atomic_write_text
+    from reference.world.grid import cost_value
+
+    grid, start, goal, optimal = _problem(args)
+    tree = build_subgoal_tree(grid, goal, args.connectivity) if args.algorithm.startswith("lrta_subgoal") or args.picture else None
+    run = run_algorithm(args.algorithm, grid, start, goal, args.connectivity, tree)
+    result = {"index": args.index, "reached": run.reached, "cost": cost_value(run.cost) if run.reached else None,
+              "optimal": optimal, "moves": run.moves, "expansions": run.expansions,
+              "first_episode_s": run.first_episode_seconds, "total_s": run.total_seconds}
+    if args.jsonl:
+        print(json.dumps(result), flush=True)
+    else:
+        print(f"{args.algorithm} on {args.map.name}, scenario {args.index}: start {start}, goal {goal} (row, col)")
+        print(format_table(["reached", "cost", "optimal", "moves", "expansions", "first episode ms", "total ms",
+                            "subgoal tree"],
+                           [["yes" if run.reached else "NO", result["cost"] if run.reached else "-", optimal,
+                             run.moves, run.expansions, run.first_episode_seconds * 1e3, run.total_seconds * 1e3,
+                             f"{tree.size} arcs" if tree else "-"]]))
+    if args.trace:
+        atomic_write_text(args.trace, run.trace.to_json() + "\n")
+    if args.picture:
+        from matplotlib.figure import Figure
+
+        from reference.experiments.subgoaling import draw_subgoal_tree
+
+        figure = Figure(figsize=(8, 8 * grid.height / grid.width + 0.6), layout="constrained")
+        draw_subgoal_tree(grid, tree, figure.subplots(), run, f"{args.map.name}, scenario {args.index}")
+        figure.savefig(args.picture, dpi=110)
+    return 0
+
+
+def compare_command(args: argparse.Namespace) -> int:
+    from reference.experiments import subgoaling as experiment
+
+    command = f"ftr subgoal compare --out {shlex.quote(str(args.out))}"
+    if args.runs:
+        for path in args.runs:
+            if not path.is_file():
+                raise UsageError(f"{path}: no such file")
+        rows = [row for path in args.runs for row in experiment.read_runs(path)]
+        command += "".join(f" --runs {shlex.quote(str(path))}" for path in args.runs)
+        return _report(experiment, rows, args.out, command, args.shared, experiment.MAPS)
+    algorithms = ALGORITHM_NAMES
+    if args.algorithms:
+        algorithms = tuple(args.algorithms.split(","))
+        unknown = [name for name in algorithms if name not in ALGORITHM_NAMES]
+        if unknown:
+            raise UsageError(f"--algorithms: unknown algorithm {unknown[0]!r}; choose from {', '.join(ALGORITHM_NAMES)}")
+        command += f" --algorithms {args.algorithms}"
+    maps = experiment.MAPS
+    if args.maps:
+        wanted = args.maps.split(",")
+        known = {m.label: m for m in experiment.MAPS}
+        unknown = [name for name in wanted if name not in known]
+        if unknown:
+            raise UsageError(f"--maps: unknown map {unknown[0]!r}; choose from {', '.join(known)}")
+        maps = tuple(known[name] for name in wanted)
+        command += f" --maps {args.maps}"
+    for game_map in maps:
+        if not experiment.map_path(game_map, args.shared).is_file():
+            raise UsageError(f"{experiment.map_path(game_map, args.shared)}: no such file (is ../shared there? see --shared)")
+    problems = experiment.DEFAULT_PROBLEMS if args.problems is None else args.problems
+    if problems < 1 or args.jobs < 1 or (args.tree_cells is not None and args.tree_cells < 0):
+        raise UsageError("--problems and --jobs must be at least 1, --tree-cells at least 0")
+    seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
+    tree_cells = 0 if args.no_trees else args.tree_cells
+    rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.shared, tree_cells, algorithms)
+    command += f" --problems {problems} --seed {seed} --jobs {args.jobs}"
+    if args.no_trees:
+        command += " --no-trees"
+    elif args.tree_cells is not None:
+        command += f" --tree-cells {args.tree_cells}"
+    return _report(experiment, rows, args.out, command, args.shared, maps)
+
+
+def _report(experiment, rows: list[dict], out: Path, command: str, shared, maps) -> int:
+    written = experiment.write_report(rows, out, command, shared, maps)
+    print(f"{len(rows)} rows; wrote {len(written)} files to {out}")
+    for finding in experiment.findings(rows):
+        print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")
+    return 0
+
+
+COMMANDS = [(65, register)]

@@ -1,0 +1,563 @@
+"""Hernández & Baier (2011), *Fast Subgoaling for Pathfinding via Real-Time Search*, reproduced.
+
+The paper's evaluation (its Figure 2 and the paragraphs around it): on eight game maps, 500 random
+problems each, A*, LRTA* (lookahead one) and LRTA* with subgoaling, eight-connected, octile h;
+mean solution cost, cost above optimal, the time of the first planning episode and the total
+planning time; the subgoal trees' sizes and the time to build the tree of every cell of a map.
+
+**The maps.** The paper names none of its eight maps: "the four videogame maps used by Bulitko and
+Björnsson (2009) (2 from Baldur's Gate, and 2 from World of Warcraft), and 4 maps from Dragon Age:
+Origins", with 17,789 unblocked cells on average. ``../shared/movingai`` has no World of Warcraft
+maps (its Warcraft III maps are 512 × 512 with about 100,000 free cells each), so the kit takes
+four Dragon Age maps and four Baldur's Gate maps (two standing in for World of Warcraft), chosen
+for sizes near the paper's: 18,018 free cells on average (:data:`MAPS`).
+
+**Problems.** Start and goal drawn uniformly (seeded) among the free cells of a map, redrawn until
+the goal is reachable and differs from the start. A plain ground agent (SPEC §12).
+
+**Times** are CPU times of the readable Python code, the same code for all three algorithms, so
+that their *ratios* can be set beside the paper's (absolute values cannot: C++ in 2011 against
+Python here). Subgoal trees count as preprocessing, as in the paper (not in the planning times); the
+time to build *every* tree of a map comes from the compiled twin
+(:mod:`reference.solutions.compiled.subgoaling`), the readable one being some 35 times slower
+(`bench/subgoaling.py`).
+"""
+
+from __future__ import annotations
+
+import csv
+import gc
+import io
+import statistics
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from reference.experiments.parallel import map_with_progress
+from reference.experiments.realtime import Finding, findings_markdown, to_csv, to_markdown
+from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
+from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.grid import Cell, Gridworld, cost_value
+from reference.world.maps import read_map
+
+
+@dataclass(frozen=True)
+class GameMap:
+    """One map of the evaluation: its folder and file under ``movingai/``, and why it is there."""
+
+    folder: str
+    name: str
+    role: str
+
+    @property
+    def label(self) -> str:
+        return self.name.removesuffix(".map")
+
+
+#: The eight maps (see the module docstring for why these).
+MAPS: tuple[GameMap, ...] = (
+    GameMap("dao", "lak304d.map", "Dragon Age: Origins"),
+    GameMap("dao", "ost003d.map", "Dragon Age: Origins"),
+    GameMap("dao", "hrt201n.map", "Dragon Age: Origins"),
+    GameMap("dao", "den520d.map", "Dragon Age: Origins"),
+    GameMap("bgmaps", "AR0204SR.map", "Baldur's Gate"),
+    GameMap("bgmaps", "AR0701SR.map", "Baldur's Gate"),
+    GameMap("bgmaps", "AR0307SR.map", "Baldur's Gate, for World of Warcraft"),
+    GameMap("bgmaps", "AR0411SR.map", "Baldur's Gate, for World of Warcraft"),
+)
+
+#: The algorithms of the paper's Figure 2, plus the alternatives the kit offers for Algorithm 3's
+#: line 5 (first goal ``Sub(start)``) and line 8 (next subgoal only on arrival).
+ALGORITHM_LABELS: dict[str, str] = {
+    "astar": "A*",
+    "lrta": "LRTA*",
+    "lrta_subgoal": "LRTA*+sub",
+    "lrta_subgoal_sub": "LRTA*+sub, first goal Sub(start)",
+    "lrta_subgoal_arrival": "LRTA*+sub, switch on arrival",
+    "lrta_subgoal_sub_arrival": "LRTA*+sub, Sub(start) and switch on arrival",
+}
+
+#: The paper's numbers (Figure 2: cost, time of the first search and total time in milliseconds).
+PAPER_FIGURE_2 = {"astar": (198, 3.101, 3.101), "lrta": (39_232, 0.001, 34.446), "lrta_subgoal": (220, 0.024, 0.251)}
+PAPER_PROBLEMS = 500
+DEFAULT_PROBLEMS = 500
+DEFAULT_SEED = 2011
+#: LRTA* runs longer than this many moves end unreached (none did in the committed results).
+MAX_MOVES = 2_000_000
+
+
+def default_shared() -> Path:
+    return Path(__file__).resolve().parents[2].parent / "shared"
+
+
+@lru_cache(maxsize=2)
+def load_map(path: str) -> Gridworld:
+    return read_map(path)
+
+
+def map_path(game_map: GameMap, shared: str | Path | None) -> Path:
+    """Where ``game_map`` is: ``shared/movingai/FOLDER/NAME`` (``shared``: the project's shared folder)."""
+    return Path(shared if shared is not None else default_shared()) / "movingai" / game_map.folder / game_map.name
+
+
+def draw_problems(grid: Gridworld, count: int, seed: int) -> list[tuple[Cell, Cell]]:
+    """``count`` problems: start and goal uniform among free cells, redrawn until the goal is
+    reachable (the same connected component) and differs from the start.
+
+    >>> draw_problems(Gridworld.from_strings([".@.", ".@."]), 2, seed=1)
+    [((1, 2), (0, 2)), ((0, 2), (1, 2))]
+    """
+    from scipy.ndimage import label
+
+    # four-connected components: without corner cutting, eight-connected ones are the same
+    components, _ = label(~grid.blocked)
+    free = np.flatnonzero(~grid.blocked.ravel())
+    rng = np.random.default_rng(seed)
+    problems: list[tuple[Cell, Cell]] = []
+    while len(problems) < count:
+        start, goal = (divmod(int(i), grid.width) for i in rng.choice(free, 2))
+        if start != goal and components[start] == components[goal]:
+            problems.append((start, goal))
+    return problems
+
+
+def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str]]) -> list[dict[str, Any]]:
+    """One problem: ``(map path, map label, number, start, goal, algorithms)`` -> a row per algorithm."""
+    path, label, number, start, goal, algorithms = task
+    grid = load_map(path)
+    began = time.process_time()
+    tree = build_subgoal_tree(grid, goal, 8)
+    tree_seconds = time.process_time() - began
+    optimal = tree.g[start]
+    rows = []
+    for algorithm in algorithms:
+        gc.disable()  # a collection in the middle of an episode would be charged to its planning time
+        try:
+            run = run_algorithm(algorithm, grid, start, goal, 8, tree, MAX_MOVES)
+        finally:
+            gc.enable()
+        rows.append({
+            "map": label, "problem": number, "algorithm": algorithm, "reached": run.reached,
+            "cost": cost_value(run.cost) if run.reached else float("nan"), "optimal": cost_value(optimal),
+            "moves": run.moves, "expansions": run.expansions, "episodes": len(run.planning_seconds),
+            "first_episode_ms": run.first_episode_seconds * 1e3, "total_ms": run.total_seconds * 1e3,
+            "first_goal": "{},{}".format(*(run.trace.searches[0].goal if run.trace.searches else goal)),
+            "tree_size": tree.size, "tree_ms": tree_seconds * 1e3,
+        })
+    return rows
+
+
+def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = MAPS, jobs: int = 1,
+                   progress: bool = True, seed: int = DEFAULT_SEED, shared: str | Path | None = None,
+                   tree_cells: int | None = None,
+                   algorithms: Sequence[str] = tuple(ALGORITHM_LABELS)) -> list[dict[str, Any]]:
+    """Run ``algorithms`` on ``problems`` problems of each map; rows of :func:`run_problem`.
+
+    The tree rows (``algorithm == "trees"``, one per map) come from :func:`every_tree`:
+    ``tree_cells`` goals per map (None: every free cell, as the paper; 0: none).
+    """
+    tasks = []
+    for index, game_map in enumerate(maps):
+        path = map_path(game_map, shared)
+        grid = load_map(str(path))
+        for number, (start, goal) in enumerate(draw_problems(grid, problems, seed + index)):
+            tasks.append((str(path), game_map.label, number, start, goal, tuple(algorithms)))
+    rows = [row for rows in map_with_progress(run_problem, tasks, jobs, "subgoaling problems", progress) for row in rows]
+    if tree_cells != 0:
+        rows += map_with_progress(every_tree, [(str(map_path(m, shared)), m.label, tree_cells, seed) for m in maps],
+                                  min(jobs, len(maps)), "every tree of a map", progress)
+    return rows
+
+
+def every_tree(task: tuple[str, str, int | None, int]) -> dict[str, Any]:
+    """The paper's preprocessing on one map: the subgoal tree of every free cell (or of a seeded
+    sample of ``cells`` of them), built by the compiled twin. One row: sizes and CPU time."""
+    from reference.solutions.compiled.subgoaling import every_tree_size
+
+    path, label, cells, seed = task
+    grid = load_map(path)
+    free = [divmod(int(i), grid.width) for i in np.flatnonzero(~grid.blocked.ravel())]
+    goals = free
+    if cells is not None and cells < len(free):
+        chosen = np.random.default_rng(seed).choice(len(free), cells, replace=False)
+        goals = [free[i] for i in sorted(chosen)]
+    sizes, _, seconds = every_tree_size(grid, 8, goals)
+    return {"map": label, "algorithm": "trees", "free_cells": len(free), "trees_built": len(goals),
+            "tree_size_mean": float(sizes.mean()), "tree_size_min": int(sizes.min()),
+            "tree_size_max": int(sizes.max()), "trees_s": seconds,
+            "all_trees_s": seconds * len(free) / len(goals)}
+
+
+def read_runs(path: str | Path) -> list[dict[str, Any]]:
+    """Rows written by :func:`write_report` (``runs.csv``), numbers as numbers."""
+    rows = []
+    with open(path, newline="", encoding="utf-8") as handle:
+        for raw in csv.DictReader(handle):
+            row: dict[str, Any] = {}
+            for key, value in raw.items():
+                if value == "":
+                    continue
+                if value in ("True", "False"):
+                    row[key] = value == "True"
+                else:
+                    try:
+                        row[key] = int(value)
+                    except ValueError:
+                        try:
+                            row[key] = float(value)
+                        except ValueError:
+                            row[key] = value
+            rows.append(row)
+    return rows
+
+
+# -- tables -----------------------------------------------------------------------------------------
+
+
+def _problem_rows(rows: Iterable[dict]) -> list[dict]:
+    return [r for r in rows if r["algorithm"] != "trees"]
+
+
+def figure2_table(rows: Sequence[dict]) -> list[dict]:
+    """The paper's Figure 2 over every problem: mean cost, cost above optimal (ratio of the means, as
+    the paper's 220 vs 198), mean time of the first planning episode and total time (ms), and more."""
+    rows = _problem_rows(rows)
+    table = []
+    for algorithm, label in ALGORITHM_LABELS.items():
+        mine = [r for r in rows if r["algorithm"] == algorithm]
+        if not mine:
+            continue
+        reached = [r for r in mine if r["reached"]]
+        cost = statistics.fmean(r["cost"] for r in reached) if reached else float("nan")
+        optimal = statistics.fmean(r["optimal"] for r in reached) if reached else float("nan")
+        paper = PAPER_FIGURE_2.get(algorithm)
+        table.append({
+            "algorithm": label, "problems": len(mine), "reached": len(reached), "cost": cost,
+            "above_optimal_%": 100 * (cost / optimal - 1),
+            "first_search_ms": statistics.fmean(r["first_episode_ms"] for r in mine),
+            "total_ms": statistics.fmean(r["total_ms"] for r in mine),
+            "expansions": statistics.fmean(r["expansions"] for r in mine),
+            "moves": statistics.fmean(r["moves"] for r in mine),
+            "paper_cost": paper[0] if paper else "", "paper_first_ms": paper[1] if paper else "",
+            "paper_total_ms": paper[2] if paper else "",
+        })
+    return table
+
+
+FIGURE2_COLUMNS = [("algorithm", "algorithm"), ("problems", "problems"), ("reached", "reached"), ("cost", "cost"),
+                   ("above_optimal_%", "above optimal [%]"), ("first_search_ms", "time first search [ms]"),
+                   ("total_ms", "total time [ms]"), ("expansions", "expansions"), ("moves", "moves"),
+                   ("paper_cost", "paper: cost"), ("paper_first_ms", "paper: first [ms]"),
+                   ("paper_total_ms", "paper: total [ms]")]
+
+
+def per_map_table(rows: Sequence[dict]) -> list[dict]:
+    """Per map: optimal cost and each algorithm's cost above optimal and total time."""
+    rows = _problem_rows(rows)
+    table = []
+    for label in dict.fromkeys(r["map"] for r in rows):
+        mine = [r for r in rows if r["map"] == label]
+        one_each = list({r["problem"]: r for r in mine}.values())   # one row per problem
+        line: dict[str, Any] = {"map": label, "problems": len(one_each),
+                                "optimal": statistics.fmean(r["optimal"] for r in one_each)}
+        for algorithm, name in ALGORITHM_LABELS.items():
+            runs = [r for r in mine if r["algorithm"] == algorithm and r["reached"]]
+            if runs:
+                line[f"{name}: above optimal [%]"] = 100 * (statistics.fmean(r["cost"] for r in runs)
+                                                            / statistics.fmean(r["optimal"] for r in runs) - 1)
+                line[f"{name}: total [ms]"] = statistics.fmean(r["total_ms"] for r in runs)
+        line["tree size"] = statistics.fmean(r["tree_size"] for r in one_each)
+        table.append(line)
+    return table
+
+
+def trees_table(rows: Sequence[dict]) -> list[dict]:
+    """Per map: free cells, trees built, tree sizes, CPU time for every tree (compiled twin)."""
+    return [{key: r[key] for key in ("map", "free_cells", "trees_built", "tree_size_mean", "tree_size_min",
+                                     "tree_size_max", "trees_s", "all_trees_s")}
+            for r in rows if r["algorithm"] == "trees"]
+
+
+def first_goal_table(rows: Sequence[dict]) -> list[dict]:
+    """The two readings of Algorithm 3's line 5 side by side: over every problem, and over the
+    problems where they pick different first goals."""
+    rows = _problem_rows(rows)
+    by_problem: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        by_problem.setdefault((r["map"], r["problem"]), {})[r["algorithm"]] = r
+    pairs = [(p["lrta_subgoal"], p["lrta_subgoal_sub"]) for p in by_problem.values()
+             if "lrta_subgoal" in p and "lrta_subgoal_sub" in p and p["lrta_subgoal"]["reached"]
+             and p["lrta_subgoal_sub"]["reached"]]
+    differ = [(a, b) for a, b in pairs if a["first_goal"] != b["first_goal"]]
+    table = []
+    for subset, name in ((pairs, "every problem"), (differ, "first goals differ")):
+        if not subset:
+            continue
+        optimal = statistics.fmean(a["optimal"] for a, _ in subset)
+        table.append({"problems": name, "count": len(subset),
+                      "line 5 as written: above optimal [%]": 100 * (statistics.fmean(a["cost"] for a, _ in subset) / optimal - 1),
+                      "Sub(start): above optimal [%]": 100 * (statistics.fmean(b["cost"] for _, b in subset) / optimal - 1),
+                      "Sub(start) cheaper": sum(b["cost"] < a["cost"] for a, b in subset),
+                      "as written cheaper": sum(a["cost"] < b["cost"] for a, b in subset)})
+    return table
+
+
+# -- the paper's findings ---------------------------------------------------------------------------
+
+
+def _within(value: float, target: float, factor: float) -> bool:
+    return target / factor <= value <= target * factor
+
+
+def findings(rows: Sequence[dict]) -> list[Finding]:
+    """Check the paper's headline claims on ``rows``. Each test's tolerance is in its claim."""
+    table = {line["algorithm"]: line for line in figure2_table(rows)}
+    result: list[Finding] = []
+    sub, lrta, astar = (table.get(ALGORITHM_LABELS[a]) for a in ("lrta_subgoal", "lrta", "astar"))
+    if sub:
+        above = sub["above_optimal_%"]
+        result.append(Finding(
+            "LRTA* with subgoaling finds solutions about 11% above optimal (within 5 points: 6-16%)",
+            6 <= above <= 16, f"{above:.1f}% above optimal (mean cost {sub['cost']:.1f})"))
+    if sub and lrta:
+        ratio = lrta["cost"] / sub["cost"]
+        result.append(Finding(
+            "LRTA* is two orders of magnitude worse in solution cost (a ratio of 10^1.5 to 10^2.5, 32-316)",
+            10 ** 1.5 <= ratio < 10 ** 2.5, f"mean cost LRTA* {lrta['cost']:.0f} vs {sub['cost']:.1f}: {ratio:.0f}×"))
+    for other, paper_ratio in ((astar, 12.4), (lrta, 137.4)):
+        if sub and other:
+            ratio = other["total_ms"] / sub["total_ms"]
+            result.append(Finding(
+                f"LRTA* with subgoaling is {paper_ratio}× faster in total time than {other['algorithm']} "
+                f"(within a factor of 3: {paper_ratio / 3:.1f}-{paper_ratio * 3:.0f}×)",
+                _within(ratio, paper_ratio, 3),
+                f"{other['total_ms']:.2f} ms vs {sub['total_ms']:.3f} ms: {ratio:.1f}×"))
+    if sub:
+        per_episode = [r["total_ms"] / r["episodes"] for r in _problem_rows(rows)
+                       if r["algorithm"] == "lrta_subgoal" and r["episodes"]]
+        later = statistics.fmean(per_episode)
+        result.append(Finding(
+            "LRTA* with subgoaling spends more time in its first planning episode than in the others "
+            "(0.024 vs 0.001 ms)", sub["first_search_ms"] > later,
+            f"first {sub['first_search_ms'] * 1e3:.1f} µs, mean episode {later * 1e3:.1f} µs"))
+    for written, fixed in (("lrta_subgoal", "lrta_subgoal_arrival"), ("lrta_subgoal_sub", "lrta_subgoal_sub_arrival")):
+        mine, other = table.get(ALGORITHM_LABELS[written]), table.get(ALGORITHM_LABELS[fixed])
+        if mine and other:
+            result.append(Finding(
+                f"(the kit's check, not the paper's) {mine['algorithm']} reaches every goal; with line 8 as written "
+                f"it may cycle (a run ends unreached after {MAX_MOVES:,} moves)",
+                mine["reached"] == mine["problems"],
+                f"reached {mine['reached']} of {mine['problems']}; switching on arrival: {other['reached']} of "
+                f"{other['problems']}, {other['above_optimal_%']:.1f}% above optimal"))
+    trees = trees_table(rows)
+    if trees:
+        size = statistics.fmean(t["tree_size_mean"] for t in trees)
+        cells = statistics.fmean(t["free_cells"] for t in trees)
+        result.append(Finding(
+            "Subgoal trees hold about 200 states (198) on maps of about 18,000 free cells (17,789) "
+            "(within a factor of 1.5: 132-297)", _within(size, 198, 1.5),
+            f"{size:.0f} arcs on average on maps of {cells:,.0f} free cells on average "
+            f"(smallest tree {min(t['tree_size_min'] for t in trees)}, largest {max(t['tree_size_max'] for t in trees)})"))
+        seconds = statistics.fmean(t["all_trees_s"] for t in trees)
+        result.append(Finding(
+            "Building every tree of a map takes about 73.5 s (C++, 2011; the kit's compiled twin, "
+            "within a factor of 3: 24-220 s)", _within(seconds, 73.5, 3),
+            f"{seconds:.1f} s on average, from {min(t['all_trees_s'] for t in trees):.1f} to "
+            f"{max(t['all_trees_s'] for t in trees):.1f} s"))
+    return result
+
+
+# -- figures ----------------------------------------------------------------------------------------
+
+
+def _png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110)
+    return buffer.getvalue()
+
+
+def plot_suboptimality(rows: Sequence[dict]):
+    """Per map, each algorithm's solution cost over the optimal one (box plots, log scale)."""
+    from matplotlib.figure import Figure
+
+    rows = _problem_rows(rows)
+    labels = list(dict.fromkeys(r["map"] for r in rows))
+    algorithms = [a for a in ALGORITHM_LABELS if a != "astar"]
+    algorithms = [a for a in algorithms if any(r["algorithm"] == a for r in rows)]
+    figure = Figure(figsize=(13, 5.2), layout="constrained")
+    ax = figure.subplots()
+    width = 0.8 / len(algorithms)
+    colours = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:olive")
+    for k, algorithm in enumerate(algorithms):
+        data = [[r["cost"] / r["optimal"] for r in rows if r["map"] == label and r["algorithm"] == algorithm
+                 and r["reached"] and r["optimal"] > 0] for label in labels]
+        positions = [i + (k - (len(algorithms) - 1) / 2) * width for i in range(len(labels))]
+        parts = ax.boxplot(data, positions=positions, widths=width * 0.9, patch_artist=True, showfliers=True,
+                           flierprops={"markersize": 2})
+        for box in parts["boxes"]:
+            box.set_facecolor(colours[k])
+            box.set_alpha(0.6)
+        ax.plot([], [], "s", color=colours[k], alpha=0.6, label=ALGORITHM_LABELS[algorithm])
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(labels)), labels)
+    ax.axhline(1.0, color="black", linewidth=0.8, label="optimal (A*)")
+    ax.set(title="Solution cost over optimal, per problem", ylabel="cost / optimal cost (log)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3, axis="y")
+    return figure
+
+
+def plot_times(rows: Sequence[dict]):
+    """Mean total planning time and first-episode time per algorithm, per map (log scale)."""
+    from matplotlib.figure import Figure
+
+    rows = _problem_rows(rows)
+    labels = list(dict.fromkeys(r["map"] for r in rows))
+    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    axes = figure.subplots(1, 2)
+    for ax, column, title in ((axes[0], "total_ms", "total planning time"),
+                              (axes[1], "first_episode_ms", "time of the first planning episode")):
+        for algorithm, label in ALGORITHM_LABELS.items():
+            if not any(r["algorithm"] == algorithm for r in rows):
+                continue
+            means = [statistics.fmean(r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm)
+                     for m in labels]
+            ax.plot(range(len(labels)), means, "o-", label=label)
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(labels)), labels, rotation=30, fontsize=8)
+        ax.set(title=f"Mean {title}", ylabel="milliseconds (CPU, readable Python; log)")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    return figure
+
+
+def plot_tree_sizes(rows: Sequence[dict]):
+    """Subgoal tree size (arcs) per map: the mean over every cell's tree, with min and max."""
+    from matplotlib.figure import Figure
+
+    trees = trees_table(rows)
+    figure = Figure(figsize=(8, 4.2), layout="constrained")
+    ax = figure.subplots()
+    x = range(len(trees))
+    means = [t["tree_size_mean"] for t in trees]
+    ax.bar(x, means, color="tab:green", alpha=0.7, label="mean tree size (arcs)")
+    ax.errorbar(x, means, yerr=[[m - t["tree_size_min"] for m, t in zip(means, trees)],
+                               [t["tree_size_max"] - m for m, t in zip(means, trees)]],
+                fmt="none", color="black", capsize=4, label="smallest and largest tree")
+    ax.axhline(198, color="tab:red", linestyle="--", label="the paper's mean (198)")
+    ax.set_xticks(list(x), [f"{t['map']}\n{t['free_cells']:,} cells" for t in trees], fontsize=7)
+    built = "every free cell" if all(t["trees_built"] == t["free_cells"] for t in trees) else \
+        f"{min(t['trees_built'] for t in trees):,} random cells per map"
+    ax.set(title=f"Subgoal tree sizes (the trees of {built})", ylabel="arcs in the tree")
+    ax.legend(fontsize=8)
+    return figure
+
+
+def draw_subgoal_tree(grid: Gridworld | np.ndarray, tree, ax=None, run=None, title: str | None = None):
+    """The map (the world's :func:`~reference.world.map_pictures.draw_game_map`: terrain in colour),
+    the subgoal tree over it (an arrow from each subgoal to its parent, the next subgoal; the goal,
+    the root, a star) and, with ``run``, the agent's trajectory. Returns the axes; the legend, below
+    the map, names every mark.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    from reference.world.map_pictures import PATH_COLOUR, TERRAIN_COLOURS, draw_game_map, terrain_of
+    from reference.world.terrain import TERRAIN_NAMES
+
+    if ax is None:
+        height, width = grid.shape if isinstance(grid, np.ndarray) else (grid.height, grid.width)
+        figure = Figure(figsize=(7, 7 * height / max(width, 1) + 0.8), layout="constrained")
+        ax = figure.subplots()
+    start = run.trace.trajectory[0] if run is not None else None
+    draw_game_map(grid, start=start, goal=tree.goal, title=title or "Subgoal tree", ax=ax, legend=False)
+    for parent, child in tree.arcs:
+        ax.annotate("", xy=(parent[1], parent[0]), xytext=(child[1], child[0]),
+                    arrowprops={"arrowstyle": "->", "color": "tab:blue", "linewidth": 0.9, "alpha": 0.8})
+    if tree.arcs:
+        ax.plot([c[1] for _, c in tree.arcs], [c[0] for _, c in tree.arcs], "o", color="tab:blue",
+                markersize=3, label=f"subgoals ({tree.size}); arrows point to the next subgoal")
+    if run is not None:
+        path = run.trace.trajectory
+        ax.plot([c[1] for c in path], [c[0] for c in path], "-", color=PATH_COLOUR, linewidth=1.2, zorder=3,
+                label=f"{ALGORITHM_LABELS.get(run.trace.algorithm, run.trace.algorithm)}: {run.moves} moves")
+    terrain = terrain_of(grid)
+    handles = [Patch(facecolor=TERRAIN_COLOURS[code], edgecolor="grey", label=TERRAIN_NAMES[code])
+               for code in sorted(set(np.unique(terrain).tolist()))]
+    handles += ax.get_legend_handles_labels()[0]
+    ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=3,
+              frameon=False)  # below the map, off the terrain
+    ax.set(xticks=[], yticks=[], xlabel="", ylabel="")
+    return ax
+
+
+def plot_example_tree(rows: Sequence[dict], shared: str | Path | None, maps: Sequence[GameMap] = MAPS):
+    """The subgoal tree of one problem of the first map, with LRTA*+sub's trajectory over it."""
+    from matplotlib.figure import Figure
+
+    game_map = next(m for m in maps if any(r["map"] == m.label for r in rows))
+    grid = load_map(str(map_path(game_map, shared)))
+    # of twenty problems, the one whose start and goal lie farthest apart (a picture worth drawing)
+    start, goal = max(draw_problems(grid, 20, DEFAULT_SEED), key=lambda p: abs(p[0][0] - p[1][0]) + abs(p[0][1] - p[1][1]))
+    tree = build_subgoal_tree(grid, goal, 8)
+    run = run_algorithm("lrta_subgoal", grid, start, goal, 8, tree)
+    figure = Figure(figsize=(8, 8.4), layout="constrained")
+    draw_subgoal_tree(grid, tree, figure.subplots(), run,
+                      f"{game_map.label}: the subgoal tree of one goal, and LRTA* with subgoaling")
+    return figure
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+
+def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
+                 shared: str | Path | None = None, maps: Sequence[GameMap] = MAPS) -> list[Path]:
+    """Write runs.csv, the tables (CSV and Markdown), the figures and findings.md into ``outdir``
+    (``maps``: where the rows' maps are, for the example tree's picture)."""
+    outdir = Path(outdir)
+    written: list[Path] = []
+
+    def text(name: str, content: str) -> None:
+        atomic_write_text(outdir / name, content)
+        written.append(outdir / name)
+
+    text("runs.csv", to_csv([{k: v for k, v in r.items()} for r in rows]))
+    tables = {"figure2": (figure2_table(rows), FIGURE2_COLUMNS), "per_map": (per_map_table(rows), None),
+              "trees": (trees_table(rows), None), "first_goal": (first_goal_table(rows), None)}
+    for stem, (table, columns) in tables.items():
+        text(f"{stem}.csv", to_csv(table))
+        text(f"{stem}.md", to_markdown(table, columns))
+    plots = [("suboptimality", plot_suboptimality), ("times", plot_times)]
+    if tables["trees"][0]:
+        plots.append(("tree_sizes", plot_tree_sizes))
+    for stem, plot in plots:
+        atomic_write_bytes(outdir / f"{stem}.png", _png(plot(rows)))
+        written.append(outdir / f"{stem}.png")
+    atomic_write_bytes(outdir / "example_tree.png", _png(plot_example_tree(rows, shared, maps)))
+    written.append(outdir / "example_tree.png")
+    problems = _problem_rows(rows)
+    maps = list(dict.fromkeys(r["map"] for r in problems))
+    count = len({(r["map"], r["problem"]) for r in problems})
+    report = [
+        "# Hernández & Baier (2011) reproduced: subgoaling for real-time search", "",
+        f"{count} problems on {len(maps)} maps ({', '.join(maps)}), eight-connected, octile h. Times are CPU "
+        "milliseconds of the readable Python code (compare ratios with the paper, not absolute values); "
+        "the time to build every tree of a map is the compiled twin's.",
+    ]
+    if command:
+        report += ["", f"Made with `{command}`."]
+    report += ["", "## The paper's headline claims, checked", "", findings_markdown(findings(rows)),
+               "## Figure 2", "", to_markdown(tables["figure2"][0], FIGURE2_COLUMNS),
+               "## The first goal, both ways (Algorithm 3, line 5, against Sub(start))", "",
+               to_markdown(tables["first_goal"][0]),
+               "## Per map", "", to_markdown(tables["per_map"][0]),
+               "## Subgoal trees (`trees_built` goals per map; `all_trees_s`: the CPU time for every free cell, "
+               "extrapolated from `trees_s` when fewer were built)", "", to_markdown(tables["trees"][0]),
+               "Every run: `runs.csv`; figures: `suboptimality.png`, `times.png`, `tree_sizes.png`, "
+               "`example_tree.png`.", ""]
+    text("findings.md", "\n".join(report))
+    return written

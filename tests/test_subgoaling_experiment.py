@@ -1,0 +1,125 @@
+"""The subgoaling evaluation (reference.experiments.subgoaling) and ``ftr subgoal``, on small instances."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from reference.experiments import subgoaling as experiment
+from reference.world.grid import Gridworld
+from reference.world.maps import write_map
+
+CUP = ["..................",
+       "...@..........@...",
+       "...@..........@...",
+       "...@@@@@@@@@@@@...",
+       ".................."]
+
+
+def ftr(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reference.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def tiny_shared(tmp_path):
+    """A shared folder holding one small map, and the GameMap that names it."""
+    write_map(Gridworld.from_strings(CUP), tmp_path / "movingai" / "tiny" / "cup.map")
+    return tmp_path, experiment.GameMap("tiny", "cup.map", "a test map")
+
+
+def test_problems_are_reachable_distinct_and_seeded():
+    grid = Gridworld.from_strings([".@..", ".@..", "...."])
+    problems = experiment.draw_problems(grid, 30, seed=5)
+    assert problems == experiment.draw_problems(grid, 30, seed=5)
+    assert all(start != goal and not grid.is_blocked(start) and not grid.is_blocked(goal) for start, goal in problems)
+
+
+def test_comparison_report_and_findings(tiny_shared, tmp_path):
+    shared, game_map = tiny_shared
+    rows = experiment.run_comparison(problems=6, maps=(game_map,), progress=False, shared=shared)
+    problems = [r for r in rows if r["algorithm"] != "trees"]
+    assert len(problems) == 6 * len(experiment.ALGORITHM_LABELS) and all(r["reached"] for r in problems)
+    for row in problems:
+        assert row["cost"] >= row["optimal"] - 1e-9
+        if row["algorithm"] == "astar":
+            assert row["cost"] == row["optimal"] and row["episodes"] == 1
+        else:
+            assert row["expansions"] == row["moves"] == row["episodes"]   # one expansion per move
+    trees = experiment.trees_table(rows)
+    assert len(trees) == 1 and trees[0]["trees_built"] == trees[0]["free_cells"] == sum(row.count(".") for row in CUP)
+    table = {line["algorithm"]: line for line in experiment.figure2_table(rows)}
+    assert table["A*"]["above_optimal_%"] == 0
+    claims = [f.claim for f in experiment.findings(rows)]
+    assert len(claims) == 9 and any("11%" in claim for claim in claims)
+
+    written = experiment.write_report(rows, tmp_path / "out", "test", shared, (game_map,))
+    assert {p.name for p in written} >= {"findings.md", "figure2.md", "runs.csv", "trees.md", "suboptimality.png",
+                                         "times.png", "tree_sizes.png", "example_tree.png",
+                                         "first_goal.md"}
+    assert experiment.first_goal_table(rows)[0]["count"] == 6
+    again = experiment.read_runs(tmp_path / "out" / "runs.csv")
+    assert experiment.figure2_table(again) == experiment.figure2_table(rows)
+
+
+def test_findings_say_which_claims_hold():
+    # Made-up rows shaped like the paper's Figure 2: everything holds; then LRTA* only 5x worse.
+    def rows(lrta_cost):
+        made = []
+        for number in range(4):
+            for algorithm, cost, first, total in (("astar", 198, 3.1, 3.1), ("lrta", lrta_cost, 0.001, 34.4),
+                                                  ("lrta_subgoal", 220, 0.024, 0.251),
+                                                  ("lrta_subgoal_sub", 210, 0.01, 0.2)):
+                made.append({"map": "m", "problem": number, "algorithm": algorithm, "reached": True, "cost": cost,
+                             "optimal": 198, "moves": 150, "expansions": 150, "episodes": 150,
+                             "first_episode_ms": first, "total_ms": total, "tree_size": 198})
+        made.append({"map": "m", "algorithm": "trees", "free_cells": 17789, "trees_built": 17789,
+                     "tree_size_mean": 198.0, "tree_size_min": 0, "tree_size_max": 255, "trees_s": 73.5,
+                     "all_trees_s": 73.5})
+        return made
+
+    assert all(f.holds for f in experiment.findings(rows(39_232)))
+    worse = {f.claim: f.holds for f in experiment.findings(rows(1100))}
+    assert [claim for claim, holds in worse.items() if not holds] == [
+        "LRTA* is two orders of magnitude worse in solution cost (a ratio of 10^1.5 to 10^2.5, 32-316)"]
+
+
+def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):
+    folder = shared_dir / "movingai" / "dao"
+    lines = []
+    for algorithm in ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub"):
+        done = ftr("subgoal", "run", str(folder / "arena.map"), "--scen", str(folder / "arena.map.scen"),
+                   "--index", "40", "--algorithm", algorithm, "--jsonl")
+        assert done.returncode == 0, done.stderr
+        lines.append(json.loads(done.stdout))
+    for result in lines:
+        assert list(result) == ["index", "reached", "cost", "optimal", "moves", "expansions", "first_episode_s", "total_s"]
+        assert result["index"] == 40 and result["reached"] and result["cost"] >= result["optimal"] - 1e-3
+    assert abs(lines[0]["cost"] - lines[0]["optimal"]) < 1e-3   # A* is optimal (the file prints 4 decimals)
+    picture = tmp_path / "tree.png"
+    done = ftr("subgoal", "run", str(folder / "arena.map"), "--scen", str(folder / "arena.map.scen"), "--index", "40",
+               "--picture", str(picture), "--trace", str(tmp_path / "trace.json"))
+    assert done.returncode == 0 and picture.stat().st_size > 0
+    assert json.loads((tmp_path / "trace.json").read_text())["algorithm"] == "lrta_subgoal"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["subgoal", "run", "no-such.map", "--scen", "no-such.scen"], "no such file"),
+    (["subgoal", "compare", "--out", "x", "--maps", "nowhere"], "unknown map"),
+    (["subgoal", "compare", "--out", "x", "--problems", "0", "--shared", "."], "no such file"),
+])
+def test_cli_usage_errors_are_one_line_with_exit_code_2(args, message):
+    done = ftr(*args)
+    assert done.returncode == 2 and done.stderr.startswith("ftr: error:") and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_cli_run_rejects_an_index_past_the_end_and_a_blocked_start(tmp_path):
+    write_map(Gridworld.from_strings([".@.", "..."]), tmp_path / "m.map")
+    (tmp_path / "m.scen").write_text("version 1\n0\tm.map\t3\t2\t1\t0\t2\t1\t1.0\n")
+    done = ftr("subgoal", "run", str(tmp_path / "m.map"), "--scen", str(tmp_path / "m.scen"), "--index", "0")
+    assert done.returncode == 2 and "not passable" in done.stderr
+    done = ftr("subgoal", "run", str(tmp_path / "m.map"), "--scen", str(tmp_path / "m.scen"), "--index", "3")
+    assert done.returncode == 2 and "has 1 scenario lines" in done.stderr
