@@ -36,7 +36,7 @@ from .instances import efficiency_probe, hidden_instances, public_instances, sec
 from .report import CheckResult, GradeReport
 from .rubric import TITLES, load_rubric
 from .sandbox import Limits, Sandbox, TaskOutcome
-from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run
+from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run, walked_as_sensed
 from .submission import Submission, load_submission
 
 EFFICIENCY_SLACK_SECONDS = 0.3
@@ -388,7 +388,7 @@ def _probe_problem(probe: Instance, outcome: TaskOutcome | None) -> str | None:
         return f"the returned trace is malformed: {error}"
     trajectory, visited = outcome.arrays[0], outcome.arrays[4]
     target = probe.target[0] * probe.grid.width + probe.target[1]
-    if not outcome.header["reached"] or trajectory[-1] != target or list(visited) != list(trajectory):
+    if not outcome.header["reached"] or trajectory[-1] != target or not walked_as_sensed(trajectory, visited, target, True):
         return "the agent did not walk to the target"
     return None
 
