@@ -75,11 +75,11 @@ def _run_notebook(statements_file: str, names: dict) -> dict:
     errors = {}
     for statement in statements:
         try:
-            code = compile(statement["source"], f"<notebook cell {statement['cell']}>", "exec", flags=lazy_annotations)
+            code = compile(statement["source"], f"<{statement['cell']}>", "exec", flags=lazy_annotations)
             exec(code, module.__dict__)  # noqa: S102 - inside the sandbox, on purpose
         except BaseException as error:  # noqa: BLE001
             if len(errors) < 20:  # enough to report; the hello message stays small
-                errors.setdefault(f"cell {statement['cell']}", _describe(error))
+                errors.setdefault(str(statement["cell"]), _describe(error))
     for attribute in ("BinaryHeap", "repeated_forward_astar", "repeated_backward_astar", "adaptive_astar"):
         if attribute in module.__dict__:
             names[attribute] = module.__dict__[attribute]

@@ -203,7 +203,7 @@ def _missing_names(hello: dict, submission: Submission) -> dict[str, str]:
 
 def _import_warnings(hello: dict) -> list[str]:
     return [f"{where}: {text.splitlines()[0]}" for where, text in (hello.get("errors") or {}).items()
-            if where.startswith("cell")]
+            if where not in ("heap", "replanning", "submission")]
 
 
 def _heap_result(points: float, tasks, outcomes: dict[int, TaskOutcome], missing: dict) -> CheckResult:

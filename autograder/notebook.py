@@ -37,7 +37,9 @@ def namespace_statements(namespace: Mapping[str, Any]) -> list[dict]:
     """The definitions of a notebook's namespace, as kept statements (see :mod:`autograder.submission`)."""
     history = namespace.get("In")
     if isinstance(history, list) and any(isinstance(cell, str) and cell.strip() for cell in history):
-        cells = [{"cell_type": "code", "source": cell} for cell in history if isinstance(cell, str)]
+        # In[n] is what the student sees as "In [n]" (In[0] is empty).
+        cells = [{"cell_type": "code", "source": cell, "execution_count": number}
+                 for number, cell in enumerate(history) if isinstance(cell, str)]
         statements = notebook_statements({"cells": cells})
     else:
         statements = _statements_from_objects(namespace)
@@ -68,7 +70,7 @@ def _statements_from_objects(namespace: Mapping[str, Any]) -> list[dict]:
                     continue
             elif module and not module.startswith(("autograder", "reference.solutions")):
                 imports.append(f"from {module} import {value.__name__}" + (f" as {name}" if name != value.__name__ else ""))
-    return [{"cell": 0, "source": source} for source in imports + definitions]
+    return [{"cell": "the notebook", "source": source} for source in imports + definitions]
 
 
 def _is_constant(value: Any) -> bool:
