@@ -43,7 +43,7 @@ class Submission:
     kind: str                                   # "folder" or "notebook"
     path: Path
     files: dict[str, bytes] = field(default_factory=dict)
-    heap_sources: dict[str, str] = field(default_factory=dict)
+    all_sources: dict[str, str] = field(default_factory=dict)   # every module, or every kept cell: for the source check
     warnings: list[str] = field(default_factory=list)
 
 
@@ -91,8 +91,7 @@ def _load_folder(path: Path, modules: Path) -> Submission:
     for name in ("heap.py", "replanning.py"):
         if name not in submission.files:
             submission.warnings.append(f"{name} is missing")
-    if "heap.py" in submission.files:
-        submission.heap_sources["heap.py"] = submission.files["heap.py"].decode("utf-8", "replace")
+    submission.all_sources = {name: data.decode("utf-8", "replace") for name, data in submission.files.items()}
     return submission
 
 
@@ -208,6 +207,7 @@ def from_statements(name: str, path: Path, statements: list[dict]) -> Submission
     """A notebook-kind submission from kept statements (also used by :mod:`autograder.notebook`)."""
     submission = Submission(name, "notebook", path)
     submission.files["notebook_statements.json"] = json.dumps(statements).encode()
-    heap_cells = {s["cell"] for s in statements if s["source"].lstrip().startswith("class BinaryHeap")}
-    submission.heap_sources["notebook"] = "\n".join(s["source"] for s in statements if s["cell"] in heap_cells)
+    for statement in statements:
+        label = str(statement["cell"])
+        submission.all_sources[label] = submission.all_sources.get(label, "") + statement["source"] + "\n"
     return submission
