@@ -49,6 +49,7 @@ from .submission import Submission, load_submission
 EFFICIENCY_SLACK_SECONDS = 0.3
 PUBLIC_HEAP_SEED = 2005
 SHOWN_PER_CHECK = 3
+HELLO, SCRATCH_HELLO = -1, -2   # the task ids of the children's first messages (the main one, the from-scratch one)
 #: A task's CPU budget: the limit's ``task_seconds`` plus this much per expansion of the reference's run
 #: (a correct Python solution expands 50,000 to 300,000 cells a second: this allows 10,000).
 SECONDS_PER_EXPANSION = 1e-4
@@ -185,7 +186,7 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
         task_id = len(meaning) + 1
         lanes.append(Lane([({"kind": "heap", "id": task_id, "sequences": sequences, "label": "the heap check "
                              "(from scratch)", "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])],
-                          settings={"from_scratch": True}, hello=True))
+                          settings={"from_scratch": True}, hello=SCRATCH_HELLO))
         meaning[task_id] = ("heap_from_scratch", None, None, None)
     probe = reference_cpu = probe_limit = None
     if "efficiency" in wanted:
@@ -200,7 +201,7 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
             probe_tasks.append((header, arrays))
             meaning[task_id] = ("efficiency", None, (probe_expected.searches,), probe)
         lanes.append(Lane(probe_tasks))
-    lanes[0].hello = True
+    lanes[0].hello = HELLO
 
     hello: dict = {}
     scratch_hello: dict = {}
@@ -209,11 +210,11 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     with Sandbox(submission.files, limits) as sandbox:
         progress = _progress(total_tasks, submission.name, options.progress)
         for outcome in sandbox.run(lanes, workers):
-            if outcome.task_id == -1:
-                if not hello:
-                    hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
-                else:
-                    scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
+            if outcome.task_id == HELLO:
+                hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
+                continue
+            if outcome.task_id == SCRATCH_HELLO:
+                scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
                 continue
             judged[outcome.task_id] = _judge_safely(outcome, meaning.get(outcome.task_id), sequences)
             progress.update(1)

@@ -426,7 +426,7 @@ class Lane:
     tasks: list[tuple[dict, list[array]]]
     settings: dict = field(default_factory=dict)
     fresh: bool = False
-    hello: bool = False            # report the first child's hello as a TaskOutcome with task_id -1
+    hello: int | None = None       # report the first child's hello as a TaskOutcome with this (negative) task_id
 
 
 class Sandbox:
@@ -516,7 +516,7 @@ class Sandbox:
 
     def _run_lane(self, lane: Lane, deadline: float, stop: threading.Event) -> Iterator[TaskOutcome]:
         pending = list(lane.tasks)
-        first = lane.hello
+        first = lane.hello is not None
         while pending:
             if time.monotonic() >= deadline or stop.is_set():
                 for task, _ in pending:
@@ -532,12 +532,12 @@ class Sandbox:
                 except (wire.FrameError, OSError) as error:
                     failure = child.explain(error, "while importing your code")
                     if first:
-                        yield TaskOutcome(-1, failure=failure)
+                        yield TaskOutcome(lane.hello, failure=failure)
                     for task, _ in pending:
                         yield TaskOutcome(task["id"], failure=failure)
                     return
                 if first:
-                    yield TaskOutcome(-1, header=hello)
+                    yield TaskOutcome(lane.hello, header=hello)
                     first = False
                 while pending:
                     task, arrays = pending.pop(0)
@@ -643,7 +643,7 @@ class _Child:
             if cpu_budget is not None and cpu_start is not None:
                 used = tree_cpu_seconds(self.process.pid)
                 if used is not None and used - cpu_start > cpu_budget:
-                    raise CpuLimitExceeded(f"the CPU time limit of {cpu_budget:g} s for this task was exceeded")
+                    raise CpuLimitExceeded(f"more than {cpu_budget:g} s of CPU time")
 
     def run_task(self, task: dict, arrays: list[array]) -> TaskOutcome:
         began = time.monotonic()
@@ -673,7 +673,7 @@ class _Child:
         self.stop()
         code = self.process.returncode if self.process else None
         if isinstance(error, CpuLimitExceeded):
-            text = f"{error} {when}: an infinite loop, or far too slow"
+            text = f"time limit exceeded {when}: {error} (an infinite loop, or far too slow)"
         elif isinstance(error, wire.ChannelTimeout) and time.monotonic() >= self.submission_deadline:
             text = (f"time limit exceeded {when}: the submission's total time limit of "
                     f"{self.limits.total_seconds:g} s was used up")
