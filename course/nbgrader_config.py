@@ -16,6 +16,17 @@ import sys
 
 c = get_config()  # noqa: F821  (nbgrader provides get_config when it loads this file)
 
+# `nbgrader autograde` grades the hidden tests, which need the instructor's secret seed: without it
+# every student would get 0 on them. Stop before grading anyone, and say what to do.
+if sys.argv[1:2] == ["autograde"]:
+    from autograder.instances import SecretSeedMissing, secret_seed
+
+    try:
+        secret_seed()
+    except SecretSeedMissing as error:
+        sys.exit(f"nbgrader autograde: stopped before grading anyone: {error}. "
+                 "`ftr secret-seed` writes a strong one (keep the same seed for the whole term).")
+
 c.CourseDirectory.course_id = "ftr-replanning"
 # The folder this file is in, whatever directory nbgrader was started from.
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))

@@ -41,7 +41,9 @@ def _rubric_points() -> dict[str, float]:
 
 
 def _environment() -> dict[str, str]:
-    return {**os.environ, "FTR_SECRET_SEED": SECRET}
+    # nbgrader starts `alembic` through PATH: this interpreter's folder first, whatever PATH holds.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return {**os.environ, "FTR_SECRET_SEED": SECRET, "PATH": path}
 
 
 def _nbgrader(course: Path, *arguments: str) -> subprocess.CompletedProcess:
