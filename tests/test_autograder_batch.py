@@ -75,7 +75,8 @@ def test_gradescope_autograder_runs_in_a_simulated_tree(tmp_path):
     run_autograder.chmod(0o755)
     # Gradescope's venv is this interpreter (never whatever `python3` PATH happens to find).
     (root / "venv" / "bin").mkdir(parents=True)
-    (root / "venv" / "bin" / "python").symlink_to(sys.executable)
+    (root / "venv" / "bin" / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (root / "venv" / "bin" / "python").chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("FTR_")}
     result = subprocess.run(["bash", str(run_autograder)], env={**env, "FTR_AUTOGRADER_ROOT": str(root)},
                             capture_output=True, text=True, timeout=900, check=False)
