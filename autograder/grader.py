@@ -53,6 +53,7 @@ HELLO, SCRATCH_HELLO = -1, -2   # the task ids of the children's first messages 
 #: A task's CPU budget: the limit's ``task_seconds`` plus this much per expansion of the reference's run
 #: (a correct Python solution expands 50,000 to 300,000 cells a second: this allows 10,000).
 SECONDS_PER_EXPANSION = 1e-4
+FULL_SET_TOTAL_SECONDS = 7200.0
 
 
 @dataclass
@@ -162,6 +163,8 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     graded_hidden = options.hidden or options.hidden_only
     heap_seed = derived_seed(secret_seed(), "heap sequences") if graded_hidden else PUBLIC_HEAP_SEED
     limits = options.limits
+    if options.full:  # all 50 mazes: Repeated Backward A* alone expands millions of cells on some
+        limits = replace(limits, total_seconds=max(limits.total_seconds, FULL_SET_TOTAL_SECONDS))
 
     # Every task, by lane; what each task id means.
     lanes: list[Lane] = []

@@ -15,7 +15,8 @@ A submission is either
     the heap as `from heap import BinaryHeap` and nothing of the kit but reference.world; or
   * a NOTEBOOK (.ipynb) whose code cells define the same names. Only imports, def, class and
     assignments at the top of each cell are used; cells that test, print or plot are ignored.
-Student code runs in a sandboxed child process (its own user, folder and limits); see docs/autograder.md.
+Student code runs in sandboxed child processes (bubblewrap where it runs: their own namespaces, file
+system, uid and limits); see docs/autograder.md.
 """
 
 
@@ -25,7 +26,9 @@ def _add_grading_options(parser: argparse.ArgumentParser, hidden: bool = True) -
                             help="also grade on hidden instances made from the secret seed (FTR_SECRET_SEED or "
                                  "course/secret_seed.txt); each search check's points are split half and half")
     parser.add_argument("--full", action="store_true", help="all 50 standard mazes instead of the default eight")
-    parser.add_argument("--task-seconds", type=float, default=30.0, help="wall-clock limit per instance (default 30)")
+    parser.add_argument("--task-seconds", type=float, default=30.0,
+                        help="CPU seconds per instance at least; bigger instances get more, in proportion to the "
+                             "reference's expansions (default 30)")
 
 
 def _options(args: argparse.Namespace, progress: bool):
@@ -186,6 +189,8 @@ def register_gradescope(subparsers: argparse._SubParsersAction) -> None:
                     "instances are visible after the due date.",
     )
     build.add_argument("--out", type=Path, default=Path("autograder.zip"), help="the zip to write (default autograder.zip)")
+    build.add_argument("--full", action="store_true",
+                       help="grade on all 50 standard mazes (set Gradescope's autograder timeout to 40 minutes)")
     build.set_defaults(handler=gradescope_build)
     parser.set_defaults(handler=lambda args: parser.print_help() or 2)
 
@@ -198,7 +203,7 @@ def gradescope_build(args: argparse.Namespace) -> int:
         seed = secret_seed()
     except SecretSeedMissing as error:
         raise UsageError(str(error)) from None
-    print(f"Gradescope autograder written to {build_zip(args.out, seed)}")
+    print(f"Gradescope autograder written to {build_zip(args.out, seed, full=args.full)}")
     return 0
 
 
