@@ -11,7 +11,8 @@ notebook submission.
 
 ``instances="hidden"`` grades on the hidden instances made from the instructor's secret seed
 (``FTR_SECRET_SEED``, or the file named in docs/autograder.md); ``instances="both"`` on the public
-and the hidden instances, half the points each: exactly the check's points in ``ftr grade --hidden``.
+and the hidden instances, split by the rubric's ``[groups]`` weights (half each by default): exactly the
+check's points in ``ftr grade --hidden``.
 
 The course's test cells check the public instances and then, in their hidden part, ``"both"``.
 Where the secret seed is present (the instructor's grading), the public line only reports and never

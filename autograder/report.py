@@ -59,7 +59,7 @@ class GradeReport:
         return round(sum(c.points for c in self.checks if c.extra_credit), 2)
 
     def points(self) -> dict[str, float]:
-        """Points per check id (``forward_larger_g_hidden`` for the hidden half)."""
+        """Points per check id (``forward_larger_g_hidden`` for the hidden part)."""
         return {c.id: c.points for c in self.checks}
 
     def to_dict(self) -> dict:

@@ -24,7 +24,8 @@ def _add_grading_options(parser: argparse.ArgumentParser, hidden: bool = True) -
     if hidden:
         parser.add_argument("--hidden", action="store_true",
                             help="also grade on hidden instances made from the secret seed (FTR_SECRET_SEED or "
-                                 "course/secret_seed.txt); each search check's points are split half and half")
+                                 "course/secret_seed.txt); the hidden instances are a group of each search check, half its "
+                                 "points by default (the rubric's [groups])")
     parser.add_argument("--full", action="store_true", help="all 50 standard mazes instead of the default eight")
     parser.add_argument("--task-seconds", type=float, default=30.0,
                         help="CPU seconds per instance at least; bigger instances get more, in proportion to the "
