@@ -204,6 +204,8 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
             probe_tasks.append((header, arrays))
             meaning[task_id] = ("efficiency", None, (probe_expected.searches,), probe)
         lanes.append(Lane(probe_tasks))
+    if not lanes:
+        raise ValueError(f"nothing to grade: none of the checks {wanted} is in the rubric")
     lanes[0].hello = HELLO
 
     hello: dict = {}
