@@ -245,12 +245,10 @@ def _interpreter_binds(python: str) -> list[str]:
         for prefix in (sys.base_prefix, sys.prefix):
             if not prefix.startswith("/usr"):
                 folders.add(prefix)
-    # Innermost first does not matter for read-only binds of the same tree; outer first keeps order clear.
-    return sorted(folders, key=len)
+    return sorted(folders, key=len)  # outer folders first, so an inner bind is not hidden by an outer one
 
 
-def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, scratch_bytes: int,
-                  limits_share: bool = False) -> list[str]:
+def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, scratch_bytes: int) -> list[str]:
     """The bubblewrap command line that runs ``python`` (arguments follow) in a fresh sandbox."""
     command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                "--ro-bind", "/usr", "/usr"]
