@@ -18,13 +18,12 @@ import io
 import json
 import os
 import traceback
-from functools import partial
+from dataclasses import replace
 from pathlib import Path
 
-from reference.world.fileio import atomic_write_text
-
-from .grader import GradingOptions, grade_submission
-from .submission import SubmissionError, load_submission
+from .grader import GradingOptions, default_workers, grade_submission
+from .report import error_report, write_private
+from .submission import MAX_BYTES, SubmissionError, load_submission
 
 GRADEBOOK_FIRST_COLUMNS = ("submission", "score", "max_score", "extra_credit", "error")
 
@@ -32,16 +31,38 @@ GRADEBOOK_FIRST_COLUMNS = ("submission", "score", "max_score", "extra_credit", "
 def submission_entries(folder: Path) -> list[Path]:
     """The submissions in ``folder``: sub-folders and notebooks, by name (dot-files skipped)."""
     return sorted(p for p in folder.iterdir()
-                  if not p.name.startswith((".", "_")) and (p.is_dir() or p.suffix == ".ipynb"))
+                  if not p.name.startswith((".", "_")) and not p.is_symlink()
+                  and (p.is_dir() or p.suffix == ".ipynb"))
 
 
 def content_hash(path: Path) -> str:
-    """A hash of a submission's files, so a changed resubmission is graded again."""
+    """A hash of a submission's files, so a changed resubmission is graded again.
+
+    Symbolic links are hashed as links (their target's name), never followed: a link to a 1 GiB file
+    or to another student's folder costs nothing. At most ``MAX_BYTES`` of each file are read.
+    """
     digest = hashlib.sha256()
-    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    for file in files:
-        digest.update(str(file.relative_to(path.parent if path.is_file() else path)).encode() + b"\0")
-        digest.update(file.read_bytes())
+    if path.is_file():
+        entries = [(path.name, path)]
+    else:
+        entries = []
+        for folder, subfolders, files in os.walk(path, followlinks=False):
+            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+            entries += [(os.path.relpath(os.path.join(folder, name), path), Path(folder) / name) for name in files]
+            entries += [(os.path.relpath(os.path.join(folder, d), path) + "/", Path(folder) / d)
+                        for d in subfolders if os.path.islink(os.path.join(folder, d))]
+            if len(entries) > 10_000:
+                break
+    for relative, file in sorted(entries):
+        digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
+        if file.is_symlink():
+            digest.update(b"link:" + os.fsencode(os.readlink(file)))
+            continue
+        try:
+            with open(file, "rb") as handle:
+                digest.update(handle.read(MAX_BYTES))
+        except OSError:
+            digest.update(b"unreadable")
     return digest.hexdigest()
 
 
@@ -49,26 +70,32 @@ def report_name(path: Path) -> str:
     return path.stem if path.is_file() else path.name
 
 
+def _write_record(out: Path, name: str, record: dict, text: str) -> None:
+    write_private(out / f"{name}.txt", text + "\n")
+    write_private(out / f"{name}.json", json.dumps(record, indent=2) + "\n")
+
+
+def _error_record(name: str, message: str, options: GradingOptions, detail: str | None = None) -> tuple[dict, str]:
+    report = error_report(name, message, instances="public + hidden" if options.hidden else "public")
+    record = report.to_dict()
+    if detail:
+        record["traceback"] = detail[-3000:]
+    return record, report.to_text()
+
+
 def grade_one(path: Path, out: Path, options: GradingOptions) -> dict:
     """Grade one submission and write its reports; never raises (errors become an error report)."""
     name = report_name(path)
-    record: dict
     try:
         report = grade_submission(load_submission(path), options)
-        record = report.to_dict()
-        text = report.to_text()
+        record, text = report.to_dict(), report.to_text()
     except SubmissionError as error:
-        record = {"submission": name, "score": 0.0, "max_score": None, "extra_credit": 0.0, "checks": [],
-                  "error": str(error)}
-        text = f"Submission {name}: {error}\n"
+        record, text = _error_record(name, str(error), options)
     except Exception as error:  # noqa: BLE001 - one broken submission must not stop the batch
-        record = {"submission": name, "score": 0.0, "max_score": None, "extra_credit": 0.0, "checks": [],
-                  "error": f"grader error: {type(error).__name__}: {error}",
-                  "traceback": traceback.format_exc()[-3000:]}
-        text = f"Submission {name}: the grader failed ({type(error).__name__}: {error}); please report this\n"
+        record, text = _error_record(name, f"grader error: {type(error).__name__}: {error}; please report this",
+                                     options, traceback.format_exc())
     record["content_hash"] = content_hash(path)
-    atomic_write_text(out / f"{name}.txt", text + "\n")
-    atomic_write_text(out / f"{name}.json", json.dumps(record, indent=2) + "\n")
+    _write_record(out, name, record, text)
     return record
 
 
@@ -77,35 +104,70 @@ def already_graded(path: Path, out: Path) -> bool:
     if not report.exists():
         return False
     try:
-        return json.loads(report.read_text()).get("content_hash") == content_hash(path)
+        record = json.loads(report.read_text())
+        return record.get("content_hash") == content_hash(path) and "traceback" not in record
     except (OSError, json.JSONDecodeError):
         return False
 
 
 def grade_all(folder: str | os.PathLike, out: str | os.PathLike, options: GradingOptions | None = None,
               jobs: int = 1, force: bool = False, progress: bool = True) -> Path:
-    """Grade every submission in ``folder`` into ``out``; return the gradebook's path."""
-    # Imported here: the student bundle ships this module but not reference.experiments.
-    from reference.experiments.parallel import map_with_progress
+    """Grade every submission in ``folder`` into ``out``; return the gradebook's path.
+
+    ``out`` is made private to the grader (0700, reports 0600). The gradebook is always written, also
+    when a grading process dies: its submissions get error reports saying so.
+    """
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from tqdm import tqdm
 
     folder, out = Path(folder), Path(out)
     options = options or GradingOptions()
+    if options.workers is None:  # the machine's cores, shared by the submissions graded at once
+        options = replace(options, workers=max(1, default_workers() // max(1, jobs)))
     out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o700)
     entries = submission_entries(folder)
-    todo = [p for p in entries if force or not already_graded(p, out)]
-    map_with_progress(partial(grade_one, out=out, options=options), todo, jobs=jobs, description="grading",
-                      progress=progress)
-    return write_gradebook(out, [report_name(p) for p in entries])
+    try:
+        todo = [p for p in entries if force or not already_graded(p, out)]
+        with tqdm(total=len(todo), desc="grading", unit="submission", disable=not progress) as bar:
+            if jobs > 1 and len(todo) > 1:
+                with ProcessPoolExecutor(max_workers=jobs) as pool:
+                    futures = {pool.submit(grade_one, path, out, options): path for path in todo}
+                    for future in as_completed(futures):
+                        _settle(future, futures[future], out, options)
+                        bar.update()
+            else:
+                for path in todo:
+                    grade_one(path, out, options)
+                    bar.update()
+    finally:
+        gradebook = write_gradebook(out, [report_name(p) for p in entries], options)
+    return gradebook
 
 
-def write_gradebook(out: Path, names: list[str]) -> Path:
-    """``gradebook.csv``: one row per submission, total and points per check."""
+def _settle(future, path: Path, out: Path, options: GradingOptions) -> None:
+    """A grading process that died (killed, out of memory) leaves an error report, never a gap."""
+    try:
+        future.result()
+    except BaseException as error:  # noqa: BLE001 - BrokenProcessPool and the like
+        name = report_name(path)
+        record, text = _error_record(name, f"the grading process died ({type(error).__name__}: {error}); "
+                                           "grade this submission again", options, traceback.format_exc())
+        record["content_hash"] = content_hash(path)
+        _write_record(out, name, record, text)
+
+
+def write_gradebook(out: Path, names: list[str], options: GradingOptions | None = None) -> Path:
+    """``gradebook.csv``: one row per submission, total and points per check (error rows too, with
+    their maximum filled in)."""
     records = []
     for name in names:
         try:
             records.append(json.loads((out / f"{name}.json").read_text()))
         except (OSError, json.JSONDecodeError):
-            records.append({"submission": name, "error": "no report"})
+            records.append(_error_record(name, "no report", options or GradingOptions())[0])
+    maximum = next((r.get("max_score") for r in records if not r.get("error") and r.get("max_score")), None)
     check_ids: list[str] = []
     for record in records:
         for check in record.get("checks", []):
@@ -116,9 +178,10 @@ def write_gradebook(out: Path, names: list[str]) -> Path:
     writer.writerow(list(GRADEBOOK_FIRST_COLUMNS) + check_ids)
     for record in records:
         points = {c["id"]: c["points"] for c in record.get("checks", [])}
-        writer.writerow([record.get("submission"), record.get("score", 0.0), record.get("max_score"),
+        max_score = maximum if record.get("error") and maximum is not None else record.get("max_score")
+        writer.writerow([record.get("submission"), record.get("score", 0.0), max_score,
                          record.get("extra_credit", 0.0), record.get("error", "")]
-                        + [points.get(check_id, "") for check_id in check_ids])
+                        + [points.get(check_id, 0.0 if record.get("error") else "") for check_id in check_ids])
     path = out / "gradebook.csv"
-    atomic_write_text(path, buffer.getvalue())
+    write_private(path, buffer.getvalue())
     return path

@@ -1,19 +1,23 @@
-"""Grading one submission: run it in the sandbox, judge every reply, score each rubric check.
+"""Grading one submission: run it in the sandbox, judge every reply as it arrives, score each rubric check.
 
 The checks (points from the rubric, :mod:`autograder.rubric`):
 
 * ``heap``: random op sequences against a model (:mod:`autograder.heapcheck`); credit in proportion
   to the sequences handled exactly.
-* ``forward_larger_g``, ``forward_smaller_g``, ``backward``, ``adaptive``: every instance of the set
-  is run and judged (:mod:`autograder.searchcheck`). All runs as the reference's: full points. All
-  runs correct A* but some break remaining ties (equal f and g) in another order: the rubric's
-  ``[policy] other_ties_credit`` of the points. Any run wrong, crashed or too slow: no points, and the first divergences shown.
-* ``efficiency``: the 1001 x 1001 probe (forward, larger g) must be correct and take at most the
-  rubric's ``[policy] efficiency_ratio`` times the reference's time (measured in the same run) plus a little slack.
-* ``heap_from_scratch`` (extra credit): the heap check passes and its source imports no shortcut.
+* ``forward_larger_g``, ``forward_smaller_g``, ``backward``, ``adaptive``: every instance is run
+  and judged (:mod:`autograder.searchcheck`). The instances come in groups (the handout's examples,
+  the hand-made cases, the standard mazes, the hidden ones), each worth the rubric's ``[groups]``
+  share of the check, all or nothing per group: every run as the SPEC says, full; all runs correct
+  A* but some break remaining ties (equal f and g) in another order, the rubric's ``[policy]
+  other_ties_credit`` of the group; any run wrong, crashed or too slow, nothing for that group.
+* ``efficiency``: a probe on a 1001 x 1001 grid (a fresh random one per grading where the reference
+  solutions are installed) must reach the target, and its CPU time, measured in a fresh child, be at
+  most the rubric's ``[policy] efficiency_ratio`` times the reference's CPU time plus a little slack.
+* ``heap_from_scratch`` (extra credit): the heap check passes again in a child where ``heapq``,
+  ``queue``, ``bisect`` and their kin cannot be imported, and no module or cell names them.
 
-With hidden instances, each search check is split: half its points on the public instances
-(visible), half on the hidden ones (shown after the due date on Gradescope).
+With hidden instances the hidden group's points are a check of their own (``<id>_hidden``, shown
+after the due date on Gradescope).
 
 >>> options = GradingOptions()
 >>> options.hidden, options.full, options.efficiency_ratio is None
@@ -22,6 +26,8 @@ With hidden instances, each search check is split: half its points on the public
 
 from __future__ import annotations
 
+import os
+import secrets
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,23 +37,31 @@ import numpy as np
 from reference.world.instances import Instance
 
 from . import heapcheck
-from .expected import SETTINGS, expected_run
-from .instances import efficiency_probe, hidden_instances, public_instances, secret_seed
+from .expected import SETTINGS, ExpectedRun, compute_expected, expected_run
+from .instances import (GROUP_TITLES, derived_seed, efficiency_probe, grouped_public_instances, hidden_instances,
+                        secret_seed)
 from .report import CheckResult, GradeReport
 from .rubric import TITLES, load_rubric
-from .sandbox import Limits, Sandbox, TaskOutcome
-from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run
+from .sandbox import Lane, Limits, Sandbox, TaskOutcome
+from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run, walked_as_sensed
 from .submission import Submission, load_submission
 
 EFFICIENCY_SLACK_SECONDS = 0.3
 PUBLIC_HEAP_SEED = 2005
 SHOWN_PER_CHECK = 3
-FULL_SET_TOTAL_SECONDS = 3600.0
+HELLO, SCRATCH_HELLO = -1, -2   # the task ids of the children's first messages (the main one, the from-scratch one)
+#: A task's CPU budget: the limit's ``task_seconds`` plus this much per expansion of the reference's run
+#: (a correct Python solution expands 50,000 to 300,000 cells a second: this allows 10,000).
+SECONDS_PER_EXPANSION = 1e-4
+FULL_SET_TOTAL_SECONDS = 7200.0
 
 
 @dataclass
 class GradingOptions:
-    """What to grade on. ``hidden``: public + hidden instances (split points); ``hidden_only``: hidden only."""
+    """What to grade on. ``hidden``: public + hidden instances; ``hidden_only``: hidden only.
+
+    ``workers``: children run at the same time for one submission (None: every core).
+    """
 
     hidden: bool = False
     hidden_only: bool = False
@@ -56,23 +70,26 @@ class GradingOptions:
     limits: Limits = field(default_factory=Limits)
     efficiency_ratio: float | None = None       # None: the rubric's [policy] efficiency_ratio
     progress: bool = False
+    workers: int | None = None
 
 
 @dataclass
 class InstanceSet:
+    """One part of a search check: its id suffix, its (group, instance) pairs and Gradescope visibility."""
+
     suffix: str            # "" or "_hidden": appended to the check id
-    instances: list[Instance]
-    share: float           # of the check's points
+    instances: list[tuple[str, Instance]]
     visibility: str
 
 
 def instance_sets(options: GradingOptions) -> list[InstanceSet]:
+    hidden = [("hidden", instance) for instance in hidden_instances()] if options.hidden or options.hidden_only else []
     if options.hidden_only:
-        return [InstanceSet("", hidden_instances(), 1.0, "visible")]
-    public = public_instances(full=options.full)
-    if options.hidden:
-        return [InstanceSet("", public, 0.5, "visible"), InstanceSet("_hidden", hidden_instances(), 0.5, "after_due_date")]
-    return [InstanceSet("", public, 1.0, "visible")]
+        return [InstanceSet("", hidden, "visible")]
+    sets = [InstanceSet("", grouped_public_instances(full=options.full), "visible")]
+    if hidden:
+        sets.append(InstanceSet("_hidden", hidden, "after_due_date"))
+    return sets
 
 
 def _bits(instance: Instance):
@@ -83,14 +100,53 @@ def _bits(instance: Instance):
     return array("i", padded), len(packed)
 
 
-def search_task(task_id: int, instance: Instance, check_id: str) -> tuple[dict, list]:
+def search_task(task_id: int, instance: Instance, check_id: str, task_seconds: float,
+                expected: ExpectedRun | None = None) -> tuple[dict, list]:
+    """The task for one run, with its CPU budget and reply size cap from the reference's run."""
     _algorithm, tie_break, function = SETTINGS[check_id]
     bits, bit_bytes = _bits(instance)
+    expected = expected or expected_run(instance, check_id)  # computed (or loaded) before any student code runs
+    # A correct reply holds about 4 bytes x (2 expansions + 5 searches + 2 moves); allow 8 times that.
+    reply_bytes = (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves)
     header = {"kind": "search", "id": task_id, "function": function, "tie_break": tie_break,
               "height": instance.grid.height, "width": instance.grid.width, "start": list(instance.start),
-              "target": list(instance.target), "bit_bytes": bit_bytes,
+              "target": list(instance.target), "bit_bytes": bit_bytes, "group": check_id,
+              "cpu_seconds": round(task_seconds + SECONDS_PER_EXPANSION * expected.expansions, 1),
+              "reply_bytes": reply_bytes,
               "label": f"{function}(..., tie_break={tie_break!r}) on {instance.name}"}
     return header, [bits]
+
+
+def _balanced_lanes(tasks: list[tuple[dict, list]], count: int) -> list[Lane]:
+    """Spread tasks over ``count`` lanes, biggest first onto the least loaded (keeping each lane's order)."""
+    loads = [0.0] * count
+    chosen: list[list] = [[] for _ in range(count)]
+    for index in sorted(range(len(tasks)), key=lambda i: -tasks[i][0]["cpu_seconds"]):
+        lane = loads.index(min(loads))
+        loads[lane] += tasks[index][0]["cpu_seconds"]
+        chosen[lane].append(index)
+    return [Lane([tasks[i] for i in sorted(indices)]) for indices in chosen if indices]
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class _Judged:
+    """What the grader keeps of one reply once it is judged (the reply itself is dropped)."""
+
+    tier: str = "wrong"                 # exact, ties or wrong (heap: the number of sequences passed)
+    problem: str | None = None
+    note: str | None = None
+    seconds: float = 0.0
+    cpu_seconds: float | None = None
+    timed_out: bool = False
+    passed: int = 0
+    messages: list[str] = field(default_factory=list)
 
 
 def grade_submission(submission: Submission | str | Path, options: GradingOptions | None = None) -> GradeReport:
@@ -104,47 +160,68 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
         options = replace(options, efficiency_ratio=rubric.efficiency_ratio)
     wanted = options.checks or tuple(rubric.autograded) + tuple(rubric.extra_credit)
     sets = instance_sets(options)
-    heap_seed = secret_seed() + 1 if (options.hidden or options.hidden_only) else PUBLIC_HEAP_SEED
+    graded_hidden = options.hidden or options.hidden_only
+    heap_seed = derived_seed(secret_seed(), "heap sequences") if graded_hidden else PUBLIC_HEAP_SEED
+    limits = options.limits
+    if options.full:  # all 50 mazes: Repeated Backward A* alone expands millions of cells on some
+        limits = replace(limits, total_seconds=max(limits.total_seconds, FULL_SET_TOTAL_SECONDS))
 
-    # Every task for the child, in one list; outcomes come back by task id.
-    tasks, meaning = [], {}
+    # Every task, by lane; what each task id means.
+    lanes: list[Lane] = []
+    meaning: dict[int, tuple] = {}
+    sequences = heapcheck.make_sequences(heap_seed)
+    search_tasks = []
     if "heap" in wanted or "heap_from_scratch" in wanted:
-        sequences = heapcheck.make_sequences(heap_seed)
-        tasks.append(({"kind": "heap", "id": 0, "sequences": sequences, "label": "the heap check"}, []))
-        meaning[0] = ("heap", None, None)
+        search_tasks.append(({"kind": "heap", "id": 0, "sequences": sequences, "label": "the heap check",
+                              "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, []))
+        meaning[0] = ("heap", None, None, None)
     for check_id in SETTINGS:
         if check_id not in wanted:
             continue
         for instance_set in sets:
-            for instance in instance_set.instances:
+            for group, instance in instance_set.instances:
                 task_id = len(meaning) + 1
-                tasks.append(search_task(task_id, instance, check_id))
-                tasks[-1][0]["group"] = check_id
-                meaning[task_id] = (check_id, instance_set, instance)
-                expected_run(instance, check_id)  # computed (or loaded) before any student code runs
-    probe = efficiency_probe() if "efficiency" in wanted else None
-    probe_limit = 0.0
-    if probe is not None:
-        expected_run(probe, "forward_larger_g")
-        probe_limit = options.efficiency_ratio * reference_seconds(probe) + EFFICIENCY_SLACK_SECONDS
-        for _ in range(2):  # the faster of two runs counts; a run far over the limit is stopped
+                search_tasks.append(search_task(task_id, instance, check_id, limits.task_seconds))
+                meaning[task_id] = (check_id, instance_set, group, instance)
+    workers = options.workers or default_workers()
+    lanes += _balanced_lanes(search_tasks, max(1, workers)) if search_tasks else []
+    if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
+        task_id = len(meaning) + 1
+        lanes.append(Lane([({"kind": "heap", "id": task_id, "sequences": sequences, "label": "the heap check "
+                             "(from scratch)", "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])],
+                          settings={"from_scratch": True}, hello=SCRATCH_HELLO))
+        meaning[task_id] = ("heap_from_scratch", None, None, None)
+    probe = reference_cpu = probe_limit = None
+    if "efficiency" in wanted:
+        probe = efficiency_probe(secrets.randbits(64) if _has_reference() else None)
+        reference_cpu, probe_expected = reference_seconds(probe)
+        probe_limit = options.efficiency_ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS
+        probe_tasks = []
+        for _ in range(2):  # the faster of two runs in a child of their own counts; a run far over is stopped
             task_id = len(meaning) + 1
-            tasks.append(search_task(task_id, probe, "forward_larger_g"))
-            tasks[-1][0].update(group="efficiency", seconds=2 * probe_limit + 1.0)
-            meaning[task_id] = ("efficiency", None, probe)
+            header, arrays = search_task(task_id, probe, "forward_larger_g", limits.task_seconds, probe_expected)
+            header.update(group="efficiency", cpu_seconds=round(2 * probe_limit + 1.0, 2))
+            probe_tasks.append((header, arrays))
+            meaning[task_id] = ("efficiency", None, (probe_expected.searches,), probe)
+        lanes.append(Lane(probe_tasks))
+    if not lanes:
+        raise ValueError(f"nothing to grade: none of the checks {wanted} is in the rubric")
+    lanes[0].hello = HELLO
 
     hello: dict = {}
-    outcomes: dict[int, TaskOutcome] = {}
-    limits = options.limits
-    if options.full:  # all 50 mazes: Repeated Backward A* alone expands tens of millions of cells
-        limits = replace(limits, total_seconds=max(limits.total_seconds, FULL_SET_TOTAL_SECONDS))
+    scratch_hello: dict = {}
+    judged: dict[int, _Judged] = {}
+    total_tasks = sum(len(lane.tasks) for lane in lanes)
     with Sandbox(submission.files, limits) as sandbox:
-        progress = _progress(len(tasks), submission.name, options.progress)
-        for outcome in sandbox.run(tasks):
-            if outcome.task_id == -1:
+        progress = _progress(total_tasks, submission.name, options.progress)
+        for outcome in sandbox.run(lanes, workers):
+            if outcome.task_id == HELLO:
                 hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
                 continue
-            outcomes[outcome.task_id] = outcome
+            if outcome.task_id == SCRATCH_HELLO:
+                scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
+                continue
+            judged[outcome.task_id] = _judge_safely(outcome, meaning.get(outcome.task_id), sequences)
             progress.update(1)
         progress.close()
 
@@ -155,19 +232,53 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
             continue
         points = rubric.autograded[check_id]
         if check_id == "heap":
-            results.append(_heap_result(points, tasks, outcomes, missing))
+            results.append(_heap_result(points, len(sequences), judged.get(0), missing))
         elif check_id == "efficiency":
-            results.append(_efficiency_result(points, probe, probe_limit, meaning, outcomes, missing, options))
+            runs = [judged.get(i) for i, m in meaning.items() if m[0] == "efficiency"]
+            searches = next(m[2][0] for m in meaning.values() if m[0] == "efficiency")
+            results.append(_efficiency_result(points, probe, searches, reference_cpu, probe_limit, runs, missing,
+                                              options))
         else:
+            weights = rubric.groups
+            in_play = {group for instance_set in sets for group, _ in instance_set.instances}
+            total_weight = sum(weights[group] for group in in_play) or 1.0
             for instance_set in sets:
                 ids = [i for i, m in meaning.items() if m[0] == check_id and m[1] is instance_set]
-                results.append(_search_result(check_id, points, instance_set, ids, meaning, outcomes, missing,
-                                              rubric.ties_credit))
+                results.append(_search_result(check_id, points / total_weight, weights, instance_set, ids, meaning,
+                                              judged, missing, rubric.ties_credit))
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
-        heap_full = next((r.points == r.max_points for r in results if r.id == "heap"), False)
-        results.append(_from_scratch_result(rubric.extra_credit["heap_from_scratch"], submission, heap_full))
+        scratch_id = next(i for i, m in meaning.items() if m[0] == "heap_from_scratch")
+        results.append(_from_scratch_result(rubric.extra_credit["heap_from_scratch"], submission, len(sequences),
+                                            judged.get(scratch_id), scratch_hello))
     return GradeReport(submission.name, submission.kind, _set_label(options), results,
                        submission.warnings + _import_warnings(hello), time.monotonic() - began)
+
+
+def _judge_safely(outcome: TaskOutcome, meaning: tuple | None, sequences: list) -> _Judged:
+    """Judge one reply; any exception while judging (a reply crafted to break the grader) is that
+    task's error, never the grader's."""
+    judged = _Judged(seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds, timed_out=outcome.timed_out)
+    if meaning is None:
+        judged.problem = "a reply for a task the grader never sent"
+        return judged
+    kind, _, _, instance = meaning
+    try:
+        if kind in ("heap", "heap_from_scratch"):
+            if outcome.failure or outcome.header.get("kind") != "heap":
+                reason = outcome.failure or str(outcome.header.get("error", "an unexpected reply"))[:3000]
+                judged.messages = [f"the heap check did not complete: {reason}"]
+            else:
+                judged.passed, judged.messages = heapcheck.judge_heap(sequences, outcome.header.get("outcomes"))
+        elif kind == "efficiency":
+            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome)
+            judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
+        else:
+            judged.tier, judged.problem, judged.note = _judge(kind, instance, outcome)
+    except Exception as error:  # noqa: BLE001
+        judged.tier = "wrong"
+        judged.problem = f"{getattr(instance, 'name', 'the heap check')}: the reply could not be judged ({type(error).__name__})"
+        judged.messages = [judged.problem]
+    return judged
 
 
 def _set_label(options: GradingOptions) -> str:
@@ -203,27 +314,22 @@ def _missing_names(hello: dict, submission: Submission) -> dict[str, str]:
 
 def _import_warnings(hello: dict) -> list[str]:
     return [f"{where}: {text.splitlines()[0]}" for where, text in (hello.get("errors") or {}).items()
-            if where.startswith("cell")]
+            if where not in ("heap", "replanning", "submission")]
 
 
-def _heap_result(points: float, tasks, outcomes: dict[int, TaskOutcome], missing: dict) -> CheckResult:
+def _heap_result(points: float, count: int, judged: _Judged | None, missing: dict) -> CheckResult:
     result = CheckResult("heap", TITLES["heap"], 0.0, points)
     if "BinaryHeap" in missing:
         result.messages.append(missing["BinaryHeap"])
         return result.finish()
-    outcome = outcomes.get(0)
-    sequences = tasks[0][0]["sequences"]
-    if outcome is None or outcome.failure or outcome.header.get("kind") != "heap":
-        reason = (outcome.failure if outcome and outcome.failure else
-                  outcome.header.get("error") if outcome else "not run")
-        result.messages.append(f"the heap check did not complete: {reason}")
+    if judged is None:
+        result.messages.append("the heap check did not complete: not run")
         return result.finish()
-    passed, messages = heapcheck.judge_heap(sequences, outcome.header.get("outcomes"))
-    result.points = round(points * passed / len(sequences), 2)
-    result.messages += messages[:SHOWN_PER_CHECK]
-    if len(messages) > SHOWN_PER_CHECK:
-        result.messages.append(f"... and {len(messages) - SHOWN_PER_CHECK} more sequences went wrong")
-    result.messages.append(f"{passed} of {len(sequences)} random operation sequences handled exactly")
+    result.points = round(points * judged.passed / count, 2)
+    result.messages += judged.messages[:SHOWN_PER_CHECK]
+    if len(judged.messages) > SHOWN_PER_CHECK:
+        result.messages.append(f"... and {len(judged.messages) - SHOWN_PER_CHECK} more sequences went wrong")
+    result.messages.append(f"{judged.passed} of {count} random operation sequences handled exactly")
     return result.finish()
 
 
@@ -250,41 +356,46 @@ def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
     return verdict.tier, verdict.problem, verdict.note
 
 
-def _search_result(check_id: str, points: float, instance_set: InstanceSet, ids: list[int], meaning: dict,
-                   outcomes: dict[int, TaskOutcome], missing: dict, ties_credit: float) -> CheckResult:
+def _search_result(check_id: str, point_per_weight: float, weights: dict[str, float], instance_set: InstanceSet,
+                   ids: list[int], meaning: dict, judged: dict[int, _Judged], missing: dict,
+                   ties_credit: float) -> CheckResult:
+    """One part of a search check: each instance group all or nothing (with the ties tier)."""
     title = TITLES[check_id] + (" — hidden instances" if instance_set.suffix else "")
-    result = CheckResult(check_id + instance_set.suffix, title, 0.0, round(points * instance_set.share, 2),
-                         visibility=instance_set.visibility)
+    groups = list(dict.fromkeys(group for group, _ in instance_set.instances))
+    result = CheckResult(check_id + instance_set.suffix, title, 0.0,
+                         round(point_per_weight * sum(weights[g] for g in groups), 2), visibility=instance_set.visibility)
     needed = SETTINGS[check_id][2]  # the student's function this check calls
     if needed in missing:
         result.messages.append(missing[needed])
         return result.finish()
-    tiers, problems, notes, seconds = [], [], [], 0.0
-    for task_id in ids:
-        instance = meaning[task_id][2]
-        outcome = outcomes.get(task_id)
-        tier, problem, note = _judge(check_id, instance, outcome)
-        seconds += outcome.seconds if outcome else 0.0
-        tiers.append(tier)
-        if problem:
-            problems.append(problem)
-        if note:
-            notes.append(note)
-    result.seconds = seconds
-    wrong, ties = tiers.count("wrong"), tiers.count("ties")
+    problems, summaries, points = [], [], 0.0
+    for group in groups:
+        verdicts = [judged.get(i) or _Judged(problem=f"{meaning[i][3].name}: not run") for i in ids
+                    if meaning[i][2] == group]
+        result.seconds += sum(v.seconds for v in verdicts)
+        group_points = point_per_weight * weights[group]
+        wrong = [v for v in verdicts if v.tier not in ("exact", "ties")]
+        ties = [v for v in verdicts if v.tier == "ties"]
+        name = GROUP_TITLES[group]
+        if wrong:
+            problems += [v.problem or "an unexpected reply" for v in wrong]
+            summaries.append(f"{name}: {len(wrong)} of {len(verdicts)} instances wrong: 0 / {group_points:.3g}")
+        elif ties:
+            points += group_points * ties_credit
+            result.messages += [v.note for v in ties if v.note][:1]
+            summaries.append(f"{name}: {len(ties)} of {len(verdicts)} instances a correct A*, but remaining ties "
+                             f"(equal f and g) not broken by insertion order as the SPEC says: {ties_credit:.0%} of "
+                             f"{group_points:.3g}")
+        else:
+            points += group_points
+            summaries.append(f"{name}: all {len(verdicts)} instances exactly as the SPEC says: "
+                             f"{group_points:.3g} / {group_points:.3g}")
     shown = _deduplicate(problems)
-    result.messages += shown[:SHOWN_PER_CHECK]
-    if wrong:
-        result.messages.append(f"{wrong} of {len(tiers)} instances wrong" +
-                               (f" ({len(shown) - SHOWN_PER_CHECK} more not shown)" if len(shown) > SHOWN_PER_CHECK else ""))
-    elif ties:
-        result.points = round(result.max_points * ties_credit, 2)
-        result.messages += notes[:1]
-        result.messages.append(f"{ties} of {len(tiers)} instances: a correct A*, but remaining ties (equal f and g) "
-                               f"are not broken by insertion order as the SPEC says: {ties_credit:.0%} of the points")
-    else:
-        result.points = result.max_points
-        result.messages.append(f"all {len(tiers)} instances exactly as the SPEC says")
+    result.messages = shown[:SHOWN_PER_CHECK] + result.messages
+    if len(shown) > SHOWN_PER_CHECK:
+        result.messages.append(f"({len(shown) - SHOWN_PER_CHECK} more failures not shown)")
+    result.messages += summaries
+    result.points = min(result.max_points, round(points, 2))
     return result.finish()
 
 
@@ -307,18 +418,20 @@ def _has_reference() -> bool:
     return importlib.util.find_spec("reference.solutions") is not None
 
 
-def reference_seconds(probe: Instance, repeats: int = 2) -> float:
-    """The reference's best time on the probe, measured now (or, without the reference, an estimate)."""
+def reference_seconds(probe: Instance, repeats: int = 2) -> tuple[float, ExpectedRun]:
+    """The reference's best CPU time on the probe, measured now, and its run (for the probe's budget and
+    message; a fresh probe's run is not cached). Without the reference (the student bundle, whose
+    probe is the public one): an estimate, and the shipped run."""
     try:
         from reference.solutions import solve
     except ImportError:  # the student bundle: calibrate with the grader's own A* replay of the probe
-        return _calibrated_seconds(probe)
+        return _calibrated_seconds(probe), expected_run(probe, "forward_larger_g")
     best = float("inf")
     for _ in range(repeats):
-        began = time.perf_counter()
+        began = time.process_time()
         solve(probe, "forward", "larger_g")
-        best = min(best, time.perf_counter() - began)
-    return best
+        best = min(best, time.process_time() - began)
+    return best, compute_expected(probe, "forward_larger_g")
 
 
 #: Without the reference, the probe's reference time is estimated as this many times the time the
@@ -337,32 +450,32 @@ def _calibrated_seconds(probe: Instance) -> float:
     width = probe.grid.width
     row = probe.start[0]
     cells = [(row, c) for c in range(min(width, 200))]
-    began = time.perf_counter()
+    began = time.process_time()
     knowledge = Knowledge(probe.grid.height, probe.grid.width)
     repeats = max(1, run.expansions // len(cells))
     for _ in range(repeats):
         check_search(SearchRecord(cells[0], cells[-1], cells[:-1], []), knowledge, lambda c: width - c[1], "larger_g")
-    return CALIBRATION_FACTOR * (time.perf_counter() - began)
+    return CALIBRATION_FACTOR * (time.process_time() - began)
 
 
-def _efficiency_result(points: float, probe: Instance, limit: float, meaning: dict,
-                       outcomes: dict[int, TaskOutcome], missing: dict, options: GradingOptions) -> CheckResult:
+def _efficiency_result(points: float, probe: Instance, searches: int, reference: float, limit: float,
+                       runs: list[_Judged | None],
+                       missing: dict, options: GradingOptions) -> CheckResult:
     result = CheckResult("efficiency", TITLES["efficiency"], 0.0, points)
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
-    runs = [outcomes.get(i) for i, m in meaning.items() if m[0] == "efficiency"]
-    reference = (limit - EFFICIENCY_SLACK_SECONDS) / options.efficiency_ratio
-    problems = [None if o is not None and o.timed_out else _probe_problem(probe, o) for o in runs]
-    if problems[0]:
-        result.messages.append(f"the probe's run must reach the target before its speed counts: {problems[0]}")
+    runs = [run or _Judged(problem="not run") for run in runs]
+    if runs[0].problem:
+        result.messages.append(f"the probe's run must reach the target before its speed counts: {runs[0].problem}")
         return result.finish()
-    good = [o.seconds for o, problem in zip(runs, problems) if o is not None and not o.timed_out and not problem]
-    student = min(good) if good else runs[0].seconds
+    good = [run.cpu_seconds if run.cpu_seconds is not None else run.seconds
+            for run in runs if not run.timed_out and not run.problem]
+    student = min(good) if good else max(run.seconds for run in runs)
     result.seconds = student
-    took = f"took {student:.2f} s" if good else f"was stopped after {student:.2f} s"
+    took = f"took {student:.2f} s of CPU time" if good else f"was stopped after {student:.2f} s"
     estimated = "" if _has_reference() else " (estimated: this installation has no reference solutions)"
-    summary = (f"{probe.grid.height} x {probe.grid.width} grid, {expected_run(probe, 'forward_larger_g').searches} "
+    summary = (f"{probe.grid.height} x {probe.grid.width} grid, {searches} "
                f"small searches: your code {took}, the reference {reference:.2f} s{estimated} "
                f"(limit {options.efficiency_ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
     if good and student <= limit:
@@ -388,23 +501,29 @@ def _probe_problem(probe: Instance, outcome: TaskOutcome | None) -> str | None:
         return f"the returned trace is malformed: {error}"
     trajectory, visited = outcome.arrays[0], outcome.arrays[4]
     target = probe.target[0] * probe.grid.width + probe.target[1]
-    if not outcome.header["reached"] or trajectory[-1] != target or list(visited) != list(trajectory):
+    if not outcome.header["reached"] or trajectory[-1] != target or not walked_as_sensed(trajectory, visited, target, True):
         return "the agent did not walk to the target"
     return None
 
 
-def _from_scratch_result(points: float, submission: Submission, heap_full: bool) -> CheckResult:
+def _from_scratch_result(points: float, submission: Submission, count: int, judged: _Judged | None,
+                         scratch_hello: dict) -> CheckResult:
+    """Extra credit: the heap passes every sequence in a child that cannot import the shortcuts, and no
+    module or notebook cell of the submission names them."""
     result = CheckResult("heap_from_scratch", TITLES["heap_from_scratch"], 0.0, points, extra_credit=True)
-    problems = heapcheck.from_scratch_problems(submission.heap_sources)
-    if not submission.heap_sources:
-        result.messages.append("no heap source found")
+    problems = heapcheck.from_scratch_problems(submission.all_sources)
+    errors = scratch_hello.get("errors") or {}
+    if not submission.all_sources:
+        result.messages.append("no source found")
     elif problems:
         result.messages += problems[:SHOWN_PER_CHECK]
         result.messages.append("the heap must not use heapq, queue.PriorityQueue, sortedcontainers or bisect")
-    elif not heap_full:
-        result.messages.append("the source is from scratch, but the heap check must pass in full first")
+    elif judged is None or judged.passed < count or "BinaryHeap" not in (scratch_hello.get("names") or []):
+        reasons = [f"{where}: {text.splitlines()[0]}" for where, text in errors.items()][:2]
+        reasons += (judged.messages[:1] if judged else [])
+        result.messages.append("the heap must pass every sequence of the heap check, also where heapq, queue and "
+                               "bisect cannot be imported" + ("".join("\n" + r for r in reasons)))
     else:
         result.points = points
-        result.messages.append("written from scratch, and it passes the heap check")
+        result.messages.append("written from scratch, and it passes the heap check without heapq, queue or bisect")
     return result.finish()
-

@@ -17,8 +17,9 @@ from __future__ import annotations
 import ast
 import random
 
-#: Modules that make the heap not "from scratch", and the kit's private packages.
-FORBIDDEN_MODULES = ("heapq", "queue", "sortedcontainers", "bisect", "reference.solutions", "autograder")
+#: Modules that make the heap not "from scratch" (with their C halves), and the kit's private packages.
+FORBIDDEN_MODULES = ("heapq", "_heapq", "queue", "_queue", "sortedcontainers", "bisect", "_bisect",
+                     "reference.solutions", "autograder")
 
 
 def make_sequences(seed: int, count: int = 24, length: int = 300) -> list[list[list]]:
@@ -162,10 +163,16 @@ def _rule(op: str, want: list) -> str:
 
 
 def from_scratch_problems(sources: dict[str, str]) -> list[str]:
-    """Why the heap is not written from scratch: forbidden imports or module names in the source.
+    """Why the submission is not "from scratch": a module or cell that imports a shortcut, names one in a
+    string (for ``importlib``), or reaches one as an attribute (``collections._heapq``).
+
+    This is the static half of the check; the run-time half runs the heap where the shortcuts cannot
+    be imported at all (:mod:`autograder.child`).
 
     >>> from_scratch_problems({"heap.py": "import heapq"})
     ['heap.py line 1: imports heapq']
+    >>> from_scratch_problems({"In [3]": "q = __import__('bisect')"})
+    ['In [3] line 1: names bisect']
     >>> from_scratch_problems({"heap.py": "class BinaryHeap: pass"})
     []
     """
@@ -173,19 +180,21 @@ def from_scratch_problems(sources: dict[str, str]) -> list[str]:
     for filename, source in sources.items():
         try:
             tree = ast.parse(source)
-        except SyntaxError as error:
-            problems.append(f"{filename}: cannot be parsed ({error.msg}, line {error.lineno})")
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+            problems.append(f"{filename}: cannot be parsed ({type(error).__name__})")
             continue
         for node in ast.walk(tree):
-            names = []
+            names, verb = [], "imports"
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-                names = [node.value] if node.value in FORBIDDEN_MODULES else []
+                names, verb = [node.value.strip()], "names"
+            elif isinstance(node, ast.Attribute):
+                names, verb = [node.attr], "names"
             for name in names:
                 if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN_MODULES):
-                    problems.append(f"{filename} line {node.lineno}: imports {name}")
+                    problems.append(f"{filename} line {getattr(node, 'lineno', '?')}: {verb} {name}")
                     break
     return problems

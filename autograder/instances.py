@@ -77,8 +77,19 @@ def standard_instances(numbers=DEFAULT_STANDARD) -> list[Instance]:
 
 def public_instances(full: bool = False) -> list[Instance]:
     """Examples, hand-made cases and standard mazes (eight, or all 50 with ``full``)."""
+    return [instance for _, instance in grouped_public_instances(full)]
+
+
+#: The instance groups of a search check (each is all or nothing; its share is set in the rubric).
+GROUP_TITLES = {"examples": "the handout's examples", "handmade": "the hand-made cases",
+                "standard": "the standard mazes", "hidden": "the hidden instances"}
+
+
+def grouped_public_instances(full: bool = False) -> list[tuple[str, Instance]]:
+    """``(group, instance)`` for the public instances: examples, hand-made cases, standard mazes."""
     numbers = range(50) if full else DEFAULT_STANDARD
-    return example_instances() + handmade_instances() + standard_instances(numbers)
+    return ([("examples", i) for i in example_instances()] + [("handmade", i) for i in handmade_instances()]
+            + [("standard", i) for i in standard_instances(numbers)])
 
 
 # -- hidden ------------------------------------------------------------------------------------------
@@ -111,6 +122,16 @@ def _seed(secret: int, label: str) -> list[int]:
     """A seed for one hidden instance, derived from the secret and a label (not guessable without the secret)."""
     digest = hashlib.sha256(f"{secret}:{label}".encode()).digest()
     return [int.from_bytes(digest[i:i + 4], "big") for i in range(0, 16, 4)]
+
+
+def derived_seed(secret: int, purpose: str) -> int:
+    """A 128-bit seed for one purpose (e.g. "heap sequences"), derived from the secret through SHA-256, so
+    that what a student sees of one random stream tells nothing about the secret or the other streams.
+
+    >>> derived_seed(1, "heap sequences") == derived_seed(1, "heap sequences") != derived_seed(2, "heap sequences")
+    True
+    """
+    return int.from_bytes(hashlib.sha256(f"ftr-kit:{purpose}:{secret}".encode()).digest()[:16], "big")
 
 
 def hidden_instances(secret: int | None = None) -> list[Instance]:
@@ -149,18 +170,21 @@ def _walled_in(secret: int) -> Instance:
 PROBE_SIZE = 1001
 
 
-def efficiency_probe(size: int = PROBE_SIZE) -> Instance:
+def efficiency_probe(seed: int | None = None, size: int = PROBE_SIZE) -> Instance:
     """A ``size`` x ``size`` grid, all blocked but a 41 x 41 maze in its middle holding the agent and target.
 
     A search here touches a few hundred cells, so code that visits all ``size**2`` cells in every
     search (instead of initialising lazily with counter and search(s)) is many times slower.
+    ``seed`` None gives the public probe (``ftr check``); the grader draws a fresh seed per grading,
+    so that no submission can know the probe in advance.
     """
     inner = 41
-    maze = generate_maze([2005, 1001], height=inner, width=inner, extra_openings=16)
+    maze = generate_maze([2005, 1001] if seed is None else [seed & 0xFFFFFFFF, seed >> 32],
+                         height=inner, width=inner, extra_openings=16)
     blocked = np.ones((size, size), dtype=bool)
     offset = (size - inner) // 2
     blocked[offset:offset + inner, offset:offset + inner] = maze.grid.blocked
     grid = Gridworld(size, size, blocked)
     corners = [(0, 0), (inner - 1, inner - 1)]
     start, target = ((offset + r, offset + c) for r, c in corners)
-    return Instance("efficiency_probe_1001x1001", grid, start, target)
+    return Instance("efficiency_probe_1001x1001" if seed is None else "efficiency_probe_random", grid, start, target)

@@ -11,7 +11,8 @@ notebook submission.
 
 ``instances="hidden"`` grades on the hidden instances made from the instructor's secret seed
 (``FTR_SECRET_SEED``, or the file named in docs/autograder.md); ``instances="both"`` on the public
-and the hidden instances, half the points each: exactly the check's points in ``ftr grade --hidden``.
+and the hidden instances, split by the rubric's ``[groups]`` weights (half each by default): exactly the
+check's points in ``ftr grade --hidden``.
 
 The course's test cells check the public instances and then, in their hidden part, ``"both"``.
 Where the secret seed is present (the instructor's grading), the public line only reports and never
@@ -37,7 +38,9 @@ def namespace_statements(namespace: Mapping[str, Any]) -> list[dict]:
     """The definitions of a notebook's namespace, as kept statements (see :mod:`autograder.submission`)."""
     history = namespace.get("In")
     if isinstance(history, list) and any(isinstance(cell, str) and cell.strip() for cell in history):
-        cells = [{"cell_type": "code", "source": cell} for cell in history if isinstance(cell, str)]
+        # In[n] is what the student sees as "In [n]" (In[0] is empty).
+        cells = [{"cell_type": "code", "source": cell, "execution_count": number}
+                 for number, cell in enumerate(history) if isinstance(cell, str)]
         statements = notebook_statements({"cells": cells})
     else:
         statements = _statements_from_objects(namespace)
@@ -68,7 +71,7 @@ def _statements_from_objects(namespace: Mapping[str, Any]) -> list[dict]:
                     continue
             elif module and not module.startswith(("autograder", "reference.solutions")):
                 imports.append(f"from {module} import {value.__name__}" + (f" as {name}" if name != value.__name__ else ""))
-    return [{"cell": 0, "source": source} for source in imports + definitions]
+    return [{"cell": "the notebook", "source": source} for source in imports + definitions]
 
 
 def _is_constant(value: Any) -> bool:
@@ -93,16 +96,37 @@ def check(check_id: str, namespace: Mapping[str, Any], instances: str = "public"
     checks = ("heap", "heap_from_scratch") if check_id == "heap_from_scratch" else (check_id,)
     options = GradingOptions(checks=checks, hidden=instances == "both", hidden_only=instances == "hidden")
     report = grade_submission(submission, options)
-    # With "both" the report has the check twice, its public and its hidden half ("<id>_hidden").
+    # With "both" the report has the check twice, its public and its hidden part ("<id>_hidden").
     results = [c for c in report.checks if c.id in (check_id, check_id + "_hidden")]
     points = round(sum(c.points for c in results), 2)
+    total = sum(c.max_points for c in results)
+    title = results[0].title
+    if instances == "both":
+        public, hidden = results[0], results[-1]
+        print(f"{title}: {points:g} / {total:g} on the public and the hidden instances together "
+              f"(the grade for this cell)")
+        print(f"  public instances (the handout's examples, the hand-made cases, the standard mazes): "
+              f"{public.points:g} / {public.max_points:g}" + (" (details above)" if (check_id in _PUBLIC_SHOWN) else ""))
+        if not (check_id in _PUBLIC_SHOWN):
+            for message in public.messages:
+                print("    - " + message.replace("\n", "\n      "))
+        print(f"  hidden instances (made from the instructor's secret seed): {hidden.points:g} / {hidden.max_points:g}")
+        for message in hidden.messages:
+            print("    - " + message.replace("\n", "\n      "))
+    else:
+        which = {"public": "the public instances: the handout's examples, the hand-made cases, the standard mazes",
+                 "hidden": "the hidden instances made from the instructor's secret seed"}[instances]
+        print(f"{title}: {points:g} / {total:g} on {which}")
+        for message in (m for c in results for m in c.messages):
+            print("  - " + message.replace("\n", "\n    "))
+        _PUBLIC_SHOWN.add(check_id)
     messages = [m for c in results for m in c.messages]
-    print(f"{results[0].title}: {points:g} / {sum(c.max_points for c in results):g} ({instances} instances)")
-    for message in messages:
-        print("  - " + message.replace("\n", "\n    "))
     if points <= 0 and not (instances == "public" and _hidden_part_follows()):
         raise AssertionError(f"{check_id}: no points. " + " | ".join(messages[:3]))
     return points
+
+
+_PUBLIC_SHOWN: set[str] = set()
 
 
 def _hidden_part_follows() -> bool:

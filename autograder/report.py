@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -42,6 +44,7 @@ class GradeReport:
     checks: list[CheckResult]
     warnings: list[str]
     seconds: float
+    error: str | None = None       # why the submission could not be graded (then every check is 0)
 
     @property
     def score(self) -> float:
@@ -56,20 +59,25 @@ class GradeReport:
         return round(sum(c.points for c in self.checks if c.extra_credit), 2)
 
     def points(self) -> dict[str, float]:
-        """Points per check id (``forward_larger_g_hidden`` for the hidden half)."""
+        """Points per check id (``forward_larger_g_hidden`` for the hidden part)."""
         return {c.id: c.points for c in self.checks}
 
     def to_dict(self) -> dict:
-        return {"submission": self.submission, "kind": self.kind, "instances": self.instances,
-                "score": self.score, "max_score": self.max_score, "extra_credit": self.extra_credit,
-                "seconds": round(self.seconds, 2), "warnings": self.warnings,
-                "checks": [asdict(c) for c in self.checks]}
+        record = {"submission": self.submission, "kind": self.kind, "instances": self.instances,
+                  "score": self.score, "max_score": self.max_score, "extra_credit": self.extra_credit,
+                  "seconds": round(self.seconds, 2), "warnings": self.warnings,
+                  "checks": [asdict(c) for c in self.checks]}
+        if self.error:
+            record["error"] = self.error
+        return record
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2) + "\n"
 
     def to_text(self, width: int = 100) -> str:
         lines = [f"Submission {self.submission} ({self.kind}), {self.instances} instances", ""]
+        if self.error:
+            lines += [f"error: {self.error}", ""]
         for warning in self.warnings:
             lines.append(f"warning: {warning}")
         id_width = max(len(c.id) for c in self.checks) if self.checks else 10
@@ -100,9 +108,40 @@ class GradeReport:
                 "visibility": check.visibility,
             })
         output = f"Autograded: {self.score:g} / {self.max_score:g}"
+        if self.error:
+            output = f"Your submission could not be graded: {self.error}\n" + output
         if self.extra_credit:
             output += f" (+{self.extra_credit:g} extra credit)"
         if self.warnings:
             output += "\n" + "\n".join(f"warning: {w}" for w in self.warnings)
         return {"score": round(self.score + self.extra_credit, 2), "output": output, "visibility": "visible",
                 "stdout_visibility": "hidden", "tests": tests}
+
+
+def error_report(name: str, message: str, kind: str = "unknown", instances: str = "public") -> GradeReport:
+    """A report for a submission that could not be graded: every check of the rubric at 0 of its points,
+    so that a gradebook row still has its maximum."""
+    from .rubric import TITLES, load_rubric
+
+    try:
+        rubric = load_rubric()
+        checks = [CheckResult(check_id, TITLES.get(check_id, check_id), 0.0, points, [message]).finish()
+                  for check_id, points in rubric.autograded.items()]
+        checks += [CheckResult(check_id, TITLES.get(check_id, check_id), 0.0, points, [message],
+                               extra_credit=True).finish() for check_id, points in rubric.extra_credit.items()]
+    except Exception as error:  # noqa: BLE001 - a broken rubric must not stop the report either
+        checks = []
+        message += f" (and the rubric could not be read: {error})"
+    return GradeReport(name, kind, instances, checks, [], 0.0, error=message)
+
+
+def write_private(path: str | os.PathLike, text: str) -> None:
+    """Write a report atomically, readable by the grader only (0600): never by the students' code."""
+    from reference.world.fileio import atomic_write_text
+
+    path = Path(path)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # atomic_write_text keeps this mode
+    os.chmod(path, 0o600)
+    atomic_write_text(path, text)

@@ -11,8 +11,7 @@ without ``course/``), the defaults below apply; a test keeps them equal to the c
 from __future__ import annotations
 
 import os
-import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 RUBRIC_FILE = Path(__file__).resolve().parents[1] / "course" / "rubric.toml"
@@ -22,6 +21,21 @@ DEFAULT_AUTOGRADED = {"heap": 8, "forward_larger_g": 14, "forward_smaller_g": 8,
 DEFAULT_EXTRA_CREDIT = {"heap_from_scratch": 5}
 DEFAULT_TIES_CREDIT = 0.75      # [policy] other_ties_credit
 DEFAULT_EFFICIENCY_RATIO = 8.0  # [policy] efficiency_ratio
+#: [groups]: the weight of each instance group in a search check (all or nothing per group).
+DEFAULT_GROUPS = {"examples": 1.0, "handmade": 1.0, "standard": 2.0, "hidden": 4.0}
+
+
+def _toml_loader():
+    """``tomllib`` (Python 3.11+) or the ``tomli`` package it came from (Python 3.10)."""
+    try:
+        import tomllib
+    except ImportError:
+        try:
+            import tomli as tomllib
+        except ImportError:
+            raise RuntimeError("reading the rubric needs Python 3.11 or later, or the tomli package "
+                               "(pip install tomli)") from None
+    return tomllib
 
 TITLES = {
     "heap": "Binary heap (push, pop, peek, update, remove, len, in; errors)",
@@ -41,6 +55,7 @@ class Rubric:
     source: str
     ties_credit: float = DEFAULT_TIES_CREDIT            # share of a search check for correct A* with other remaining ties
     efficiency_ratio: float = DEFAULT_EFFICIENCY_RATIO  # the probe may take this many times the reference's time
+    groups: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_GROUPS))
 
 
 def load_rubric(path: str | os.PathLike | None = None) -> Rubric:
@@ -49,7 +64,7 @@ def load_rubric(path: str | os.PathLike | None = None) -> Rubric:
     if not path.exists():
         return Rubric(dict(DEFAULT_AUTOGRADED), dict(DEFAULT_EXTRA_CREDIT), "built-in defaults")
     with open(path, "rb") as file:
-        data = tomllib.load(file)
+        data = _toml_loader().load(file)
     autograded = {key: float(value) for key, value in data.get("autograded", {}).items()}
     unknown = set(autograded) - set(DEFAULT_AUTOGRADED)
     if unknown:
@@ -62,4 +77,11 @@ def load_rubric(path: str | os.PathLike | None = None) -> Rubric:
         raise ValueError(f"{path}: [policy] other_ties_credit must lie between 0 and 1, got {ties_credit:g}")
     if efficiency_ratio < 1:
         raise ValueError(f"{path}: [policy] efficiency_ratio must be at least 1, got {efficiency_ratio:g}")
-    return Rubric(autograded, extra, str(path), ties_credit, efficiency_ratio)
+    groups = dict(DEFAULT_GROUPS)
+    for key, value in data.get("groups", {}).items():
+        if key not in DEFAULT_GROUPS:
+            raise ValueError(f"{path}: [groups] has a group the autograder does not know: {key!r}")
+        groups[key] = float(value)
+        if groups[key] < 0:
+            raise ValueError(f"{path}: [groups] {key} must not be negative, got {groups[key]:g}")
+    return Rubric(autograded, extra, str(path), ties_credit, efficiency_ratio, groups)

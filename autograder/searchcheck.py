@@ -225,6 +225,27 @@ def decode_run(header: dict, arrays: list[array], width: int) -> Trace:
     return Trace(header["algorithm"], header["tie_break"], header["reached"], to_cells(trajectory), records)
 
 
+def walked_as_sensed(trajectory: array, sensed: array, target: int, reached: bool) -> bool:
+    """Is the reported trajectory the walk the world saw (``sensed``: the cells the agent sensed from)?
+
+    SPEC §4: the agent senses in its start cell before the first search and after every move, so the
+    cells it sensed from are its walk. Sensing while standing on the target changes nothing a trace
+    shows, and SPEC §5 makes it optional at start == target, so the target may be missing at the end
+    of ``sensed`` (then ``sensed`` is empty when the agent starts on the target).
+
+    >>> walked_as_sensed(array("i", [7]), array("i", []), 7, True)
+    True
+    >>> walked_as_sensed(array("i", [1, 2, 7]), array("i", [1, 2]), 7, True)
+    True
+    >>> walked_as_sensed(array("i", [1, 2, 3]), array("i", [1, 2]), 7, False)
+    False
+    """
+    walk, seen = list(trajectory), list(sensed)
+    if walk == seen:
+        return True
+    return bool(reached) and bool(walk) and walk[-1] == target and seen == walk[:-1]
+
+
 @dataclass
 class RunVerdict:
     """``tier``: "exact" (as the reference), "ties" (correct A*, other remaining ties) or "wrong"."""
@@ -247,7 +268,8 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
         validate_run(header, arrays, grid.height, grid.width)
     except MalformedRun as error:
         return RunVerdict("wrong", f"{name}: the returned trace is malformed: {error}")
-    if list(arrays[4]) != list(arrays[0]):
+    if not walked_as_sensed(arrays[0], arrays[4], instance.target[0] * grid.width + instance.target[1],
+                            header["reached"]):
         return RunVerdict("wrong", f"{name}: the trace's trajectory is not where the agent really went (the cells "
                                    "it sensed from, start first): report every cell the agent stood in")
     differing = [i for i in range(min(student.searches, expected.searches))

@@ -5,12 +5,14 @@
   heap as ``from heap import BinaryHeap``. Other ``.py`` files next to them are copied too (helpers).
   If the folder holds no ``heap.py`` but exactly one ``.ipynb``, that notebook is the submission.
 * A **notebook** (``.ipynb``) whose code cells define the same names. Only definitions are kept:
-  imports, ``def``, ``class`` and assignments at the top level of each code cell. Cells (or lines)
-  that test, print or plot are dropped, so they are harmless; IPython magics (``%``, ``!``) too.
+  every top-level ``def`` and ``class``, and the imports and assignments (also inside ``try``/``if``
+  blocks of definitions) that they use. Statements that test, print, plot or run experiments are
+  dropped, so scratch cells are harmless; IPython magics (``%``, ``!``) too.
 
->>> notebook = {"cells": [{"cell_type": "code", "source": "import math\\nclass BinaryHeap: pass\\nprint('hi')"}]}
->>> [s["source"] for s in notebook_statements(notebook)]
-['import math', 'class BinaryHeap: pass']
+>>> notebook = {"cells": [{"cell_type": "code", "source": "import math\\nclass BinaryHeap: pass\\nprint('hi')"},
+...                       {"cell_type": "code", "source": "INF = math.inf\\nscratch = BinaryHeap()"}]}
+>>> [(s["cell"], s["source"]) for s in notebook_statements(notebook)]
+[('code cell 1', 'class BinaryHeap: pass')]
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class Submission:
     kind: str                                   # "folder" or "notebook"
     path: Path
     files: dict[str, bytes] = field(default_factory=dict)
-    heap_sources: dict[str, str] = field(default_factory=dict)
+    all_sources: dict[str, str] = field(default_factory=dict)   # every module, or every kept cell: for the source check
     warnings: list[str] = field(default_factory=list)
 
 
@@ -89,8 +91,7 @@ def _load_folder(path: Path, modules: Path) -> Submission:
     for name in ("heap.py", "replanning.py"):
         if name not in submission.files:
             submission.warnings.append(f"{name} is missing")
-    if "heap.py" in submission.files:
-        submission.heap_sources["heap.py"] = submission.files["heap.py"].decode("utf-8", "replace")
+    submission.all_sources = {name: data.decode("utf-8", "replace") for name, data in submission.files.items()}
     return submission
 
 
@@ -104,25 +105,92 @@ def imports_the_grader(node: ast.stmt) -> bool:
     return False
 
 
+#: The names a submission must define (notebook statements binding them are always kept).
+REQUIRED_NAMES = ("BinaryHeap", "repeated_forward_astar", "repeated_backward_astar", "adaptive_astar")
+
+
+def _defines_only(node: ast.stmt) -> bool:
+    """A statement that only defines things: an import, def, class, assignment, ``pass``, a docstring,
+    or a ``try``/``if`` block made of such statements (``try: import numba except ImportError: ...``)."""
+    if isinstance(node, KEPT_STATEMENTS + (ast.Pass,)):
+        return True
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant)
+    if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try), ast.If)):
+        blocks = node.body + node.orelse + getattr(node, "finalbody", [])
+        blocks += [statement for handler in getattr(node, "handlers", []) for statement in handler.body]
+        return all(_defines_only(statement) for statement in blocks)
+    return False
+
+
+def _bound_names(node: ast.AST) -> set[str]:
+    """The top-level names a kept statement binds (``*`` for a star import: unknown names)."""
+    names: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(child.name)
+        elif isinstance(child, (ast.Import, ast.ImportFrom)):
+            names.update("*" if alias.name == "*" else (alias.asname or alias.name.split(".")[0])
+                         for alias in child.names)
+        elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+            names.add(child.id)
+    return names
+
+
+def _used_names(node: ast.AST) -> set[str]:
+    return {child.id for child in ast.walk(node) if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load)}
+
+
+def _needed(nodes: list[ast.stmt]) -> list[bool]:
+    """Which definitions the submission needs: every ``def`` and ``class`` (defining runs nothing), and
+    the imports and assignments that they, or the required names, use, followed through assignments
+    that use others. A scratch cell's ``trace = repeated_forward_astar(...)`` or ``import matplotlib``
+    that no definition uses is left out, so it neither runs in the grader nor breaks anything."""
+    always = [isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or "*" in _bound_names(node)
+              for node in nodes]
+    wanted = set(REQUIRED_NAMES)
+    for node, keep in zip(nodes, always):
+        if keep:
+            wanted |= _used_names(node)
+    kept = list(always)
+    changed = True
+    while changed:
+        changed = False
+        for index, node in enumerate(nodes):
+            if not kept[index] and _bound_names(node) & wanted:
+                kept[index] = changed = True
+                wanted |= _used_names(node)
+    return kept
+
+
 def notebook_statements(notebook: dict) -> list[dict]:
-    """The top-level definitions of every code cell, in order, as ``{"cell": n, "source": text}``."""
-    statements = []
-    for number, cell in enumerate(notebook.get("cells", []), start=1):
-        if cell.get("cell_type") != "code":
+    """The definitions of every code cell, in order, as ``{"cell": label, "source": text}``.
+
+    A cell's label is what the student sees: ``In [5]`` when the notebook was saved after running
+    it, else ``code cell 3`` (counting code cells only). See :func:`_needed` for what is kept.
+    """
+    found: list[tuple[str, str, ast.stmt]] = []
+    code_cells = 0
+    for cell in notebook.get("cells", []):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
+        code_cells += 1
+        count = cell.get("execution_count")
+        label = f"In [{count}]" if type(count) is int else f"code cell {code_cells}"
         source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = "".join(str(line) for line in source) if isinstance(source, list) else str(source)
         # IPython magics and shell escapes are not Python: blank them (keeping line numbers).
         lines = ["" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()]
         text = "\n".join(lines)
         try:
             tree = ast.parse(text)
-        except SyntaxError:
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # a broken cell defines nothing; the names it should define will be reported missing
         for node in tree.body:
-            if isinstance(node, KEPT_STATEMENTS) and not imports_the_grader(node):
-                statements.append({"cell": number, "source": ast.get_source_segment(text, node) or ast.unparse(node)})
-    return statements
+            if _defines_only(node) and not imports_the_grader(node):
+                found.append((label, ast.get_source_segment(text, node) or ast.unparse(node), node))
+    kept = _needed([node for _, _, node in found])
+    return [{"cell": label, "source": source} for (label, source, _), keep in zip(found, kept) if keep]
 
 
 def _load_notebook(path: Path) -> Submission:
@@ -139,6 +207,7 @@ def from_statements(name: str, path: Path, statements: list[dict]) -> Submission
     """A notebook-kind submission from kept statements (also used by :mod:`autograder.notebook`)."""
     submission = Submission(name, "notebook", path)
     submission.files["notebook_statements.json"] = json.dumps(statements).encode()
-    heap_cells = {s["cell"] for s in statements if s["source"].lstrip().startswith("class BinaryHeap")}
-    submission.heap_sources["notebook"] = "\n".join(s["source"] for s in statements if s["cell"] in heap_cells)
+    for statement in statements:
+        label = str(statement["cell"])
+        submission.all_sources[label] = submission.all_sources.get(label, "") + statement["source"] + "\n"
     return submission

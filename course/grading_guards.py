@@ -131,6 +131,12 @@ def repair_submission(assignment: str, student: str, notebooks: list[str]) -> No
 
     ``notebooks`` are paths ``<course>/submitted/<student>/<assignment>/<name>.ipynb``.
     """
+    from autograder.instances import SecretSeedMissing, secret_seed
+
+    try:
+        secret_seed()  # nbgrader driven from Python (no command line to check in nbgrader_config.py)
+    except SecretSeedMissing as error:
+        raise RuntimeError(f"stopped before grading {student}: {error}") from None
     for name in notebooks:
         path = Path(name)
         course = path.parents[3]

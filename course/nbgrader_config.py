@@ -16,6 +16,21 @@ import sys
 
 c = get_config()  # noqa: F821  (nbgrader provides get_config when it loads this file)
 
+# nbgrader starts its database tool `alembic` through PATH; it lives next to this interpreter (the
+# venv's bin folder), which PATH need not hold when the venv is not activated.
+os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+
+# `nbgrader autograde` grades the hidden tests, which need the instructor's secret seed: without it
+# every student would get 0 on them. Stop before grading anyone, and say what to do.
+if sys.argv[1:2] == ["autograde"]:
+    from autograder.instances import SecretSeedMissing, secret_seed
+
+    try:
+        secret_seed()
+    except SecretSeedMissing as error:
+        sys.exit(f"nbgrader autograde: stopped before grading anyone: {error}. "
+                 "`ftr secret-seed` writes a strong one (keep the same seed for the whole term).")
+
 c.CourseDirectory.course_id = "ftr-replanning"
 # The folder this file is in, whatever directory nbgrader was started from.
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))

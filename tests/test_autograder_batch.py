@@ -73,9 +73,13 @@ def test_gradescope_autograder_runs_in_a_simulated_tree(tmp_path):
     export_solution(root / "submission")
     run_autograder = root / "source" / "run_autograder"
     run_autograder.chmod(0o755)
+    # Gradescope's venv is this interpreter (never whatever `python3` PATH happens to find).
+    (root / "venv" / "bin").mkdir(parents=True)
+    (root / "venv" / "bin" / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (root / "venv" / "bin" / "python").chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("FTR_")}
     result = subprocess.run(["bash", str(run_autograder)], env={**env, "FTR_AUTOGRADER_ROOT": str(root)},
-                            capture_output=True, text=True, timeout=600, check=False)
+                            capture_output=True, text=True, timeout=900, check=False)
     assert result.returncode == 0, result.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     assert results["score"] == 65  # 60 autograded + 5 extra credit
@@ -83,6 +87,22 @@ def test_gradescope_autograder_runs_in_a_simulated_tree(tmp_path):
     assert all(t["status"] == "passed" and t["score"] == t["max_score"] or t["max_score"] == 0 for t in tests)
     assert {t["visibility"] for t in tests} == {"visible", "after_due_date"}  # the hidden half, after the due date
     assert all({"name", "score", "max_score", "status", "output", "visibility"} <= set(t) for t in tests)
+    setup = (root / "source" / "setup.sh").read_text()
+    assert "scipy" not in setup and "matplotlib" not in setup and "numpy" in setup
+    assert "|| apt-get install -y python3 " not in setup  # no silent fall-back to another Python
+
+    # A grader that crashes outright still leaves a results.json for Gradescope to show.
+    (root / "source" / "autograder" / "grader.py").write_text("raise RuntimeError('broken on purpose')\n")
+    crashed = subprocess.run(["bash", str(run_autograder)], env={**env, "FTR_AUTOGRADER_ROOT": str(root)},
+                             capture_output=True, text=True, timeout=300, check=False)
+    assert crashed.returncode == 0
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "broken on purpose" in results["output"]
+    (root / "venv" / "bin" / "python").unlink()  # no interpreter at all: the shell writes the result
+    bash_only = subprocess.run(["bash", str(run_autograder)], env={**env, "FTR_AUTOGRADER_ROOT": str(root)},
+                               capture_output=True, text=True, timeout=300, check=False)
+    assert bash_only.returncode == 0
+    assert "did setup.sh run" in json.loads((root / "results" / "results.json").read_text())["output"]
 
 
 def test_the_command_line_documents_both_submission_kinds_and_reports(tmp_path, small_rubric):

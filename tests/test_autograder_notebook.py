@@ -99,3 +99,24 @@ def test_both_scores_like_ftr_grade_hidden_and_the_public_line_only_reports(monk
     monkeypatch.setenv("FTR_SECRET_SEED_FILE", str(tmp_path / "no_seed_here.txt"))
     with pytest.raises(AssertionError):  # a student (no seed): the public line raises as before
         check("forward_larger_g", namespace)
+
+
+def test_nbgrader_autograde_without_the_secret_seed_stops_before_grading(tmp_path):
+    """Without the seed every hidden test would score 0, silently: nbgrader must stop at once instead."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    pytest.importorskip("nbgrader")
+    course = tmp_path / "course"
+    shutil.copytree(REPO / "course", course, ignore=shutil.ignore_patterns(
+        "release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__", "secret_seed.txt"))
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("FTR_SECRET")}
+    environment["FTR_SECRET_SEED_FILE"] = str(tmp_path / "no_seed.txt")
+    environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    result = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "replanning"], cwd=course,
+                            capture_output=True, text=True, env=environment, timeout=300)
+    assert result.returncode != 0
+    assert "stopped before grading anyone" in result.stderr and "secret seed" in result.stderr
+    assert not (course / "autograded").exists()

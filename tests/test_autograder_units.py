@@ -238,7 +238,23 @@ def test_notebook_cells_keep_definitions_and_drop_tests_and_plots():
         {"cell_type": "code", "source": "def broken(:\n    pass"},
     ]}
     kept = [s["source"] for s in notebook_statements(notebook)]
-    assert kept == ["import math", "X = 3", "def f():\n    return X"]
+    # `import math` is used by no definition, so it is left out with the scratch statements.
+    assert kept == ["X = 3", "def f():\n    return X"]
+
+
+def test_notebook_scratch_assignments_are_dropped_but_what_definitions_use_is_kept():
+    notebook = {"cells": [
+        {"cell_type": "code", "execution_count": 4, "source": (
+            "try:\n    from math import inf\nexcept ImportError:\n    inf = float('inf')\n"
+            "import matplotlib.pyplot as plt\nSTEPS = [(0, 1)]\nBIG = STEPS * 2\n")},
+        {"cell_type": "code", "source": "def step():\n    return BIG, inf"},
+        {"cell_type": "code", "source": "demo = step()\nresults = [step() for _ in range(10**9)]\nwhile True:\n    pass"},
+        {"cell_type": "code", "source": "repeated_forward_astar = step"},
+    ]}
+    kept = [(s["cell"], s["source"].splitlines()[0]) for s in notebook_statements(notebook)]
+    # STEPS is needed through BIG; the try block defines inf; the required name's assignment stays.
+    assert kept == [("In [4]", "try:"), ("In [4]", "STEPS = [(0, 1)]"), ("In [4]", "BIG = STEPS * 2"),
+                    ("code cell 2", "def step():"), ("code cell 4", "repeated_forward_astar = step")]
 
 
 def test_the_built_in_rubric_defaults_match_the_course_rubric():
@@ -369,8 +385,31 @@ def test_notebook_statements_leave_out_only_imports_of_the_grader() -> None:
 
     cells = [
         {"cell_type": "code", "source": "from autograder.notebook import check\nimport autograder"},
-        {"cell_type": "code", "source": 'class BinaryHeap:\n    """Passes the autograder, I hope."""\n'},
+        {"cell_type": "code", "source": 'class BinaryHeap:\n    """Passes the autograder, I hope."""\n    push = heapq.heappush\n'},
         {"cell_type": "code", "source": "import heapq, autograder"},
     ]
     kept = [s["source"] for s in notebook_statements({"cells": cells})]
-    assert kept == ['class BinaryHeap:\n    """Passes the autograder, I hope."""', "import heapq, autograder"]
+    assert kept == ['class BinaryHeap:\n    """Passes the autograder, I hope."""\n    push = heapq.heappush',
+                    "import heapq, autograder"]
+
+
+def test_the_autograder_modules_run_on_python_3_10_to_3_13():
+    """They ship in the student bundle: Python 3.10's grammar, and nothing of the standard library that
+    3.10 lacks unless it has a fall-back (``tomllib`` -> ``tomli``)."""
+    import ast
+
+    newer_than_3_10 = {("typing", "Self"), ("typing", "Never"), ("typing", "LiteralString"), ("enum", "StrEnum"),
+                       ("datetime", "UTC"), ("asyncio", "TaskGroup")}
+    for module in sorted((REPO / "autograder").glob("*.py")):
+        tree = ast.parse(module.read_text(), filename=str(module), feature_version=(3, 10))
+        guarded = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Try) and any(isinstance(h.type, ast.Name) and h.type.id == "ImportError"
+                                                 for h in node.handlers):
+                guarded |= {id(n) for n in ast.walk(node)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) and id(node) not in guarded:
+                assert "tomllib" not in {a.name for a in node.names}, f"{module.name}: bare import tomllib"
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    assert (node.module, alias.name) not in newer_than_3_10, f"{module.name}: {node.module}.{alias.name}"

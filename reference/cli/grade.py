@@ -15,7 +15,8 @@ A submission is either
     the heap as `from heap import BinaryHeap` and nothing of the kit but reference.world; or
   * a NOTEBOOK (.ipynb) whose code cells define the same names. Only imports, def, class and
     assignments at the top of each cell are used; cells that test, print or plot are ignored.
-Student code runs in a sandboxed child process (its own user, folder and limits); see docs/autograder.md.
+Student code runs in sandboxed child processes (bubblewrap where it runs: their own namespaces, file
+system, uid and limits); see docs/autograder.md.
 """
 
 
@@ -23,9 +24,12 @@ def _add_grading_options(parser: argparse.ArgumentParser, hidden: bool = True) -
     if hidden:
         parser.add_argument("--hidden", action="store_true",
                             help="also grade on hidden instances made from the secret seed (FTR_SECRET_SEED or "
-                                 "course/secret_seed.txt); each search check's points are split half and half")
+                                 "course/secret_seed.txt); the hidden instances are a group of each search check, half its "
+                                 "points by default (the rubric's [groups])")
     parser.add_argument("--full", action="store_true", help="all 50 standard mazes instead of the default eight")
-    parser.add_argument("--task-seconds", type=float, default=30.0, help="wall-clock limit per instance (default 30)")
+    parser.add_argument("--task-seconds", type=float, default=30.0,
+                        help="CPU seconds per instance at least; bigger instances get more, in proportion to the "
+                             "reference's expansions (default 30)")
 
 
 def _options(args: argparse.Namespace, progress: bool):
@@ -81,26 +85,35 @@ def _load(path: Path):
 
 
 def grade(args: argparse.Namespace) -> int:
+    """Grade one submission; print the report and write the requested files, whatever happens (an error
+    becomes a report with every check at 0, then ``ftr: error: ...``)."""
     import json
 
     from autograder.grader import grade_submission
-    from autograder.sandbox import SandboxSetupError, exposure_warning
-    from reference.world.fileio import atomic_write_text
+    from autograder.report import error_report, write_private
+    from autograder.sandbox import SandboxSetupError, exposure_warning, isolation_warning
 
-    submission = _load(args.submission)
-    options = _options(args, progress=sys.stderr.isatty())
-    warning = exposure_warning() if options.hidden else None
-    if warning:
-        print(warning, file=sys.stderr)
+    def write(report) -> None:
+        if getattr(args, "json", None):
+            write_private(args.json, report.to_json())
+        if getattr(args, "gradescope", None):
+            write_private(args.gradescope, json.dumps(report.gradescope(), indent=2) + "\n")
+
     try:
+        submission = _load(args.submission)
+        options = _options(args, progress=sys.stderr.isatty())
+        if options.hidden:  # an instructor grading for real: say so if students are not walled off
+            for warning in (isolation_warning(), exposure_warning()):
+                if warning:
+                    print(warning, file=sys.stderr)
         report = grade_submission(submission, options)
-    except SandboxSetupError as error:
-        raise UsageError(str(error)) from None
+    except (UsageError, SandboxSetupError, Exception) as error:  # noqa: BLE001 - a report in every case
+        message = str(error) if isinstance(error, (UsageError, SandboxSetupError)) else \
+            f"grader error: {type(error).__name__}: {error}"
+        write(error_report(Path(args.submission).name, message))
+        raise UsageError(message) from None
     print(report.to_text())
-    if getattr(args, "json", None):
-        atomic_write_text(args.json, report.to_json())
-    if getattr(args, "gradescope", None):
-        atomic_write_text(args.gradescope, json.dumps(report.gradescope(), indent=2) + "\n")
+    write(report)
     return 0
 
 
@@ -128,12 +141,16 @@ def grade_all(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.submissions}: not a folder of submissions")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    from autograder.sandbox import exposure_warning
+    from autograder.sandbox import SandboxSetupError, exposure_warning, isolation_warning
 
-    warning = exposure_warning()
-    if warning:
-        print(warning, file=sys.stderr)
-    gradebook = run_batch(args.submissions, args.out, _options(args, progress=False), jobs=args.jobs,
+    options = _options(args, progress=False)
+    try:
+        for warning in (isolation_warning(), exposure_warning()):
+            if warning:
+                print(warning, file=sys.stderr)
+    except SandboxSetupError as error:
+        raise UsageError(str(error)) from None
+    gradebook = run_batch(args.submissions, args.out, options, jobs=args.jobs,
                           force=args.force, progress=True)
     print(f"gradebook written to {gradebook}")
     return 0
@@ -173,6 +190,8 @@ def register_gradescope(subparsers: argparse._SubParsersAction) -> None:
                     "instances are visible after the due date.",
     )
     build.add_argument("--out", type=Path, default=Path("autograder.zip"), help="the zip to write (default autograder.zip)")
+    build.add_argument("--full", action="store_true",
+                       help="grade on all 50 standard mazes (set Gradescope's autograder timeout to 40 minutes)")
     build.set_defaults(handler=gradescope_build)
     parser.set_defaults(handler=lambda args: parser.print_help() or 2)
 
@@ -185,9 +204,36 @@ def gradescope_build(args: argparse.Namespace) -> int:
         seed = secret_seed()
     except SecretSeedMissing as error:
         raise UsageError(str(error)) from None
-    print(f"Gradescope autograder written to {build_zip(args.out, seed)}")
+    print(f"Gradescope autograder written to {build_zip(args.out, seed, full=args.full)}")
+    return 0
+
+
+def register_secret_seed(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "secret-seed", help="instructors: write a strong random secret seed for the hidden instances",
+        description="Write a 128-bit random number (Python's secrets module) to FILE, readable by you only "
+                    "(0600). Every hidden random stream (instances, heap sequences) is derived from it through "
+                    "SHA-256. Keep it out of version control and out of the student bundle.",
+    )
+    parser.add_argument("file", type=Path, nargs="?", default=None, metavar="FILE",
+                        help="where to write it (default: course/secret_seed.txt)")
+    parser.add_argument("--force", action="store_true", help="replace an existing seed (hidden instances change!)")
+    parser.set_defaults(handler=secret_seed_command)
+
+
+def secret_seed_command(args: argparse.Namespace) -> int:
+    import secrets
+
+    from autograder.instances import SECRET_SEED_FILE
+    from autograder.report import write_private
+
+    path = args.file or SECRET_SEED_FILE
+    if path.exists() and not args.force:
+        raise UsageError(f"{path} exists already: replacing it changes every hidden instance (use --force)")
+    write_private(path, f"{secrets.randbits(128)}\n")
+    print(f"secret seed written to {path} (mode 0600)")
     return 0
 
 
 COMMANDS = [(40, register_grade), (41, register_check), (42, register_grade_all), (43, register_solution),
-            (44, register_gradescope)]
+            (44, register_gradescope), (45, register_secret_seed)]

