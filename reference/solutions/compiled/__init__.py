@@ -1,0 +1,1 @@
+"""Compiled twins (Numba) of the readable reference planners: same traces, expansion for expansion (SPEC §16)."""

@@ -1,0 +1,184 @@
+"""An indexed binary min-heap for compiled code: int64 keys, int32 items, a position index.
+
+The compiled twin of :class:`reference.solutions.heap.BinaryHeap` (SPEC §11), for use inside
+``@njit`` functions. A heap is a plain tuple of four NumPy arrays, so it passes into and out of
+compiled code without boxing and Numba can cache every function that takes one:
+
+- ``keys``  (int64[capacity]): the heap array of keys; ``keys[0]`` is the smallest;
+- ``items`` (int32[capacity]): ``items[i]`` is the item whose key is ``keys[i]``;
+- ``pos``   (int32[item_count]): ``pos[item]`` is the item's index in the heap, ``-1`` if absent;
+- ``size``  (int64[1]): the number of entries (an array so that the functions can change it).
+
+Items are integers in ``[0, item_count)`` (cell indices); each is in the heap at most once, so the
+capacity is ``item_count``. ``pos`` replaces the reference heap's dictionary: an array look-up.
+
+Keys are single int64s on purpose. A planner's key is a tuple such as ``(f, -g, stamp)``; packed
+into one integer that sorts the same way (see :func:`reference.solutions.replanning.pack_key`), a
+comparison is one machine instruction instead of a loop over tuple fields, a heap entry is 12 bytes
+instead of a tuple object, and distinct stamps make keys distinct, so the pop order does not depend
+on how the heap breaks ties: any correct heap pops the same items in the same order.
+
+API (all ``@njit(cache=True)``; call them from Python too, for tests and small jobs):
+``heap_new(item_count)``, ``heap_len``, ``heap_contains(heap, item)``, ``heap_peek(heap)`` (item),
+``heap_peek_key(heap)``, ``heap_push(heap, item, key)``, ``heap_pop(heap)`` (item),
+``heap_update(heap, item, key)`` (any direction), ``heap_remove(heap, item)``,
+``heap_clear(heap)`` (O(size), not O(item_count): it forgets only the entries it holds).
+Misuse raises like the reference heap: ``IndexError`` (pop or peek an empty heap),
+``KeyError`` (update or remove an absent item), ``ValueError`` (push an item already present).
+
+>>> heap = heap_new(10)
+>>> heap_push(heap, 3, 20); heap_push(heap, 7, 10); heap_push(heap, 5, 30)
+>>> heap_update(heap, 5, 5)
+>>> heap_pop(heap), heap_pop(heap), heap_len(heap), heap_contains(heap, 3)
+(5, 7, 1, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def heap_new(item_count):
+    """An empty heap for items ``0 .. item_count - 1``: ``(keys, items, pos, size)``."""
+    keys = np.empty(item_count, np.int64)
+    items = np.empty(item_count, np.int32)
+    pos = np.full(item_count, -1, np.int32)
+    size = np.zeros(1, np.int64)
+    return keys, items, pos, size
+
+
+@njit(cache=True)
+def heap_len(heap):
+    """The number of items in the heap."""
+    return heap[3][0]
+
+
+@njit(cache=True)
+def heap_contains(heap, item):
+    """Whether ``item`` is in the heap. O(1)."""
+    return heap[2][item] >= 0
+
+
+@njit(cache=True)
+def heap_peek(heap):
+    """The item with the smallest key, left in the heap. O(1)."""
+    if heap[3][0] == 0:
+        raise IndexError("peek at an empty heap")
+    return heap[1][0]
+
+
+@njit(cache=True)
+def heap_peek_key(heap):
+    """The smallest key in the heap. O(1)."""
+    if heap[3][0] == 0:
+        raise IndexError("peek at an empty heap")
+    return heap[0][0]
+
+
+@njit(cache=True)
+def _sift_up(heap, i, key, item):
+    """Place (key, item) at or above hole ``i``, moving larger parents down. O(log n)."""
+    keys, items, pos = heap[0], heap[1], heap[2]
+    while i > 0:
+        parent = (i - 1) >> 1
+        if keys[parent] <= key:
+            break
+        keys[i] = keys[parent]
+        items[i] = items[parent]
+        pos[items[i]] = i
+        i = parent
+    keys[i] = key
+    items[i] = item
+    pos[item] = i
+
+
+@njit(cache=True)
+def _sift_down(heap, i, key, item):
+    """Place (key, item) at or below hole ``i``, moving smaller children up. O(log n)."""
+    keys, items, pos = heap[0], heap[1], heap[2]
+    size = heap[3][0]
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and keys[child + 1] < keys[child]:
+            child += 1
+        if keys[child] >= key:
+            break
+        keys[i] = keys[child]
+        items[i] = items[child]
+        pos[items[i]] = i
+        i = child
+    keys[i] = key
+    items[i] = item
+    pos[item] = i
+
+
+@njit(cache=True)
+def heap_push(heap, item, key):
+    """Insert ``item`` with ``key``. O(log n)."""
+    if heap[2][item] >= 0:
+        raise ValueError("item is already in the heap; use heap_update to change its key")
+    size = heap[3]
+    size[0] += 1
+    _sift_up(heap, size[0] - 1, key, item)
+
+
+@njit(cache=True)
+def _take_out(heap, i):
+    """Remove the entry at index ``i``: the last entry fills the hole and moves up or down."""
+    keys, items, pos = heap[0], heap[1], heap[2]
+    size = heap[3]
+    pos[items[i]] = -1
+    size[0] -= 1
+    last = size[0]
+    if i == last:
+        return
+    key, item = keys[last], items[last]
+    if i > 0 and key < keys[(i - 1) >> 1]:
+        _sift_up(heap, i, key, item)
+    else:
+        _sift_down(heap, i, key, item)
+
+
+@njit(cache=True)
+def heap_pop(heap):
+    """Remove and return the item with the smallest key. O(log n)."""
+    if heap[3][0] == 0:
+        raise IndexError("pop from an empty heap")
+    top = heap[1][0]
+    _take_out(heap, 0)
+    return top
+
+
+@njit(cache=True)
+def heap_update(heap, item, key):
+    """Give ``item`` (in the heap) a new key, smaller or larger. O(log n)."""
+    i = heap[2][item]
+    if i < 0:
+        raise KeyError("item is not in the heap")
+    keys = heap[0]
+    if key < keys[i]:
+        _sift_up(heap, i, key, item)
+    else:
+        _sift_down(heap, i, key, item)
+
+
+@njit(cache=True)
+def heap_remove(heap, item):
+    """Remove ``item`` (in the heap). O(log n)."""
+    i = heap[2][item]
+    if i < 0:
+        raise KeyError("item is not in the heap")
+    _take_out(heap, i)
+
+
+@njit(cache=True)
+def heap_clear(heap):
+    """Empty the heap in O(size): only the positions of the items it holds are reset."""
+    items, pos, size = heap[1], heap[2], heap[3]
+    for i in range(size[0]):
+        pos[items[i]] = -1
+    size[0] = 0
