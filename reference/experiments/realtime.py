@@ -43,6 +43,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from reference.experiments.parallel import map_with_progress
+from reference.solutions.compiled.realtime import run_compiled, warm_up
 from reference.solutions.realtime import run_algorithm
 from reference.world.fileio import atomic_write_bytes, atomic_write_text
 from reference.world.generator import generate_maze
@@ -136,22 +137,35 @@ def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS) -> list[tupl
     return settings
 
 
-def run_one(task: tuple[str, int, int, int, str, str, int | None]) -> dict[str, Any]:
-    """One run: ``(kind, number, size, seed, algorithm, heuristic, lookahead)`` -> a row of numbers."""
-    kind, number, size, seed, algorithm, heuristic, lookahead = task
+#: The engines that run the planners: the compiled twins (default) or the readable reference.
+ENGINES = ("compiled", "python")
+
+
+def run_one(task: tuple[str, int, int, int, str, str, int | None, str]) -> dict[str, Any]:
+    """One run: ``(kind, number, size, seed, algorithm, heuristic, lookahead, engine)`` -> a row of numbers.
+
+    Both engines give the same counts (the twins' traces are the reference's); only the times differ.
+    """
+    kind, number, size, seed, algorithm, heuristic, lookahead, engine = task
     instance = make_instance(kind, number, size, seed)
+    if engine == "compiled":
+        warm_up()  # compiling (or loading the compiled code) is not part of the first run's time
     began = time.perf_counter()
-    gc.disable()  # a collection in the middle of an episode would be charged to its planning time
-    try:
-        run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
-                            heuristic, lookahead or 1)
-    finally:
-        gc.enable()
+    if engine == "compiled":  # counts only: a comparison reads no traces
+        run = run_compiled(algorithm, instance.grid, instance.start, instance.target, heuristic, lookahead or 1,
+                           record=False)
+    else:
+        gc.disable()  # a collection in the middle of an episode would be charged to its planning time
+        try:
+            run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
+                                heuristic, lookahead or 1)
+        finally:
+            gc.enable()
     seconds = time.perf_counter() - began
     summary = run.summary()
     return {
         "kind": kind, "instance": number, "size": size, "algorithm": algorithm, "heuristic": heuristic,
-        "lookahead": lookahead,
+        "lookahead": lookahead, "engine": engine,
         **{key: summary[key] for key in ("reached", "expansions", "episodes", "moves", "planning_us",
                                          "max_expansions_per_episode")},
         "seconds": seconds,
@@ -160,14 +174,20 @@ def run_one(task: tuple[str, int, int, int, str, str, int | None]) -> dict[str, 
 
 def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size: int = DEFAULT_SIZE,
                    lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
-                   seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
+                   seed: int = DEFAULT_SEED, engine: str = "compiled", first_maze: int = 0,
+                   first_grid: int = 0) -> list[dict[str, Any]]:
     """Run every setting of :func:`settings_for` on ``mazes`` mazes and ``grids`` random grids.
 
     Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
-    (planning times then include some contention for the cores).
+    (planning times then include some contention for the cores). ``engine``: ``"compiled"`` (the
+    twins) or ``"python"`` (the readable reference). ``first_maze`` / ``first_grid``: the number of
+    the first grid of each kind, so that a large sample can be run in parts and merged.
     """
-    tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead)
-             for kind, count in (("maze", mazes), ("random", grids)) for number in range(count)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead, engine)
+             for kind, first, count in (("maze", first_maze, mazes), ("random", first_grid, grids))
+             for number in range(first, first + count)
              for algorithm, heuristic, lookahead in settings_for(kind, lookaheads)]
     return map_with_progress(run_one, tasks, jobs, "realtime comparison", progress)
 
