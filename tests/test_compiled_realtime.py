@@ -139,3 +139,38 @@ def test_cli_engines_give_the_same_counts(tmp_path):
     assert rows["compiled"] == rows["python"]
     assert json.loads((tmp_path / "compiled.json").read_text()) == json.loads((tmp_path / "python.json").read_text())
     assert np.isfinite(row["planning_us"])
+
+
+# -- the comparison at the paper's size: sample sizes, confidence intervals, compressed runs -------------
+
+
+def comparison_row(instance, algorithm, lookahead, moves, planning_us=10.0):
+    return {"kind": "random", "instance": instance, "size": 9, "algorithm": algorithm, "heuristic": "strong",
+            "lookahead": lookahead, "engine": "compiled", "reached": True, "expansions": moves, "episodes": 1,
+            "moves": moves, "planning_us": planning_us, "max_expansions_per_episode": 1, "seconds": 0.0}
+
+
+def test_tables_state_sample_sizes_and_confidence_intervals():
+    from reference.experiments.realtime import paired_difference, paper_table
+
+    # D* Lite walks 10, 20, 30 moves on three grids; LRTA* (lookahead 49) 11, 20, 32.
+    rows = [comparison_row(i, "dstar_lite", None, m) for i, m in enumerate((10, 20, 30))]
+    rows += [comparison_row(i, "lrta_astar", 49, m) for i, m in enumerate((11, 20, 32))]
+    dstar = paper_table(rows, "random")[0]
+    # mean 20, sample standard deviation 10, t(0.975, 2 degrees of freedom) = 4.303: 4.303 * 10 / sqrt(3) = 24.84
+    assert dstar["runs"] == 3 and dstar["moves"] == 20 and round(dstar["moves_ci95"], 2) == 24.84
+    # Paired on the same grids the differences are 1, 0, 2: mean 1, standard deviation 1, 4.303 / sqrt(3) = 2.48
+    mean, half_width, n = paired_difference(rows, "random", ("lrta_astar", "strong", 49), ("dstar_lite", "strong", None),
+                                            "moves")
+    assert (mean, round(half_width, 2), n) == (1.0, 2.48, 3)
+
+
+def test_large_samples_are_written_gzipped_and_read_back(tmp_path, monkeypatch):
+    from reference.experiments import realtime as experiment
+
+    rows = [comparison_row(i, "dstar_lite", None, 10 + i) for i in range(5)]
+    monkeypatch.setattr(experiment, "LARGE_SAMPLE", 3)
+    experiment.write_report(rows, tmp_path)
+    assert not (tmp_path / "runs.csv").exists()
+    assert experiment.read_runs(tmp_path / "runs.csv.gz") == rows
+    assert "runs.csv.gz" in (tmp_path / "findings.md").read_text()
