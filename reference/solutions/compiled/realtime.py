@@ -81,57 +81,62 @@ def _ticks(typingctx):
 # -- the grid -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _neighbour(s, direction, width, cells):
-    """The neighbour of cell ``s`` in ``direction`` (0 east, 1 south, 2 west, 3 north), -1 off the grid."""
+@njit(cache=True, inline="always")
+def _neighbour(s, direction, width, cells, row, column):
+    """The neighbour of cell ``s`` in ``direction`` (0 east, 1 south, 2 west, 3 north), -1 off the grid.
+
+    ``row[s]`` and ``column[s]`` are the cell's coordinates, computed once per run: an integer division
+    costs more than the rest of a lookahead-one episode, and these functions run a dozen times a move.
+    """
     if direction == 0:
-        return s + 1 if s % width != width - 1 else -1
+        return s + 1 if column[s] != width - 1 else -1
     if direction == 1:
         return s + width if s + width < cells else -1
     if direction == 2:
-        return s - 1 if s % width != 0 else -1
+        return s - 1 if column[s] != 0 else -1
     return s - width if s >= width else -1
 
 
-@njit(cache=True)
-def _distance(a, b, width, weak):
+@njit(cache=True, inline="always")
+def _distance(a, b, row, column, weak):
     """The heuristic between two cells: Manhattan ("strong") or max(|dr|, |dc|) ("weak")."""
-    d_row = abs(a // width - b // width)
-    d_col = abs(a % width - b % width)
+    d_row = abs(row[a] - row[b])
+    d_col = abs(column[a] - column[b])
     return max(d_row, d_col) if weak else d_row + d_col
 
 
-@njit(cache=True)
-def _h(value, s, target, width, weak):
+@njit(cache=True, inline="always")
+def _h(value, s, target, row, column, weak):
     """LRTA*'s ``h(s)``: the learned value, or the heuristic while the value is not created (-1)."""
     v = value[s]
-    return v if v >= 0 else _distance(s, target, width, weak)
+    return v if v >= 0 else _distance(s, target, row, column, weak)
 
 
 @njit(cache=True)
-def _append(buffer, count, item):
-    """``buffer[count] = item``, doubling the buffer first when it is full; returns the buffer."""
-    if count == buffer.shape[0]:
-        larger = np.empty(2 * count + 16, buffer.dtype)
-        larger[:count] = buffer
-        buffer = larger
-    buffer[count] = item
-    return buffer
+def _grown(buffer, needed):
+    """A copy of ``buffer`` with room for at least ``needed`` items (at least twice as long).
+
+    The run loop checks the room itself and calls this only when a buffer is full: a compiled
+    function that returns an array costs ~80 ns (reference counting), more than a whole move.
+    """
+    larger = np.empty(max(2 * buffer.shape[0], needed) + 16, buffer.dtype)
+    larger[:buffer.shape[0]] = buffer
+    return larger
 
 
 # -- Korf's LRTA* (lrta.py: KorfLRTA.plan) ----------------------------------------------------------------
 
 
-@njit(cache=True)
-def _plan_korf(agent, target, width, cells, weak, known, free_cells, value, expanded, path):
+@njit(cache=True, inline="always")
+def _plan_korf(agent, target, width, cells, row, column, weak, known, free_cells, value, expanded, path):
     best, best_cost = -1, INFINITY
     for direction in range(4):  # east, south, west, north: the first minimum wins
-        t = _neighbour(agent, direction, width, cells)
+        t = _neighbour(agent, direction, width, cells, row, column)
         if t >= 0 and not known[t]:
-            cost = 1 + _h(value, t, target, width, weak)
+            cost = 1 + _h(value, t, target, row, column, weak)
             if cost < best_cost:
                 best, best_cost = t, cost
-    value[agent] = max(_h(value, agent, target, width, weak), best_cost)
+    value[agent] = max(_h(value, agent, target, row, column, weak), best_cost)
     expanded[0] = agent
     if best < 0 or value[agent] >= free_cells:
         return 1, 0  # no presumed-unblocked path to the target exists
@@ -142,7 +147,7 @@ def _plan_korf(agent, target, width, cells, weak, known, free_cells, value, expa
 # -- Koenig's LRTA* with lookahead (lookahead.py: LookaheadLRTA) ----------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pack_key(f, g, stamp, larger_g, n):
     """:func:`reference.solutions.replanning.pack_key` for ``n`` cells: (f, -g, stamp) or (f, g, stamp)."""
     tie = n - 1 - g if larger_g else g
@@ -150,7 +155,7 @@ def _pack_key(f, g, stamp, larger_g, n):
 
 
 @njit(cache=True)
-def _astar_space(agent, target, width, cells, weak, larger_g, lookahead, known, episode,
+def _astar_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known, episode,
                  value, g, tree, generated_in, expanded_in, generated, heap, expanded):
     """LookaheadLRTA.astar_space: (expansions, generated count, the state A* would expand next or -1)."""
     heap_clear(heap)
@@ -158,7 +163,7 @@ def _astar_space(agent, target, width, cells, weak, larger_g, lookahead, known, 
     generated[0] = agent
     n_generated, stamp, n_expanded = 1, 0, 0
     n = lookahead + 2
-    heap_push(heap, agent, _pack_key(_h(value, agent, target, width, weak), 0, 0, larger_g, n))
+    heap_push(heap, agent, _pack_key(_h(value, agent, target, row, column, weak), 0, 0, larger_g, n))
     while heap_len(heap) > 0 and n_expanded < lookahead:
         s = heap_peek(heap)
         if s == target:
@@ -169,7 +174,7 @@ def _astar_space(agent, target, width, cells, weak, larger_g, lookahead, known, 
         expanded_in[s] = episode
         g_next = g[s] + 1
         for direction in range(4):
-            t = _neighbour(s, direction, width, cells)
+            t = _neighbour(s, direction, width, cells, row, column)
             if t < 0 or known[t] or expanded_in[t] == episode:
                 continue
             if generated_in[t] != episode:
@@ -179,7 +184,7 @@ def _astar_space(agent, target, width, cells, weak, larger_g, lookahead, known, 
             if g[t] > g_next:
                 g[t], tree[t] = g_next, s
                 stamp += 1
-                key = _pack_key(g_next + _h(value, t, target, width, weak), g_next, stamp, larger_g, n)
+                key = _pack_key(g_next + _h(value, t, target, row, column, weak), g_next, stamp, larger_g, n)
                 if heap_contains(heap, t):
                     heap_update(heap, t, key)
                 else:
@@ -189,7 +194,7 @@ def _astar_space(agent, target, width, cells, weak, larger_g, lookahead, known, 
 
 
 @njit(cache=True)
-def _bfs_space(agent, target, width, cells, weak, larger_g, lookahead, known, episode,
+def _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known, episode,
                value, g, tree, generated_in, expanded_in, generated, queue, expanded):
     """LookaheadLRTA.bfs_space; ``queue`` is an array with a head index instead of a deque."""
     g[agent], generated_in[agent] = 0, episode
@@ -205,7 +210,7 @@ def _bfs_space(agent, target, width, cells, weak, larger_g, lookahead, known, ep
         n_expanded += 1
         expanded_in[s] = episode
         for direction in range(4):
-            t = _neighbour(s, direction, width, cells)
+            t = _neighbour(s, direction, width, cells, row, column)
             if t >= 0 and not known[t] and generated_in[t] != episode:
                 generated_in[t], g[t], tree[t] = episode, g[s] + 1, s
                 generated[n_generated] = t
@@ -217,21 +222,21 @@ def _bfs_space(agent, target, width, cells, weak, larger_g, lookahead, known, ep
     best, best_key, n = -1, 0, lookahead + 2
     for i in range(tail - head):  # the position in the queue is the stamp
         s = queue[head + i]
-        key = _pack_key(g[s] + _h(value, s, target, width, weak), g[s], i, larger_g, n)
+        key = _pack_key(g[s] + _h(value, s, target, row, column, weak), g[s], i, larger_g, n)
         if best < 0 or key < best_key:
             best, best_key = s, key
     return n_expanded, n_generated, best
 
 
 @njit(cache=True)
-def _update_values(width, cells, target, weak, episode, value, expanded_in, generated, n_generated,
+def _update_values(width, cells, row, column, target, weak, episode, value, expanded_in, generated, n_generated,
                    expanded, n_expanded, heap):
     """LookaheadLRTA.update_values: Dijkstra from the border over the local search space."""
     heap_clear(heap)
     for i in range(n_generated):
         b = generated[i]
         if expanded_in[b] != episode:  # a border state: its value is fixed
-            value[b] = _h(value, b, target, width, weak)
+            value[b] = _h(value, b, target, row, column, weak)
             heap_push(heap, b, value[b])
     for i in range(n_expanded):
         value[expanded[i]] = INFINITY
@@ -242,7 +247,7 @@ def _update_values(width, cells, target, weak, episode, value, expanded_in, gene
             unsettled -= 1
         through_s = value[s] + 1
         for direction in range(4):
-            t = _neighbour(s, direction, width, cells)
+            t = _neighbour(s, direction, width, cells, row, column)
             if t >= 0 and expanded_in[t] == episode and value[t] > through_s:
                 value[t] = through_s
                 if heap_contains(heap, t):
@@ -252,20 +257,20 @@ def _update_values(width, cells, target, weak, episode, value, expanded_in, gene
 
 
 @njit(cache=True)
-def _plan_lookahead(bfs, agent, target, width, cells, weak, larger_g, lookahead, known, free_cells, episode,
+def _plan_lookahead(bfs, agent, target, width, cells, row, column, weak, larger_g, lookahead, known, free_cells, episode,
                     value, g, tree, generated_in, expanded_in, generated, queue, heap, expanded, path):
     """LookaheadLRTA.plan: returns (expansions, path length); the path is written into ``path``."""
     if bfs:
-        n_expanded, n_generated, best = _bfs_space(agent, target, width, cells, weak, larger_g, lookahead, known,
+        n_expanded, n_generated, best = _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known,
                                                    episode, value, g, tree, generated_in, expanded_in, generated,
                                                    queue, expanded)
     else:
-        n_expanded, n_generated, best = _astar_space(agent, target, width, cells, weak, larger_g, lookahead, known,
+        n_expanded, n_generated, best = _astar_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known,
                                                      episode, value, g, tree, generated_in, expanded_in, generated,
                                                      heap, expanded)
     if best < 0:
         return n_expanded, 0  # step 1 searched everything reachable without meeting the target
-    _update_values(width, cells, target, weak, episode, value, expanded_in, generated, n_generated,
+    _update_values(width, cells, row, column, target, weak, episode, value, expanded_in, generated, n_generated,
                    expanded, n_expanded, heap)
     if value[agent] >= free_cells:
         return n_expanded, 0  # the agent's value exceeds every simple path: unreachable
@@ -283,20 +288,20 @@ def _plan_lookahead(bfs, agent, target, width, cells, weak, larger_g, lookahead,
 # -- D* Lite (dstar_lite.py: DStarLite) -------------------------------------------------------------
 
 
-@njit(cache=True)
-def _dstar_key(s, agent, km, g, rhs, width, cells, weak):
+@njit(cache=True, inline="always")
+def _dstar_key(s, agent, km, g, rhs, width, cells, row, column, weak):
     """DStarLite.key: [min(g, rhs) + h(agent, s) + km; min(g, rhs)] packed as k1 * cells + k2."""
     k2 = min(g[s], rhs[s])
     if k2 >= INFINITY:
         return NO_KEY
-    return (k2 + _distance(agent, s, width, weak) + km) * cells + k2
+    return (k2 + _distance(agent, s, row, column, weak) + km) * cells + k2
 
 
-@njit(cache=True)
-def _update_vertex(u, agent, km, g, rhs, heap, width, cells, weak):
+@njit(cache=True, inline="always")
+def _update_vertex(u, agent, km, g, rhs, heap, width, cells, row, column, weak):
     """DStarLite.update_vertex: U holds u exactly when u is locally inconsistent."""
     if g[u] != rhs[u]:
-        key = _dstar_key(u, agent, km, g, rhs, width, cells, weak)
+        key = _dstar_key(u, agent, km, g, rhs, width, cells, row, column, weak)
         if heap_contains(heap, u):
             heap_update(heap, u, key)
         else:
@@ -305,40 +310,40 @@ def _update_vertex(u, agent, km, g, rhs, heap, width, cells, weak):
         heap_remove(heap, u)
 
 
-@njit(cache=True)
-def _best_successor_cost(s, g, known, width, cells):
+@njit(cache=True, inline="always")
+def _best_successor_cost(s, g, known, width, cells, row, column):
     """DStarLite.best_successor_cost: min over not-known-blocked neighbours of 1 + g."""
     best = INFINITY
     for direction in range(4):
-        t = _neighbour(s, direction, width, cells)
+        t = _neighbour(s, direction, width, cells, row, column)
         if t >= 0 and not known[t] and g[t] < best:
             best = g[t]
     return best + 1 if best < INFINITY else INFINITY
 
 
 @njit(cache=True)
-def _plan_dstar(agent, target, width, cells, weak, known, last, km, newly, n_newly, g, rhs, heap, expanded, path):
+def _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km, newly, n_newly, g, rhs, heap, expanded, path):
     """DStarLite.plan: one episode of Main. Returns (expansions, path length, km, status)."""
     if last < 0:  # Initialize: the search starts at the target
         rhs[target] = 0
-        heap_push(heap, target, _dstar_key(target, agent, km, g, rhs, width, cells, weak))
+        heap_push(heap, target, _dstar_key(target, agent, km, g, rhs, width, cells, row, column, weak))
     else:  # account for the agent's move, then repair the edges of the newly seen blocked cells
-        km += _distance(last, agent, width, weak)
+        km += _distance(last, agent, row, column, weak)
         for i in range(n_newly):  # DStarLite.apply_blocked
             b = newly[i]
             rhs[b] = INFINITY
-            _update_vertex(b, agent, km, g, rhs, heap, width, cells, weak)
+            _update_vertex(b, agent, km, g, rhs, heap, width, cells, row, column, weak)
             for direction in range(4):
-                v = _neighbour(b, direction, width, cells)
+                v = _neighbour(b, direction, width, cells, row, column)
                 if v >= 0 and not known[v] and v != target and rhs[v] == 1 + g[b]:
-                    rhs[v] = _best_successor_cost(v, g, known, width, cells)
-                    _update_vertex(v, agent, km, g, rhs, heap, width, cells, weak)
+                    rhs[v] = _best_successor_cost(v, g, known, width, cells, row, column)
+                    _update_vertex(v, agent, km, g, rhs, heap, width, cells, row, column, weak)
     # ComputeShortestPath (DStarLite.compute_shortest_path)
     n_expanded = 0
-    while heap_len(heap) > 0 and (heap_peek_key(heap) < _dstar_key(agent, agent, km, g, rhs, width, cells, weak)
+    while heap_len(heap) > 0 and (heap_peek_key(heap) < _dstar_key(agent, agent, km, g, rhs, width, cells, row, column, weak)
                                   or rhs[agent] > g[agent]):
         u = heap_peek(heap)
-        k_old, k_new = heap_peek_key(heap), _dstar_key(u, agent, km, g, rhs, width, cells, weak)
+        k_old, k_new = heap_peek_key(heap), _dstar_key(u, agent, km, g, rhs, width, cells, row, column, weak)
         if n_expanded == expanded.shape[0]:
             return n_expanded, 0, km, TOO_MANY_EXPANSIONS
         if k_old < k_new:  # the key was computed with a smaller km: re-queue
@@ -349,11 +354,11 @@ def _plan_dstar(agent, target, width, cells, weak, known, last, km, newly, n_new
             expanded[n_expanded] = u
             n_expanded += 1
             for direction in range(4):
-                s = _neighbour(u, direction, width, cells)
+                s = _neighbour(u, direction, width, cells, row, column)
                 if s >= 0 and not known[s]:
                     if s != target and rhs[s] > 1 + g[u]:
                         rhs[s] = 1 + g[u]
-                    _update_vertex(s, agent, km, g, rhs, heap, width, cells, weak)
+                    _update_vertex(s, agent, km, g, rhs, heap, width, cells, row, column, weak)
         else:  # underconsistent: raise g to infinity and repair what depended on it
             g_old = g[u]
             g[u] = INFINITY
@@ -361,12 +366,12 @@ def _plan_dstar(agent, target, width, cells, weak, known, last, km, newly, n_new
             n_expanded += 1
             if not known[u]:  # a blocked cell has no edges
                 for direction in range(4):
-                    s = _neighbour(u, direction, width, cells)
+                    s = _neighbour(u, direction, width, cells, row, column)
                     if s >= 0 and not known[s]:
                         if s != target and rhs[s] == 1 + g_old:
-                            rhs[s] = _best_successor_cost(s, g, known, width, cells)
-                        _update_vertex(s, agent, km, g, rhs, heap, width, cells, weak)
-            _update_vertex(u, agent, km, g, rhs, heap, width, cells, weak)
+                            rhs[s] = _best_successor_cost(s, g, known, width, cells, row, column)
+                        _update_vertex(s, agent, km, g, rhs, heap, width, cells, row, column, weak)
+            _update_vertex(u, agent, km, g, rhs, heap, width, cells, row, column, weak)
     # DStarLite.read_path
     if rhs[agent] >= INFINITY:
         return n_expanded, 0, km, OK  # "there is no known path"
@@ -376,7 +381,7 @@ def _plan_dstar(agent, target, width, cells, weak, known, last, km, newly, n_new
         here = path[length - 1]
         step = -1
         for direction in range(4):  # the first of equal g-values wins, as min() does
-            t = _neighbour(here, direction, width, cells)
+            t = _neighbour(here, direction, width, cells, row, column)
             if t >= 0 and not known[t] and (step < 0 or g[t] < g[step]):
                 step = t
         if step < 0 or g[step] >= g[here] or length == path.shape[0]:
@@ -389,17 +394,21 @@ def _plan_dstar(agent, target, width, cells, weak, known, last, km, newly, n_new
 # -- the agent (agent.py: EpisodicAgent.run, observe and walk) --------------------------------------------
 
 
-@njit(cache=True)
-def _observe(cell, blocked, known, width, cells, newly, n_newly):
-    """EpisodicAgent.observe: sense the four neighbours; remember and collect the newly seen blocked ones."""
+@njit(cache=True, inline="always")
+def _observe(cell, blocked, known, width, cells, row, column, newly, n_newly):
+    """EpisodicAgent.observe: sense the four neighbours; remember the newly seen blocked ones, append
+    them to ``newly`` after its first ``n_newly`` and return how many there were.
+
+    ``newly`` has room for every cell: a cell is newly seen at most once in a run.
+    """
     found = 0
     for direction in range(4):
-        t = _neighbour(cell, direction, width, cells)
+        t = _neighbour(cell, direction, width, cells, row, column)
         if t >= 0 and blocked[t] and not known[t]:
             known[t] = 1
-            newly = _append(newly, n_newly + found, t)
+            newly[n_newly + found] = t
             found += 1
-    return newly, found
+    return found
 
 
 @njit(cache=True)
@@ -410,6 +419,10 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
     """
     cells = blocked.shape[0]
     run_began = _ticks()
+    row = np.empty(cells, np.int32)  # the coordinates of every cell (see _neighbour)
+    column = np.empty(cells, np.int32)
+    for s in range(cells):
+        row[s], column[s] = s // width, s % width
     known_count = 0
     for s in range(cells):
         known_count += known[s]
@@ -440,12 +453,12 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
     # Walking: which cells are on the path being walked, and where (stamped with the episode: no clearing).
     on_walk = np.zeros(cells, np.int32)
     index_on_path = np.zeros(cells, np.int32)
-    newly = np.empty(64, np.int32)  # blocked cells seen since the last planning episode (for D* Lite)
+    newly = np.empty(cells, np.int32)  # blocked cells seen since the last planning episode (for D* Lite)
 
     agent = start
     if record:
         trajectory[0] = agent
-    newly, n_newly = _observe(agent, blocked, known, width, cells, newly, 0)  # look before the first episode
+    n_newly = _observe(agent, blocked, known, width, cells, row, column, newly, 0)  # look before the first episode
     known_count += n_newly
     reached, status = True, OK
     while agent != target:
@@ -453,28 +466,31 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
         free_cells = cells - known_count
         began = _ticks()
         if planner == KORF:
-            n_expanded, length = _plan_korf(agent, target, width, cells, weak, known, free_cells, value,
+            n_expanded, length = _plan_korf(agent, target, width, cells, row, column, weak, known, free_cells, value,
                                             expanded, path)
         elif planner == DSTAR:
-            n_expanded, length, km, status = _plan_dstar(agent, target, width, cells, weak, known, last, km,
+            n_expanded, length, km, status = _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km,
                                                          newly, n_newly, g, rhs, heap, expanded, path)
             last = agent
         else:
-            n_expanded, length = _plan_lookahead(planner == BFS, agent, target, width, cells, weak, larger_g,
+            n_expanded, length = _plan_lookahead(planner == BFS, agent, target, width, cells, row, column, weak, larger_g,
                                                  lookahead, known, free_cells, episode, value, g, tree,
                                                  generated_in, expanded_in, generated, queue, heap, expanded, path)
         spent = _ticks() - began
         planning_ticks += spent
         n_newly = 0
         if record:
-            ticks = _append(ticks, episodes, spent)
-            agents = _append(agents, episodes, agent)
-            for i in range(n_expanded):
-                trace_expanded = _append(trace_expanded, expansions + i, expanded[i])
-            for i in range(length):
-                trace_path = _append(trace_path, path_cells + i, path[i])
-            expanded_end = _append(expanded_end, episodes, expansions + n_expanded)
-            path_end = _append(path_end, episodes, path_cells + length)
+            if episodes == ticks.shape[0]:  # the per-episode arrays grow together
+                ticks, agents = _grown(ticks, 0), _grown(agents, 0)
+                expanded_end, path_end = _grown(expanded_end, 0), _grown(path_end, 0)
+            if expansions + n_expanded > trace_expanded.shape[0]:
+                trace_expanded = _grown(trace_expanded, expansions + n_expanded)
+            if path_cells + length > trace_path.shape[0]:
+                trace_path = _grown(trace_path, path_cells + length)
+            ticks[episodes], agents[episodes] = spent, agent
+            trace_expanded[expansions:expansions + n_expanded] = expanded[:n_expanded]
+            trace_path[path_cells:path_cells + length] = path[:length]
+            expanded_end[episodes], path_end[episodes] = expansions + n_expanded, path_cells + length
         expansions += n_expanded
         path_cells += length
         max_expanded = max(max_expanded, n_expanded)
@@ -490,8 +506,10 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
             agent = path[step]
             moves += 1
             if record:
-                trajectory = _append(trajectory, moves, agent)
-            newly, found = _observe(agent, blocked, known, width, cells, newly, n_newly)
+                if moves == trajectory.shape[0]:
+                    trajectory = _grown(trajectory, 0)
+                trajectory[moves] = agent
+            found = _observe(agent, blocked, known, width, cells, row, column, newly, n_newly)
             blocked_ahead = False
             for i in range(n_newly, n_newly + found):
                 if on_walk[newly[i]] == episode and index_on_path[newly[i]] > step:
