@@ -447,10 +447,15 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
     small = [n for n in strong if n in weak and n <= 9]
     if small:
         better = [n for n in small if weak[n] < strong[n]]
+        evidence = "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)
+        difference, half_width, n = paired_difference(rows, "maze", ("lrta_astar", "weak", small[0]),
+                                                      ("lrta_astar", "strong", small[0]), "moves")
+        if n > 1:
+            evidence += (f"; at lookahead {small[0]}, weak minus strong on the same mazes: {difference:+.0f} ± "
+                         f"{half_width:.0f} moves (95% CI, {n} mazes)")
         result.append(Finding(
             "maze: the weak heuristic serves LRTA* better than the strong one at small lookaheads (shorter paths)",
-            len(better) == len(small),
-            "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)))
+            len(better) == len(small), evidence))
     dstar = averages(rows, "maze", "dstar_lite", "strong", None)
     moves = _series(rows, "maze", "lrta_astar", maze_lrta, "moves")
     if dstar and moves:
