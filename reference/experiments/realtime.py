@@ -537,7 +537,9 @@ def _png(figure) -> bytes:
 
 
 def plot_time_vs_expansions(rows: Sequence[dict]):
-    """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead."""
+    """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead (log-log)."""
+    from matplotlib.ticker import NullFormatter
+
     rows = group_runs(rows)
     figure, axes, kinds = _figure(rows)
     for ax, kind in zip(axes, kinds):
@@ -547,13 +549,18 @@ def plot_time_vs_expansions(rows: Sequence[dict]):
             y = _series(rows, kind, algorithm, heuristic, "planning_us")
             x_ci = _series(rows, kind, algorithm, heuristic, "expansions_ci95")
             y_ci = _series(rows, kind, algorithm, heuristic, "planning_us_ci95")
-            ax.errorbar([x[n] for n in x], [y[n] / 1e3 for n in x], xerr=[x_ci[n] for n in x],
-                        yerr=[y_ci[n] / 1e3 for n in x], fmt="o", capsize=2, elinewidth=0.8,
-                        label=f"{label}, {heuristic} h (numbers: lookahead)")
+            ax.errorbar([x[n] for n in x], [y[n] / 1e3 for n in x],
+                        xerr=_log_bars([x[n] for n in x], [x_ci[n] for n in x]),
+                        yerr=_log_bars([y[n] / 1e3 for n in x], [y_ci[n] / 1e3 for n in x]),
+                        fmt="o", capsize=2, elinewidth=0.8, label=f"{label}, {heuristic} h (numbers: lookahead)")
             for n in list(x)[:: max(1, len(x) // 6)]:
                 ax.annotate(str(n), (x[n], y[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
         ax.set(title=f"{kind} grids: planning time vs expansions",
-               xlabel="state expansions (mean per run; bars: 95% CI)", ylabel="planning time per run [ms]")
+               xlabel="state expansions (mean per run; bars: 95% CI, cut at mean / 2 below)",
+               ylabel="planning time per run [ms]")
+        ax.set_xscale("log")  # lookahead one expands far more than the rest; proportional = slope one
+        ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     return figure
