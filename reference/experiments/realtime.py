@@ -558,9 +558,11 @@ def plot_time_vs_expansions(rows: Sequence[dict]):
         ax.set(title=f"{kind} grids: planning time vs expansions",
                xlabel="state expansions (mean per run; bars: 95% CI, cut at mean / 2 below)",
                ylabel="planning time per run [ms]")
-        ax.set_xscale("log")  # lookahead one expands far more than the rest; proportional = slope one
-        ax.set_yscale("log")
-        ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
+        if any(_series(rows, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], "expansions")
+               for algorithm in ("lrta_astar", "lrta_bfs")):  # a log axis needs points
+            ax.set_xscale("log")  # lookahead one expands far more than the rest; proportional = slope one
+            ax.set_yscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     return figure
