@@ -31,12 +31,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference.cli._common import format_table  # noqa: E402
 from reference.experiments.realtime import SensorWorld, make_instance  # noqa: E402
+from reference.solutions.compiled.realtime import run_compiled, warm_up  # noqa: E402
 from reference.solutions.realtime import KorfLRTA, run_algorithm  # noqa: E402
 from reference.solutions.realtime.agent import INFINITY  # noqa: E402
 
 SETTINGS = [("dstar_lite", "strong", 1), ("lrta", "weak", 1), ("lrta_astar", "weak", 1), ("lrta_astar", "weak", 9),
             ("lrta_astar", "weak", 49), ("lrta_bfs", "weak", 9), ("lrta_bfs", "weak", 49)]
-COLUMNS = ["planner", "h", "expansions", "episodes", "us/expansion", "us/episode", "planning share", "run seconds"]
+COLUMNS = ["planner", "h", "expansions", "episodes", "python us/exp", "twin us/exp", "python planning share",
+           "twin planning share", "python run s", "twin run s", "run speed-up", "planning speed-up"]
 TIE_COLUMNS = ["grids", "h", "n", "fixed: mean moves", "fixed: median", "random ties: mean", "random ties: median"]
 
 
@@ -78,9 +80,9 @@ def tie_order(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=301)
-    parser.add_argument("--mazes", type=int, default=1)
-    parser.add_argument("--grids", type=int, default=4)
+    parser.add_argument("--size", type=int, default=101)
+    parser.add_argument("--mazes", type=int, default=2)
+    parser.add_argument("--grids", type=int, default=8)
     parser.add_argument("--tie-order", action="store_true", help="fixed vs random tie breaking of LRTA* (lookahead one)")
     args = parser.parse_args()
     if args.tie_order:
@@ -88,24 +90,37 @@ def main() -> None:
         return
     instances = [make_instance("maze", n, args.size) for n in range(args.mazes)]
     instances += [make_instance("random", n, args.size) for n in range(args.grids)]
+    warm_up()  # compiling the twins is not part of any run's time
     rows = []
     for algorithm, heuristic, lookahead in SETTINGS:
         expansions = episodes = 0
-        planning = total = 0.0
-        for instance in instances:
+        planning = {"python": 0.0, "compiled": 0.0}
+        total = {"python": 0.0, "compiled": 0.0}
+        for instance in instances:  # the two engines side by side on each grid: the same machine load
             gc.disable()
             began = time.process_time()
             run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
                                 heuristic, lookahead)
-            total += time.process_time() - began
+            total["python"] += time.process_time() - began
             gc.enable()
-            expansions, episodes, planning = expansions + run.expansions, episodes + run.episodes, planning + run.planning_time
+            began = time.process_time()
+            twin = run_compiled(algorithm, instance.grid, instance.start, instance.target, heuristic, lookahead)
+            total["compiled"] += time.process_time() - began
+            assert (twin.expansions, twin.moves) == (run.expansions, run.moves), "the twin must give the same run"
+            expansions, episodes = expansions + run.expansions, episodes + run.episodes
+            planning["python"] += run.planning_time
+            planning["compiled"] += twin.planning_time
         label = algorithm if algorithm == "dstar_lite" else f"{algorithm} (lookahead {lookahead})"
-        rows.append([label, heuristic, expansions, episodes, planning * 1e6 / expansions, planning * 1e6 / episodes,
-                     f"{100 * planning / total:.0f}%", total])
+        rows.append([label, heuristic, expansions, episodes,
+                     planning["python"] * 1e6 / expansions, planning["compiled"] * 1e6 / expansions,
+                     f"{100 * planning['python'] / total['python']:.0f}%",
+                     f"{100 * planning['compiled'] / total['compiled']:.0f}%",
+                     total["python"], total["compiled"], total["python"] / total["compiled"],
+                     planning["python"] / planning["compiled"]])
         print(format_table(COLUMNS, rows[-1:]).splitlines()[-1], flush=True)
     print()
-    print(f"{args.mazes} maze(s) and {args.grids} random grid(s), {args.size} x {args.size}; CPU time, GC off")
+    print(f"{args.mazes} maze(s) and {args.grids} random grid(s), {args.size} x {args.size}; CPU time, GC off; "
+          "each run on the reference (python) and on the compiled twin (with its trace), one after the other")
     print(format_table(COLUMNS, rows))
 
 

@@ -2,8 +2,9 @@
 
     ftr realtime run mazes/maze_00.map --scen mazes/mazes.scen --algorithm dstar_lite
     ftr realtime run --maze 3 --size 301 --algorithm lrta_astar --lookahead 21 --heuristic weak
-    ftr realtime compare --out results/realtime            # a few minutes
+    ftr realtime compare --out results/realtime            # the compiled twins; --engine python: the reference
     ftr realtime compare --out results/realtime --paper    # the paper's 1000 mazes and 5000 grids
+    ftr realtime compare --out part2 --size 301 --mazes 10 --first-maze 10 --grids 0   # a sample in parts
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="strong: Manhattan; weak: max(|dx|, |dy|) (default strong)")
     run.add_argument("--lookahead", type=int, default=1, help="expansions per episode for lrta_astar / lrta_bfs")
     run.add_argument("--known", action="store_true", help="known terrain: the agent is given the whole grid")
+    add_engine_argument(run)
     run.add_argument("--jsonl", action="store_true", help="one JSON object per instance on stdout, nothing else")
     run.add_argument("--trace", metavar="FILE",
                      help="write the trace (one record per planning episode): an object for one instance, a list for several")
@@ -67,7 +69,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--lookaheads", metavar="N,N,...",
                          help="comma-separated lookaheads (default 1,3,...,49)")
     compare.add_argument("--paper", action="store_true",
-                         help="the paper's sample: 1000 mazes and 5000 random grids of 301 x 301 (days in Python)")
+                         help="the paper's sample: 1000 mazes and 5000 random grids of 301 x 301 (hours with the compiled "
+                         "engine, weeks with --engine python; see docs/realtime.md)")
+    add_engine_argument(compare)
+    compare.add_argument("--first-maze", type=int, default=0, metavar="N",
+                         help="number of the first maze (default 0): run a large sample in parts, merge with --runs")
+    compare.add_argument("--first-grid", type=int, default=0, metavar="N",
+                         help="number of the first random grid (default 0)")
     compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
     compare.add_argument("--seed", type=int, default=None, help="base seed of the grids")
     compare.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -75,6 +83,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="instead of running: re-make the report from runs.csv files of earlier "
                          "comparisons (repeat to merge, e.g. mazes and random grids run separately)")
     compare.set_defaults(handler=compare_command)
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", choices=("compiled", "python"), default="compiled",
+                        help="compiled: the Numba twins (default); python: the readable reference planners "
+                        "(the same traces, 100-1000 times slower)")
 
 
 def _instances(args: argparse.Namespace):
@@ -94,6 +108,7 @@ def _instances(args: argparse.Namespace):
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from reference.solutions.compiled.realtime import run_compiled
     from reference.solutions.realtime import knowledge_of, run_algorithm
     from reference.world.fileio import atomic_write_text
     from reference.world.sensing import FogOfWarWorld
@@ -104,8 +119,12 @@ def run_command(args: argparse.Namespace) -> int:
     rows, traces = [], []
     for number, instance in enumerate(instances):
         knowledge = knowledge_of(instance.grid) if args.known else None
-        run = run_algorithm(args.algorithm, FogOfWarWorld(instance.grid, instance.start), instance.start,
-                            instance.target, args.heuristic, args.lookahead, knowledge)
+        if args.engine == "compiled":
+            run = run_compiled(args.algorithm, instance.grid, instance.start, instance.target, args.heuristic,
+                               args.lookahead, knowledge, record=bool(args.trace))
+        else:
+            run = run_algorithm(args.algorithm, FogOfWarWorld(instance.grid, instance.start), instance.start,
+                                instance.target, args.heuristic, args.lookahead, knowledge)
         summary = run.summary()
         if args.jsonl:
             print(json.dumps({"instance": number, "name": instance.name, **summary}), flush=True)
@@ -149,10 +168,15 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError("--mazes and --grids must not be negative, and not both zero")
     if size < 5 or lookaheads[0] < 1 or args.jobs < 1:
         raise UsageError("--size must be at least 5, every lookahead and --jobs at least 1")
+    if args.first_maze < 0 or args.first_grid < 0:
+        raise UsageError("--first-maze and --first-grid must not be negative")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
-    rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed)
+    rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed,
+                                     engine=args.engine, first_maze=args.first_maze, first_grid=args.first_grid)
     command = (f"ftr realtime compare --out {shlex.quote(str(args.out))} --mazes {mazes} --grids {grids} "
-               f"--size {size} --seed {seed} --jobs {args.jobs}")
+               f"--size {size} --seed {seed} --jobs {args.jobs} --engine {args.engine}")
+    if args.first_maze or args.first_grid:
+        command += f" --first-maze {args.first_maze} --first-grid {args.first_grid}"
     if args.lookaheads:
         command += f" --lookaheads {','.join(map(str, lookaheads))}"
     return _report(experiment, rows, args.out, command)

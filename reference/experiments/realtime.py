@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import csv
 import gc
+import gzip
 import io
 import statistics
 import time
@@ -43,6 +44,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from reference.experiments.parallel import map_with_progress
+from reference.solutions.compiled.realtime import run_compiled, warm_up
 from reference.solutions.realtime import run_algorithm
 from reference.world.fileio import atomic_write_bytes, atomic_write_text
 from reference.world.generator import generate_maze
@@ -136,22 +138,35 @@ def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS) -> list[tupl
     return settings
 
 
-def run_one(task: tuple[str, int, int, int, str, str, int | None]) -> dict[str, Any]:
-    """One run: ``(kind, number, size, seed, algorithm, heuristic, lookahead)`` -> a row of numbers."""
-    kind, number, size, seed, algorithm, heuristic, lookahead = task
+#: The engines that run the planners: the compiled twins (default) or the readable reference.
+ENGINES = ("compiled", "python")
+
+
+def run_one(task: tuple[str, int, int, int, str, str, int | None, str]) -> dict[str, Any]:
+    """One run: ``(kind, number, size, seed, algorithm, heuristic, lookahead, engine)`` -> a row of numbers.
+
+    Both engines give the same counts (the twins' traces are the reference's); only the times differ.
+    """
+    kind, number, size, seed, algorithm, heuristic, lookahead, engine = task
     instance = make_instance(kind, number, size, seed)
+    if engine == "compiled":
+        warm_up()  # compiling (or loading the compiled code) is not part of the first run's time
     began = time.perf_counter()
-    gc.disable()  # a collection in the middle of an episode would be charged to its planning time
-    try:
-        run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
-                            heuristic, lookahead or 1)
-    finally:
-        gc.enable()
+    if engine == "compiled":  # counts only: a comparison reads no traces
+        run = run_compiled(algorithm, instance.grid, instance.start, instance.target, heuristic, lookahead or 1,
+                           record=False)
+    else:
+        gc.disable()  # a collection in the middle of an episode would be charged to its planning time
+        try:
+            run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
+                                heuristic, lookahead or 1)
+        finally:
+            gc.enable()
     seconds = time.perf_counter() - began
     summary = run.summary()
     return {
         "kind": kind, "instance": number, "size": size, "algorithm": algorithm, "heuristic": heuristic,
-        "lookahead": lookahead,
+        "lookahead": lookahead, "engine": engine,
         **{key: summary[key] for key in ("reached", "expansions", "episodes", "moves", "planning_us",
                                          "max_expansions_per_episode")},
         "seconds": seconds,
@@ -160,25 +175,33 @@ def run_one(task: tuple[str, int, int, int, str, str, int | None]) -> dict[str, 
 
 def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size: int = DEFAULT_SIZE,
                    lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
-                   seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
+                   seed: int = DEFAULT_SEED, engine: str = "compiled", first_maze: int = 0,
+                   first_grid: int = 0) -> list[dict[str, Any]]:
     """Run every setting of :func:`settings_for` on ``mazes`` mazes and ``grids`` random grids.
 
     Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
-    (planning times then include some contention for the cores).
+    (planning times then include some contention for the cores). ``engine``: ``"compiled"`` (the
+    twins) or ``"python"`` (the readable reference). ``first_maze`` / ``first_grid``: the number of
+    the first grid of each kind, so that a large sample can be run in parts and merged.
     """
-    tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead)
-             for kind, count in (("maze", mazes), ("random", grids)) for number in range(count)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead, engine)
+             for kind, first, count in (("maze", first_maze, mazes), ("random", first_grid, grids))
+             for number in range(first, first + count)
              for algorithm, heuristic, lookahead in settings_for(kind, lookaheads)]
     return map_with_progress(run_one, tasks, jobs, "realtime comparison", progress)
 
 
 def read_runs(path: str | Path) -> list[dict[str, Any]]:
-    """The rows of a ``runs.csv`` that :func:`write_report` wrote, with their types back."""
+    """The rows of a ``runs.csv`` (or ``runs.csv.gz``) that :func:`write_report` wrote, with their types back."""
     integers = ("instance", "size", "expansions", "episodes", "moves", "max_expansions_per_episode")
     rows = []
-    with open(path, newline="", encoding="utf-8") as file:
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", newline="", encoding="utf-8") as file:
         for raw in csv.DictReader(file):
             row: dict[str, Any] = dict(raw)
+            row.setdefault("engine", "python")  # runs.csv files from before the compiled twins
             for key in integers:
                 row[key] = int(raw[key])
             row["lookahead"] = int(raw["lookahead"]) if raw["lookahead"] else None
@@ -192,10 +215,11 @@ def read_runs(path: str | Path) -> list[dict[str, Any]]:
 
 #: The columns of the paper's Tables 2 and 3, with the letters it gives them.
 PAPER_COLUMNS = (
-    ("lookahead", "(a) lookahead"), ("expansions", "(b) expansions"), ("episodes", "(c) planning episodes"),
-    ("moves", "(d) moves"), ("moves_per_episode", "(e) moves per episode"),
-    ("planning_us", "(f) planning time [us]"), ("planning_us_per_episode", "(g) per episode [us]"),
-    ("planning_us_per_move", "(h) per move [us]"),
+    ("lookahead", "(a) lookahead"), ("expansions", "(b) expansions"), ("expansions_ci95", "±"),
+    ("episodes", "(c) planning episodes"), ("episodes_ci95", "±"), ("moves", "(d) moves"), ("moves_ci95", "±"),
+    ("moves_per_episode", "(e) moves per episode"), ("planning_us", "(f) planning time [us]"),
+    ("planning_us_ci95", "±"), ("planning_us_per_episode", "(g) per episode [us]"),
+    ("planning_us_per_move", "(h) per move [us]"), ("runs", "n"),
 )
 
 
@@ -217,14 +241,36 @@ def group_runs(rows: Iterable[dict]) -> RunGroups:
     return groups
 
 
+def ci95(values: Sequence[float]) -> float:
+    """Half-width of the 95% confidence interval of the mean of ``values`` (Student's t; 0 for fewer than 2).
+
+    >>> round(ci95([1.0, 2.0, 3.0, 4.0]), 3)        # 3.182 (t, 3 degrees of freedom) * 1.291 / 2
+    2.054
+    """
+    from scipy.stats import t
+
+    n = len(values)
+    if n < 2:
+        return 0.0
+    return float(t.ppf(0.975, n - 1) * statistics.stdev(values) / n ** 0.5)
+
+
+#: The measures averaged over the grids of a setting, each with its 95% confidence interval.
+MEASURES = ("expansions", "episodes", "moves", "planning_us")
+
+
 def averages(rows: Iterable[dict], kind: str, algorithm: str, heuristic: str, lookahead: int | None) -> dict | None:
-    """Mean expansions, episodes, moves and planning time over the grids of one setting (None if no runs)."""
+    """Mean expansions, episodes, moves and planning time over the grids of one setting (None if no runs).
+
+    ``runs`` is the sample size; ``<measure>_ci95`` the half-width of the mean's 95% confidence interval.
+    """
     chosen = group_runs(rows).get((kind, algorithm, heuristic, lookahead))
     if not chosen:
         return None
-    mean = {m: statistics.fmean(r[m] for r in chosen) for m in ("expansions", "episodes", "moves", "planning_us")}
+    mean = {m: statistics.fmean(r[m] for r in chosen) for m in MEASURES}
     return {
         "lookahead": "-" if lookahead is None else lookahead, **mean, "runs": len(chosen),
+        **{f"{m}_ci95": ci95([r[m] for r in chosen]) for m in MEASURES},
         "moves_per_episode": mean["moves"] / mean["episodes"] if mean["episodes"] else 0.0,
         "planning_us_per_episode": mean["planning_us"] / mean["episodes"] if mean["episodes"] else 0.0,
         "planning_us_per_move": mean["planning_us"] / mean["moves"] if mean["moves"] else 0.0,
@@ -262,7 +308,10 @@ def heuristics_table(rows: Sequence[dict]) -> list[dict]:
                     a = averages(rows, kind, algorithm, heuristic, n)
                     if a:
                         line[f"{kind} {heuristic}: planning [us]"] = a["planning_us"]
+                        line[f"{kind} {heuristic}: planning ±"] = a["planning_us_ci95"]
                         line[f"{kind} {heuristic}: moves"] = a["moves"]
+                        line[f"{kind} {heuristic}: moves ±"] = a["moves_ci95"]
+                        line[f"{kind} {heuristic}: n"] = a["runs"]
             table.append(line)
     return table
 
@@ -279,7 +328,9 @@ def bfs_table(rows: Sequence[dict]) -> list[dict]:
                 if a:
                     line[f"{kind} {label}: expansions"] = a["expansions"]
                     line[f"{kind} {label}: moves"] = a["moves"]
+                    line[f"{kind} {label}: moves ±"] = a["moves_ci95"]
                     line[f"{kind} {label}: planning [us]"] = a["planning_us"]
+                    line[f"{kind} {label}: n"] = a["runs"]
         table.append(line)
     return table
 
@@ -347,6 +398,21 @@ def _spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return float(spearmanr(xs, ys).statistic)
 
 
+def paired_difference(rows: Sequence[dict], kind: str, first: tuple, second: tuple, measure: str) -> tuple[float, float, int]:
+    """Mean over the grids that ran both settings of (first - second), its 95% CI half-width, and the count.
+
+    Settings are ``(algorithm, heuristic, lookahead)``; pairing the same grids removes the variation
+    between grids, which dwarfs the difference between two planners on random grids.
+    """
+    groups = group_runs(rows)
+    a = {r["instance"]: r[measure] for r in groups.get((kind, *first), [])}
+    b = {r["instance"]: r[measure] for r in groups.get((kind, *second), [])}
+    differences = [a[i] - b[i] for i in a if i in b]
+    if not differences:
+        return 0.0, 0.0, 0
+    return statistics.fmean(differences), ci95(differences), len(differences)
+
+
 def findings(rows: Sequence[dict]) -> list[Finding]:
     """Check the paper's findings (the list in the issue, plus Figure 7's and Table 4's) on ``rows``."""
     rows = group_runs(rows)
@@ -381,10 +447,15 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
     small = [n for n in strong if n in weak and n <= 9]
     if small:
         better = [n for n in small if weak[n] < strong[n]]
+        evidence = "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)
+        difference, half_width, n = paired_difference(rows, "maze", ("lrta_astar", "weak", small[0]),
+                                                      ("lrta_astar", "strong", small[0]), "moves")
+        if n > 1:
+            evidence += (f"; at lookahead {small[0]}, weak minus strong on the same mazes: {difference:+.0f} ± "
+                         f"{half_width:.0f} moves (95% CI, {n} mazes)")
         result.append(Finding(
             "maze: the weak heuristic serves LRTA* better than the strong one at small lookaheads (shorter paths)",
-            len(better) == len(small),
-            "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)))
+            len(better) == len(small), evidence))
     dstar = averages(rows, "maze", "dstar_lite", "strong", None)
     moves = _series(rows, "maze", "lrta_astar", maze_lrta, "moves")
     if dstar and moves:
@@ -405,10 +476,16 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
             f"D* Lite {dstar['planning_us']:.0f} us; LRTA* from {min(time_.values()):.0f} to "
             f"{max(time_.values()):.0f} us; below D* Lite at {len(below)} of {len(time_)} lookaheads"))
         shorter = [n for n in moves if moves[n] < dstar["moves"]]
+        evidence = f"D* Lite {dstar['moves']:.1f} ± {dstar['moves_ci95']:.1f} moves; LRTA* shorter at lookaheads {shorter or 'none'}"
+        largest = max(moves)
+        difference, half_width, n = paired_difference(rows, "random", ("lrta_astar", "strong", largest),
+                                                      ("dstar_lite", "strong", None), "moves")
+        if n:
+            evidence += (f"; at lookahead {largest}, LRTA* minus D* Lite on the same grids: "
+                         f"{difference:+.2f} ± {half_width:.2f} moves (95% CI, {n} grids)")
         result.append(Finding(
             "random: LRTA*'s paths are shorter than D* Lite's for lookaheads above 13",
-            all(n in shorter for n in moves if n > 13) and bool([n for n in moves if n > 13]),
-            f"D* Lite {dstar['moves']:.1f} moves; LRTA* shorter at lookaheads {shorter or 'none'}"))
+            all(n in shorter for n in moves if n > 13) and bool([n for n in moves if n > 13]), evidence))
     for kind in KINDS:
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
         expansions = _series(rows, kind, "lrta_astar", heuristic, "expansions")
@@ -460,7 +537,9 @@ def _png(figure) -> bytes:
 
 
 def plot_time_vs_expansions(rows: Sequence[dict]):
-    """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead."""
+    """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead (log-log)."""
+    from matplotlib.ticker import NullFormatter
+
     rows = group_runs(rows)
     figure, axes, kinds = _figure(rows)
     for ax, kind in zip(axes, kinds):
@@ -468,14 +547,30 @@ def plot_time_vs_expansions(rows: Sequence[dict]):
             heuristic = BEST_HEURISTIC[(kind, algorithm)]
             x = _series(rows, kind, algorithm, heuristic, "expansions")
             y = _series(rows, kind, algorithm, heuristic, "planning_us")
-            ax.plot([x[n] for n in x], [y[n] / 1e3 for n in x], "o", label=f"{label}, {heuristic} h (numbers: lookahead)")
+            x_ci = _series(rows, kind, algorithm, heuristic, "expansions_ci95")
+            y_ci = _series(rows, kind, algorithm, heuristic, "planning_us_ci95")
+            ax.errorbar([x[n] for n in x], [y[n] / 1e3 for n in x],
+                        xerr=_log_bars([x[n] for n in x], [x_ci[n] for n in x]),
+                        yerr=_log_bars([y[n] / 1e3 for n in x], [y_ci[n] / 1e3 for n in x]),
+                        fmt="o", capsize=2, elinewidth=0.8, label=f"{label}, {heuristic} h (numbers: lookahead)")
             for n in list(x)[:: max(1, len(x) // 6)]:
                 ax.annotate(str(n), (x[n], y[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
-        ax.set(title=f"{kind} grids: planning time vs expansions", xlabel="state expansions (mean per run)",
+        ax.set(title=f"{kind} grids: planning time vs expansions",
+               xlabel="state expansions (mean per run; bars: 95% CI, cut at mean / 2 below)",
                ylabel="planning time per run [ms]")
+        if any(_series(rows, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], "expansions")
+               for algorithm in ("lrta_astar", "lrta_bfs")):  # a log axis needs points
+            ax.set_xscale("log")  # lookahead one expands far more than the rest; proportional = slope one
+            ax.set_yscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     return figure
+
+
+def _log_bars(means: Sequence[float], half_widths: Sequence[float]) -> list[list[float]]:
+    """Error bars for a log axis: the confidence interval, its lower arm cut at half the mean (never <= 0)."""
+    return [[min(h, m / 2) for m, h in zip(means, half_widths)], list(half_widths)]
 
 
 def plot_time_vs_path_length(rows: Sequence[dict]):
@@ -488,15 +583,23 @@ def plot_time_vs_path_length(rows: Sequence[dict]):
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
         moves = _series(rows, kind, "lrta_astar", heuristic, "moves")
         time_ = _series(rows, kind, "lrta_astar", heuristic, "planning_us")
-        ax.plot([moves[n] for n in moves], [time_[n] / 1e3 for n in moves], "o-", label=f"LRTA*, {heuristic} h (numbers: lookahead)")
+        moves_ci = _series(rows, kind, "lrta_astar", heuristic, "moves_ci95")
+        time_ci = _series(rows, kind, "lrta_astar", heuristic, "planning_us_ci95")
+        ax.errorbar([moves[n] for n in moves], [time_[n] / 1e3 for n in moves],
+                    xerr=_log_bars([moves[n] for n in moves], [moves_ci[n] for n in moves]),
+                    yerr=_log_bars([time_[n] / 1e3 for n in moves], [time_ci[n] / 1e3 for n in moves]),
+                    fmt="o-", capsize=2, elinewidth=0.8, label=f"LRTA*, {heuristic} h (numbers: lookahead)")
         for n in list(moves)[:: max(1, len(moves) // 6)]:
             ax.annotate(f"{n}", (moves[n], time_[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
         dstar = averages(rows, kind, "dstar_lite", "strong", None)
         if dstar:
-            ax.plot([dstar["moves"]], [dstar["planning_us"] / 1e3], "s", color="tab:red", markersize=9,
-                    label="D* Lite, strong h")
+            ax.errorbar([dstar["moves"]], [dstar["planning_us"] / 1e3],
+                        xerr=_log_bars([dstar["moves"]], [dstar["moves_ci95"]]),
+                        yerr=_log_bars([dstar["planning_us"] / 1e3], [dstar["planning_us_ci95"] / 1e3]), fmt="s", color="tab:red", markersize=9, capsize=2,
+                        label="D* Lite, strong h")
         ax.set(title=f"{kind} grids: planning time vs path length",
-               xlabel="path length [moves] (mean per run)", ylabel="planning time per run [ms]")
+               xlabel="path length [moves] (mean per run; bars: 95% CI, cut at mean / 2 below)",
+               ylabel="planning time per run [ms]")
         ax.set_xscale("log")  # lookahead one's paths are far longer than the rest
         ax.set_yscale("log")
         ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
@@ -508,6 +611,10 @@ def plot_time_vs_path_length(rows: Sequence[dict]):
 # -- the report ------------------------------------------------------------------------------------
 
 
+#: More runs than this are written gzipped (``runs.csv.gz``): the paper's sample is ~460,000 rows.
+LARGE_SAMPLE = 50_000
+
+
 def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") -> list[Path]:
     """Write the tables (CSV and Markdown), the raw runs, both figures and ``findings.md`` into ``outdir``."""
     outdir = Path(outdir)
@@ -517,7 +624,12 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
         atomic_write_text(outdir / name, content)
         written.append(outdir / name)
 
-    text("runs.csv", to_csv(rows))
+    runs_name = "runs.csv.gz" if len(rows) > LARGE_SAMPLE else "runs.csv"
+    if runs_name.endswith(".gz"):  # mtime=0: the same rows give the same bytes
+        atomic_write_bytes(outdir / runs_name, gzip.compress(to_csv(rows).encode(), mtime=0))
+        written.append(outdir / runs_name)
+    else:
+        text(runs_name, to_csv(rows))
     groups = group_runs(rows)
     tables = {
         "table1_heuristics": (heuristics_table(groups), None),
@@ -538,8 +650,10 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
     report = [
         "# Koenig (2004) reproduced: real-time vs incremental search", "",
         f"{kinds['maze']} mazes and {kinds['random']} random grids, {' / '.join(f'{s} x {s}' for s in sizes)}, "
-        f"lookaheads {', '.join(map(str, lookaheads_in(groups)))}. Times in microseconds "
-        "(Python: compare shapes and ratios with the paper, not absolute values).",
+        f"lookaheads {', '.join(map(str, lookaheads_in(groups)))}; engine: "
+        f"{', '.join(sorted({r.get('engine', 'python') for r in rows}))} (the same counts either way). Times in "
+        "microseconds on a shared machine: compare shapes and ratios with the paper, not absolute values. "
+        "`±`: half-width of the 95% confidence interval of the mean over the `n` grids (Student's t).",
     ]
     if command:
         report += ["", f"Made with `{command}`."]
@@ -548,7 +662,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
                to_markdown(tables["table2_mazes"][0], tables["table2_mazes"][1]),
                "## Table 3: random grids (both strong h)", "",
                to_markdown(tables["table3_random"][0], tables["table3_random"][1]),
-               "Other tables: `table1_heuristics.md`, `table4_bfs.md`; every run: `runs.csv`; figures: "
+               f"Other tables: `table1_heuristics.md`, `table4_bfs.md`; every run: `{runs_name}`; figures: "
                "`figure7_time_vs_expansions.png`, `figure8_time_vs_path_length.png`.", ""]
     text("findings.md", "\n".join(report))
     return written

@@ -1,0 +1,670 @@
+"""Compiled twins of the real-time and incremental planners: the same traces, at compiled speed.
+
+:func:`run_compiled` runs Korf's LRTA* (``"lrta"``), Koenig's LRTA* with A* or breadth-first
+lookahead (``"lrta_astar"``, ``"lrta_bfs"``) or D* Lite (``"dstar_lite"``) for the fog-of-war agent
+exactly as :func:`reference.solutions.realtime.run_algorithm` does, expansion for expansion
+(SPEC §16; ``tests/test_compiled_realtime.py`` compares the two). Read the readable planners in
+``reference/solutions/realtime/`` first: every function here names the reference method it mirrors,
+and the comments only explain what differs in form.
+
+What differs in form, not in result:
+
+- The world is the true grid (a flat ``uint8`` array) sensed inside compiled code exactly as
+  :class:`~reference.world.sensing.FogOfWarWorld` senses it: the four neighbours east, south, west,
+  north of the agent's cell.
+- State lives in NumPy arrays indexed by ``row * width + col``; priority queues are the compiled
+  indexed heap (:mod:`reference.solutions.compiled.heap`), which breaks ties between equal keys
+  exactly as :class:`~reference.solutions.heap.BinaryHeap` does (D* Lite's keys can tie, so its
+  trace depends on that).
+- The trace stays in int32 arrays with per-episode offsets (:class:`CompiledRun`); it becomes the
+  kit's :class:`~reference.world.trace.Trace` only when asked (``run.trace``), since building
+  millions of tuples costs more than the search.
+- Planning time: reading the CPU-time clock costs ~0.4 us here, more than a whole lookahead-one
+  episode, so the twin counts processor ticks instead (``rdtsc``, ~25 ns a read) around each episode's
+  planning code and hands each episode its share of the run's CPU time:
+  ``seconds[i] = ticks[i] / ticks of the whole run * CPU seconds of the whole run``.
+
+>>> from reference.world import FogOfWarWorld, Gridworld
+>>> from reference.solutions.realtime import dstar_lite
+>>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
+>>> [run_compiled(name, grid, (2, 0), (0, 3), lookahead=3).moves for name in PLANNERS]
+[5, 5, 5, 5]
+>>> run = run_compiled("dstar_lite", grid, (2, 0), (0, 3))
+>>> run.trace.searches[0].path
+[(2, 0), (2, 1), (2, 2), (2, 3), (1, 3), (0, 3)]
+>>> run.trace == dstar_lite(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 3)).trace
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from reference.world.grid import Cell, Gridworld
+from reference.world.sensing import Knowledge
+from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
+
+from ..realtime.heuristics import check_heuristic
+from .heap import (heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_peek_key, heap_pop, heap_push,
+                   heap_remove, heap_update)
+
+#: The reference's infinity (``reference.solutions.realtime.agent.INFINITY``): larger than any path.
+INFINITY = 1 << 62
+#: D* Lite's key of a state whose g and rhs are both infinite: larger than every finite key.
+NO_KEY = (1 << 63) - 1
+#: Planner name -> the number the compiled loop dispatches on.
+PLANNERS: dict[str, int] = {"lrta": 0, "lrta_astar": 1, "lrta_bfs": 2, "dstar_lite": 3}
+KORF, ASTAR, BFS, DSTAR = 0, 1, 2, 3
+#: Status codes of the compiled run (anything but OK is a bug, raised as RuntimeError).
+OK, G_NOT_DESCENDING, TOO_MANY_EXPANSIONS = 0, 1, 2
+
+
+@intrinsic
+def _ticks(typingctx):
+    """The processor's cycle counter (x86 ``rdtsc``): a clock read of ~25 ns inside compiled code."""
+    def codegen(context, builder, signature, args):
+        counter = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
+                                                 "llvm.readcyclecounter")
+        return builder.call(counter, [])
+    return types.int64(), codegen
+
+
+# -- the grid -------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _neighbour(s, direction, width, cells, row, column):
+    """The neighbour of cell ``s`` in ``direction`` (0 east, 1 south, 2 west, 3 north), -1 off the grid.
+
+    ``row[s]`` and ``column[s]`` are the cell's coordinates, computed once per run: an integer division
+    costs more than the rest of a lookahead-one episode, and these functions run a dozen times a move.
+    """
+    if direction == 0:
+        return s + 1 if column[s] != width - 1 else -1
+    if direction == 1:
+        return s + width if s + width < cells else -1
+    if direction == 2:
+        return s - 1 if column[s] != 0 else -1
+    return s - width if s >= width else -1
+
+
+@njit(cache=True, inline="always")
+def _distance(a, b, row, column, weak):
+    """The heuristic between two cells: Manhattan ("strong") or max(|dr|, |dc|) ("weak")."""
+    d_row = abs(row[a] - row[b])
+    d_col = abs(column[a] - column[b])
+    return max(d_row, d_col) if weak else d_row + d_col
+
+
+@njit(cache=True, inline="always")
+def _h(value, s, target, row, column, weak):
+    """LRTA*'s ``h(s)``: the learned value, or the heuristic while the value is not created (-1)."""
+    v = value[s]
+    return v if v >= 0 else _distance(s, target, row, column, weak)
+
+
+@njit(cache=True)
+def _grown(buffer, needed):
+    """A copy of ``buffer`` with room for at least ``needed`` items (at least twice as long).
+
+    The run loop checks the room itself and calls this only when a buffer is full: a compiled
+    function that returns an array costs ~80 ns (reference counting), more than a whole move.
+    """
+    larger = np.empty(max(2 * buffer.shape[0], needed) + 16, buffer.dtype)
+    larger[:buffer.shape[0]] = buffer
+    return larger
+
+
+# -- Korf's LRTA* (lrta.py: KorfLRTA.plan) ----------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _plan_korf(agent, target, width, cells, row, column, weak, known, free_cells, value, expanded, path):
+    best, best_cost = -1, INFINITY
+    for direction in range(4):  # east, south, west, north: the first minimum wins
+        t = _neighbour(agent, direction, width, cells, row, column)
+        if t >= 0 and not known[t]:
+            cost = 1 + _h(value, t, target, row, column, weak)
+            if cost < best_cost:
+                best, best_cost = t, cost
+    value[agent] = max(_h(value, agent, target, row, column, weak), best_cost)
+    expanded[0] = agent
+    if best < 0 or value[agent] >= free_cells:
+        return 1, 0  # no presumed-unblocked path to the target exists
+    path[0], path[1] = agent, best
+    return 1, 2
+
+
+# -- Koenig's LRTA* with lookahead (lookahead.py: LookaheadLRTA) ----------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _pack_key(f, g, stamp, larger_g, n):
+    """:func:`reference.solutions.replanning.pack_key` for ``n`` cells: (f, -g, stamp) or (f, g, stamp)."""
+    tie = n - 1 - g if larger_g else g
+    return (f * n + tie) * (4 * n + 2) + stamp
+
+
+@njit(cache=True)
+def _astar_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known, episode,
+                 value, g, tree, generated_in, expanded_in, generated, heap, expanded):
+    """LookaheadLRTA.astar_space: (expansions, generated count, the state A* would expand next or -1)."""
+    heap_clear(heap)
+    g[agent], generated_in[agent] = 0, episode
+    generated[0] = agent
+    n_generated, stamp, n_expanded = 1, 0, 0
+    n = lookahead + 2
+    heap_push(heap, agent, _pack_key(_h(value, agent, target, row, column, weak), 0, 0, larger_g, n))
+    while heap_len(heap) > 0 and n_expanded < lookahead:
+        s = heap_peek(heap)
+        if s == target:
+            break  # "until the goal state is about to be expanded"
+        heap_pop(heap)
+        expanded[n_expanded] = s
+        n_expanded += 1
+        expanded_in[s] = episode
+        g_next = g[s] + 1
+        for direction in range(4):
+            t = _neighbour(s, direction, width, cells, row, column)
+            if t < 0 or known[t] or expanded_in[t] == episode:
+                continue
+            if generated_in[t] != episode:
+                generated_in[t], g[t] = episode, INFINITY
+                generated[n_generated] = t
+                n_generated += 1
+            if g[t] > g_next:
+                g[t], tree[t] = g_next, s
+                stamp += 1
+                key = _pack_key(g_next + _h(value, t, target, row, column, weak), g_next, stamp, larger_g, n)
+                if heap_contains(heap, t):
+                    heap_update(heap, t, key)
+                else:
+                    heap_push(heap, t, key)
+    best = heap_peek(heap) if heap_len(heap) > 0 else -1
+    return n_expanded, n_generated, best
+
+
+@njit(cache=True)
+def _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known, episode,
+               value, g, tree, generated_in, expanded_in, generated, queue, expanded):
+    """LookaheadLRTA.bfs_space; ``queue`` is an array with a head index instead of a deque."""
+    g[agent], generated_in[agent] = 0, episode
+    generated[0] = agent
+    queue[0] = agent
+    head, tail, n_generated, n_expanded = 0, 1, 1, 0
+    while head < tail and n_expanded < lookahead:
+        s = queue[head]
+        if s == target:
+            break  # the target is about to be expanded
+        head += 1
+        expanded[n_expanded] = s
+        n_expanded += 1
+        expanded_in[s] = episode
+        for direction in range(4):
+            t = _neighbour(s, direction, width, cells, row, column)
+            if t >= 0 and not known[t] and generated_in[t] != episode:
+                generated_in[t], g[t], tree[t] = episode, g[s] + 1, s
+                generated[n_generated] = t
+                n_generated += 1
+                queue[tail] = t
+                tail += 1
+    if head == tail:
+        return n_expanded, n_generated, -1
+    best, best_key, n = -1, 0, lookahead + 2
+    for i in range(tail - head):  # the position in the queue is the stamp
+        s = queue[head + i]
+        key = _pack_key(g[s] + _h(value, s, target, row, column, weak), g[s], i, larger_g, n)
+        if best < 0 or key < best_key:
+            best, best_key = s, key
+    return n_expanded, n_generated, best
+
+
+@njit(cache=True)
+def _update_values(width, cells, row, column, target, weak, episode, value, expanded_in, generated, n_generated,
+                   expanded, n_expanded, heap):
+    """LookaheadLRTA.update_values: Dijkstra from the border over the local search space."""
+    heap_clear(heap)
+    for i in range(n_generated):
+        b = generated[i]
+        if expanded_in[b] != episode:  # a border state: its value is fixed
+            value[b] = _h(value, b, target, row, column, weak)
+            heap_push(heap, b, value[b])
+    for i in range(n_expanded):
+        value[expanded[i]] = INFINITY
+    unsettled = n_expanded
+    while heap_len(heap) > 0 and unsettled > 0:
+        s = heap_pop(heap)
+        if expanded_in[s] == episode:
+            unsettled -= 1
+        through_s = value[s] + 1
+        for direction in range(4):
+            t = _neighbour(s, direction, width, cells, row, column)
+            if t >= 0 and expanded_in[t] == episode and value[t] > through_s:
+                value[t] = through_s
+                if heap_contains(heap, t):
+                    heap_update(heap, t, through_s)
+                else:
+                    heap_push(heap, t, through_s)
+
+
+@njit(cache=True)
+def _plan_lookahead(bfs, agent, target, width, cells, row, column, weak, larger_g, lookahead, known, free_cells, episode,
+                    value, g, tree, generated_in, expanded_in, generated, queue, heap, expanded, path):
+    """LookaheadLRTA.plan: returns (expansions, path length); the path is written into ``path``."""
+    if bfs:
+        n_expanded, n_generated, best = _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known,
+                                                   episode, value, g, tree, generated_in, expanded_in, generated,
+                                                   queue, expanded)
+    else:
+        n_expanded, n_generated, best = _astar_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known,
+                                                     episode, value, g, tree, generated_in, expanded_in, generated,
+                                                     heap, expanded)
+    if best < 0:
+        return n_expanded, 0  # step 1 searched everything reachable without meeting the target
+    _update_values(width, cells, row, column, target, weak, episode, value, expanded_in, generated, n_generated,
+                   expanded, n_expanded, heap)
+    if value[agent] >= free_cells:
+        return n_expanded, 0  # the agent's value exceeds every simple path: unreachable
+    length, s = 0, best  # the tree path from the border state back to the agent, then reversed
+    while True:
+        path[length] = s
+        length += 1
+        if s == agent:
+            break
+        s = tree[s]
+    path[:length] = path[:length][::-1].copy()
+    return n_expanded, length
+
+
+# -- D* Lite (dstar_lite.py: DStarLite) -------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _dstar_key(s, agent, km, g, rhs, width, cells, row, column, weak):
+    """DStarLite.key: [min(g, rhs) + h(agent, s) + km; min(g, rhs)] packed as k1 * cells + k2."""
+    k2 = min(g[s], rhs[s])
+    if k2 >= INFINITY:
+        return NO_KEY
+    return (k2 + _distance(agent, s, row, column, weak) + km) * cells + k2
+
+
+@njit(cache=True, inline="always")
+def _update_vertex(u, agent, km, g, rhs, heap, width, cells, row, column, weak):
+    """DStarLite.update_vertex: U holds u exactly when u is locally inconsistent."""
+    if g[u] != rhs[u]:
+        key = _dstar_key(u, agent, km, g, rhs, width, cells, row, column, weak)
+        if heap_contains(heap, u):
+            heap_update(heap, u, key)
+        else:
+            heap_push(heap, u, key)
+    elif heap_contains(heap, u):
+        heap_remove(heap, u)
+
+
+@njit(cache=True, inline="always")
+def _best_successor_cost(s, g, known, width, cells, row, column):
+    """DStarLite.best_successor_cost: min over not-known-blocked neighbours of 1 + g."""
+    best = INFINITY
+    for direction in range(4):
+        t = _neighbour(s, direction, width, cells, row, column)
+        if t >= 0 and not known[t] and g[t] < best:
+            best = g[t]
+    return best + 1 if best < INFINITY else INFINITY
+
+
+@njit(cache=True)
+def _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km, newly, n_newly, g, rhs, heap, expanded, path):
+    """DStarLite.plan: one episode of Main. Returns (expansions, path length, km, status)."""
+    if last < 0:  # Initialize: the search starts at the target
+        rhs[target] = 0
+        heap_push(heap, target, _dstar_key(target, agent, km, g, rhs, width, cells, row, column, weak))
+    else:  # account for the agent's move, then repair the edges of the newly seen blocked cells
+        km += _distance(last, agent, row, column, weak)
+        for i in range(n_newly):  # DStarLite.apply_blocked
+            b = newly[i]
+            rhs[b] = INFINITY
+            _update_vertex(b, agent, km, g, rhs, heap, width, cells, row, column, weak)
+            for direction in range(4):
+                v = _neighbour(b, direction, width, cells, row, column)
+                if v >= 0 and not known[v] and v != target and rhs[v] == 1 + g[b]:
+                    rhs[v] = _best_successor_cost(v, g, known, width, cells, row, column)
+                    _update_vertex(v, agent, km, g, rhs, heap, width, cells, row, column, weak)
+    # ComputeShortestPath (DStarLite.compute_shortest_path)
+    n_expanded = 0
+    while heap_len(heap) > 0 and (heap_peek_key(heap) < _dstar_key(agent, agent, km, g, rhs, width, cells, row, column, weak)
+                                  or rhs[agent] > g[agent]):
+        u = heap_peek(heap)
+        k_old, k_new = heap_peek_key(heap), _dstar_key(u, agent, km, g, rhs, width, cells, row, column, weak)
+        if n_expanded == expanded.shape[0]:
+            return n_expanded, 0, km, TOO_MANY_EXPANSIONS
+        if k_old < k_new:  # the key was computed with a smaller km: re-queue
+            heap_update(heap, u, k_new)
+        elif g[u] > rhs[u]:  # overconsistent: lower g
+            g[u] = rhs[u]
+            heap_remove(heap, u)
+            expanded[n_expanded] = u
+            n_expanded += 1
+            for direction in range(4):
+                s = _neighbour(u, direction, width, cells, row, column)
+                if s >= 0 and not known[s]:
+                    if s != target and rhs[s] > 1 + g[u]:
+                        rhs[s] = 1 + g[u]
+                    _update_vertex(s, agent, km, g, rhs, heap, width, cells, row, column, weak)
+        else:  # underconsistent: raise g to infinity and repair what depended on it
+            g_old = g[u]
+            g[u] = INFINITY
+            expanded[n_expanded] = u
+            n_expanded += 1
+            if not known[u]:  # a blocked cell has no edges
+                for direction in range(4):
+                    s = _neighbour(u, direction, width, cells, row, column)
+                    if s >= 0 and not known[s]:
+                        if s != target and rhs[s] == 1 + g_old:
+                            rhs[s] = _best_successor_cost(s, g, known, width, cells, row, column)
+                        _update_vertex(s, agent, km, g, rhs, heap, width, cells, row, column, weak)
+            _update_vertex(u, agent, km, g, rhs, heap, width, cells, row, column, weak)
+    # DStarLite.read_path
+    if rhs[agent] >= INFINITY:
+        return n_expanded, 0, km, OK  # "there is no known path"
+    path[0] = agent
+    length = 1
+    while path[length - 1] != target:
+        here = path[length - 1]
+        step = -1
+        for direction in range(4):  # the first of equal g-values wins, as min() does
+            t = _neighbour(here, direction, width, cells, row, column)
+            if t >= 0 and not known[t] and (step < 0 or g[t] < g[step]):
+                step = t
+        if step < 0 or g[step] >= g[here] or length == path.shape[0]:
+            return n_expanded, 0, km, G_NOT_DESCENDING
+        path[length] = step
+        length += 1
+    return n_expanded, length, km, OK
+
+
+# -- the agent (agent.py: EpisodicAgent.run, observe and walk) --------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _observe(cell, blocked, known, width, cells, row, column, newly, n_newly):
+    """EpisodicAgent.observe: sense the four neighbours; remember the newly seen blocked ones, append
+    them to ``newly`` after its first ``n_newly`` and return how many there were.
+
+    ``newly`` has room for every cell: a cell is newly seen at most once in a run.
+    """
+    found = 0
+    for direction in range(4):
+        t = _neighbour(cell, direction, width, cells, row, column)
+        if t >= 0 and blocked[t] and not known[t]:
+            known[t] = 1
+            newly[n_newly + found] = t
+            found += 1
+    return found
+
+
+@njit(cache=True)
+def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahead, record):
+    """EpisodicAgent.run for every planner: plan an episode, record it, walk (SPEC §6), repeat.
+
+    ``record=False`` keeps counts only (no trace arrays): what a comparison of many long runs needs.
+    """
+    cells = blocked.shape[0]
+    run_began = _ticks()
+    row = np.empty(cells, np.int32)  # the coordinates of every cell (see _neighbour)
+    column = np.empty(cells, np.int32)
+    for s in range(cells):
+        row[s], column[s] = s // width, s % width
+    known_count = 0
+    for s in range(cells):
+        known_count += known[s]
+    # The trace (when recorded): the trajectory, and every episode's agent cell, expanded cells and
+    # path end to end, with where each episode's part ends.
+    trajectory = np.empty(1024 if record else 0, np.int32)
+    trace_expanded = np.empty(1024 if record else 0, np.int32)
+    trace_path = np.empty(1024 if record else 0, np.int32)
+    agents = np.empty(256 if record else 0, np.int32)
+    expanded_end = np.empty(256 if record else 0, np.int64)
+    path_end = np.empty(256 if record else 0, np.int64)
+    ticks = np.empty(256 if record else 0, np.int64)
+    moves = expansions = path_cells = episodes = max_expanded = planning_ticks = 0
+    # One episode's expanded cells and path (D* Lite expands a state at most twice in an episode).
+    expanded = np.empty(2 * cells + 8, np.int32)
+    path = np.empty(cells + 1, np.int32)
+    # The planners' state (each planner reads only its own).
+    value = np.full(cells, -1, np.int64)
+    g = np.full(cells, INFINITY, np.int64)
+    rhs = np.full(cells, INFINITY, np.int64)
+    tree = np.full(cells, -1, np.int32)
+    generated_in = np.zeros(cells, np.int32)
+    expanded_in = np.zeros(cells, np.int32)
+    generated = np.empty(4 * lookahead + 4, np.int32)
+    queue = np.empty(4 * lookahead + 4, np.int32)
+    heap = heap_new(cells)
+    km, last = 0, -1
+    # Walking: which cells are on the path being walked, and where (stamped with the episode: no clearing).
+    on_walk = np.zeros(cells, np.int32)
+    index_on_path = np.zeros(cells, np.int32)
+    newly = np.empty(cells, np.int32)  # blocked cells seen since the last planning episode (for D* Lite)
+
+    agent = start
+    if record:
+        trajectory[0] = agent
+    n_newly = _observe(agent, blocked, known, width, cells, row, column, newly, 0)  # look before the first episode
+    known_count += n_newly
+    reached, status = True, OK
+    while agent != target:
+        episode = episodes + 1
+        free_cells = cells - known_count
+        began = _ticks()
+        if planner == KORF:
+            n_expanded, length = _plan_korf(agent, target, width, cells, row, column, weak, known, free_cells, value,
+                                            expanded, path)
+        elif planner == DSTAR:
+            n_expanded, length, km, status = _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km,
+                                                         newly, n_newly, g, rhs, heap, expanded, path)
+            last = agent
+        else:
+            n_expanded, length = _plan_lookahead(planner == BFS, agent, target, width, cells, row, column, weak, larger_g,
+                                                 lookahead, known, free_cells, episode, value, g, tree,
+                                                 generated_in, expanded_in, generated, queue, heap, expanded, path)
+        spent = _ticks() - began
+        planning_ticks += spent
+        n_newly = 0
+        if record:
+            if episodes == ticks.shape[0]:  # the per-episode arrays grow together
+                ticks, agents = _grown(ticks, 0), _grown(agents, 0)
+                expanded_end, path_end = _grown(expanded_end, 0), _grown(path_end, 0)
+            if expansions + n_expanded > trace_expanded.shape[0]:
+                trace_expanded = _grown(trace_expanded, expansions + n_expanded)
+            if path_cells + length > trace_path.shape[0]:
+                trace_path = _grown(trace_path, path_cells + length)
+            ticks[episodes], agents[episodes] = spent, agent
+            trace_expanded[expansions:expansions + n_expanded] = expanded[:n_expanded]
+            trace_path[path_cells:path_cells + length] = path[:length]
+            expanded_end[episodes], path_end[episodes] = expansions + n_expanded, path_cells + length
+        expansions += n_expanded
+        path_cells += length
+        max_expanded = max(max_expanded, n_expanded)
+        episodes += 1
+        if status != OK or length == 0:
+            reached = False
+            break
+        # EpisodicAgent.walk: follow the path to its end, or until a cell ahead on it is seen blocked.
+        for i in range(length):
+            on_walk[path[i]] = episode
+            index_on_path[path[i]] = i
+        for step in range(1, length):
+            agent = path[step]
+            moves += 1
+            if record:
+                if moves == trajectory.shape[0]:
+                    trajectory = _grown(trajectory, 0)
+                trajectory[moves] = agent
+            found = _observe(agent, blocked, known, width, cells, row, column, newly, n_newly)
+            blocked_ahead = False
+            for i in range(n_newly, n_newly + found):
+                if on_walk[newly[i]] == episode and index_on_path[newly[i]] > step:
+                    blocked_ahead = True
+            n_newly += found
+            known_count += found
+            if blocked_ahead:
+                break
+    run_ticks = _ticks() - run_began
+    counts = np.array([moves, expansions, episodes, max_expanded, planning_ticks, run_ticks], np.int64)
+    if not record:
+        return reached, status, counts, trajectory, agents, trace_expanded, expanded_end, trace_path, path_end, ticks
+    return (reached, status, counts, trajectory[:moves + 1].copy(), agents[:episodes].copy(),
+            trace_expanded[:expansions].copy(), expanded_end[:episodes].copy(), trace_path[:path_cells].copy(),
+            path_end[:episodes].copy(), ticks[:episodes].copy())
+
+
+# -- from Python ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class CompiledRun:
+    """A compiled run, read like a :class:`~reference.solutions.realtime.RealtimeRun` (same properties).
+
+    With a recorded trace, episode ``i`` planned from ``agents[i]``, expanded
+    ``expanded[expanded_offsets[i]:expanded_offsets[i + 1]]`` and chose the path
+    ``path[path_offsets[i]:path_offsets[i + 1]]`` (flat cell indices); ``trajectory`` holds every
+    cell the agent stood in, and ``trace`` builds the kit's :class:`~reference.world.trace.Trace` on
+    demand. A counts-only run (``record=False``) has the counts and the total planning time only.
+    """
+
+    algorithm: str
+    tie_break: str
+    heuristic: str
+    lookahead: int | None
+    width: int
+    target: int
+    reached: bool
+    moves: int
+    expansions: int
+    episodes: int
+    max_expansions_per_episode: int
+    planning_time: float  # seconds
+    planning_seconds: np.ndarray | None = None  # per episode (recorded runs)
+    trajectory: np.ndarray | None = None
+    agents: np.ndarray | None = None
+    expanded: np.ndarray | None = None
+    expanded_offsets: np.ndarray | None = None
+    path: np.ndarray | None = None
+    path_offsets: np.ndarray | None = None
+
+    @cached_property
+    def trace(self) -> Trace:
+        """The SPEC §8 trace, with the records the reference planner writes (built on first use)."""
+        if self.trajectory is None:
+            raise ValueError("this run kept counts only (record=False): it has no trace")
+        width = self.width
+
+        def cells(flat: np.ndarray) -> list[Cell]:
+            rows, cols = np.divmod(flat, width)
+            return list(zip(rows.tolist(), cols.tolist()))
+
+        target = divmod(self.target, width)
+        expanded, paths = cells(self.expanded), cells(self.path)
+        records = []
+        for i, agent in enumerate(cells(self.agents)):
+            # D* Lite searches from the target toward the agent; LRTA* from the agent.
+            start, goal = (target, agent) if self.algorithm == "dstar_lite" else (agent, target)
+            records.append(SearchRecord(start, goal, expanded[self.expanded_offsets[i]:self.expanded_offsets[i + 1]],
+                                        paths[self.path_offsets[i]:self.path_offsets[i + 1]]))
+        return Trace(self.algorithm, self.tie_break, self.reached, cells(self.trajectory), records)
+
+    def summary(self) -> dict[str, Any]:
+        """The paper's columns, as :meth:`RealtimeRun.summary` gives them (times in microseconds)."""
+        microseconds = self.planning_time * 1e6
+        episodes, moves = self.episodes, self.moves
+        return {
+            "algorithm": self.algorithm, "heuristic": self.heuristic, "lookahead": self.lookahead,
+            "reached": self.reached, "expansions": self.expansions, "episodes": episodes, "moves": moves,
+            "expansions_per_episode": self.expansions / episodes if episodes else 0.0,
+            "max_expansions_per_episode": self.max_expansions_per_episode,
+            "moves_per_episode": moves / episodes if episodes else 0.0,
+            "planning_us": microseconds,
+            "planning_us_per_episode": microseconds / episodes if episodes else 0.0,
+            "planning_us_per_move": microseconds / moves if moves else 0.0,
+        }
+
+
+_ready = False
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) every planner once, so that no run's time includes it."""
+    global _ready
+    if not _ready:
+        blocked = np.zeros(4, np.uint8)
+        for planner in PLANNERS.values():
+            for record in (True, False):
+                _run(planner, blocked, blocked.copy(), 2, 0, 3, False, True, 1, record)
+        _ready = True
+
+
+def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong",
+                 lookahead: int = 1, knowledge: Knowledge | None = None, tie_break: str = "larger_g",
+                 record: bool = True) -> CompiledRun:
+    """Run planner ``name`` (a key of :data:`PLANNERS`) on the true ``grid``, seen through the fog of war.
+
+    The arguments are :func:`~reference.solutions.realtime.run_algorithm`'s, with the grid in place
+    of the world object; ``knowledge`` (e.g. ``knowledge_of(grid)``) is what the agent knows before it
+    starts. D* Lite always breaks ties toward the smaller g, as the reference does. ``record=False``:
+    counts and planning time only, no trace (long runs: a trace holds ~30 bytes per move).
+    """
+    if name not in PLANNERS:
+        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(PLANNERS)}")
+    check_heuristic(heuristic)
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
+    if name in ("lrta_astar", "lrta_bfs") and int(lookahead) < 1:
+        raise ValueError(f"the lookahead must be at least 1, got {lookahead}")
+    height, width = grid.height, grid.width
+    for label, cell in (("start", start), ("target", target)):
+        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+            raise ValueError(f"the {label} {(int(cell[0]), int(cell[1]))} lies outside the {height} x {width} grid")
+    if grid.is_blocked((int(start[0]), int(start[1]))):
+        raise ValueError(f"the start {(int(start[0]), int(start[1]))} is a blocked cell")
+    known = np.zeros(height * width, np.uint8)
+    if knowledge is not None:
+        if (knowledge.height, knowledge.width) != (height, width):
+            raise ValueError("the knowledge given does not have the grid's size")
+        known[:] = np.frombuffer(bytes(knowledge.blocked), np.uint8)
+    blocked = np.ascontiguousarray(grid.blocked, dtype=np.uint8).ravel()
+    if name == "dstar_lite":
+        tie_break, lookahead = "smaller_g", None
+    elif name == "lrta":
+        lookahead = 1
+    target_index = int(target[0]) * width + int(target[1])
+    warm_up()
+    cpu_began = time.process_time()
+    reached, status, counts, *trace = _run(PLANNERS[name], blocked, known, width, int(start[0]) * width + int(start[1]),
+                                           target_index, heuristic == "weak", tie_break == "larger_g",
+                                           int(lookahead or 1), record)
+    cpu_seconds = time.process_time() - cpu_began
+    if status == G_NOT_DESCENDING:
+        raise RuntimeError("D* Lite's g-values do not descend along the path (compiled twin)")
+    if status == TOO_MANY_EXPANSIONS:
+        raise RuntimeError("D* Lite expanded more than twice the cells in one episode (compiled twin)")
+    moves, expansions, episodes, max_expanded, planning_ticks, run_ticks = counts.tolist()
+    seconds_per_tick = cpu_seconds / run_ticks if run_ticks > 0 else 0.0  # see the module docstring
+    run = CompiledRun(name, tie_break, heuristic, lookahead, width, target_index, bool(reached), moves, expansions,
+                      episodes, max_expanded, planning_ticks * seconds_per_tick)
+    if record:
+        trajectory, agents, expanded, expanded_end, path, path_end, ticks = trace
+        zero = np.zeros(1, np.int64)
+        run.planning_seconds = ticks * seconds_per_tick
+        run.trajectory, run.agents, run.expanded, run.path = trajectory, agents, expanded, path
+        run.expanded_offsets = np.concatenate([zero, expanded_end])
+        run.path_offsets = np.concatenate([zero, path_end])
+    return run
