@@ -91,12 +91,17 @@ def test_the_body_walks_on_when_a_newly_seen_blocked_cell_is_not_ahead() -> None
     assert body.walk([(0, 1), (0, 2), (0, 3)]) == [(0, 2), (0, 3)]
 
 
-def test_the_body_refuses_a_path_that_does_not_start_where_it_stands_or_jumps() -> None:
+def test_the_body_names_the_path_step_the_world_refuses() -> None:
     body = AgentBody(FogOfWarWorld(Gridworld.from_strings(CORRIDOR), (0, 0)), (0, 0))
-    with pytest.raises(IllegalMoveError, match="starts at"):
-        body.walk([(0, 1), (0, 2)])
-    with pytest.raises(IllegalMoveError, match="path step 1"):
+    with pytest.raises(IllegalMoveError, match="path step 1: the agent jumped"):
         body.walk([(0, 0), (0, 2)])
+
+
+def test_a_replay_refuses_a_path_that_does_not_start_where_the_agent_stands() -> None:
+    from reference.world.replay import AgentReplay, ReplayError
+
+    with pytest.raises(ReplayError, match="starts at"):
+        AgentReplay(Gridworld.from_strings(CORRIDOR), (0, 0)).walk([(0, 1), (0, 2)])
 
 
 def test_successors_come_east_south_west_north_without_known_blocked_cells() -> None:

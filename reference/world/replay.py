@@ -69,6 +69,8 @@ class AgentReplay:
 
     def walk(self, path: list[Cell]) -> list[Cell]:
         """Follow ``path`` (its first cell is the agent's) by SPEC §6; return the cells moved into."""
+        if path and (int(path[0][0]), int(path[0][1])) != self.agent:
+            raise ReplayError(f"the path starts at {tuple(path[0])} but the agent stands at {self.agent}")
         try:
             return self.body.walk(path)
         except IllegalMoveError as error:

@@ -214,7 +214,8 @@ class AgentBody:
         return new
 
     def walk(self, path: list[Cell]) -> list[Cell]:
-        """Follow ``path`` (its first cell is the agent's) by SPEC §6; return the cells moved into.
+        """Follow ``path`` (its first cell is the agent's; it is not checked) by SPEC §6; return the
+        cells moved into.
 
         Before each move the agent checks the rest of the path against what it knows, and stops as
         soon as a cell on it is known blocked, or at the path's end. Only looking around can make a
@@ -223,10 +224,6 @@ class AgentBody:
         into a blocked cell) raises the world's :class:`IllegalMoveError`.
         """
         path = [(int(row), int(col)) for row, col in path]
-        if not path:
-            return []
-        if path[0] != self.cell:
-            raise IllegalMoveError(f"the path starts at {path[0]} but the agent stands at {self.cell}")
         known_blocked, width = self.knowledge.blocked, self.knowledge.width
         if any(known_blocked[row * width + col] for row, col in path):
             return []
