@@ -76,31 +76,65 @@ class _LazyOpen:
     def __init__(self):
         self.entries = []
 
+    def __len__(self):
+        return len(self.entries)
+
+    def __contains__(self, item):
+        return False  # never removes an item's old entry
+
     def push(self, item, key):
         import heapq
         heapq.heappush(self.entries, (key, item))
-
-    update = push
 
     def pop(self):
         import heapq
         return heapq.heappop(self.entries)[1]
 
-    def min_priority(self, default):
+    def min_priority(self, default=None):
         return self.entries[0][0] if self.entries else default
+'''
+
+BLIND_AT_START = '''
+
+class _BlindAtStart(AgentBody):
+    """An agent that does not look around before its first search (the mistake)."""
+
+    def look(self):
+        if len(self.trajectory) == 1 and not getattr(self, "started", False):
+            self.started = True
+            return []
+        return super().look()
+'''
+
+STOPS_EARLY = '''
+
+class _StopsEarly(AgentBody):
+    """An agent that stops whenever it sees any new blocked cell (the mistake)."""
+
+    def walk(self, path):
+        moved = []
+        for cell in path[1:]:
+            self.cell = tuple(cell)
+            self.trajectory.append(self.cell)
+            moved.append(self.cell)
+            if self.look():
+                break
+        return moved
 '''
 
 MISTAKES = {
     # Ties in f always go to the smaller g: only the smaller-g check is still right.
     "smaller_g_ties": (
-        [('larger_g = self.tie_break == "larger_g"', "larger_g = False")],
+        [('return (f, -g, self.stamp) if self.tie_break == "larger_g" else (f, g, self.stamp)',
+          "return (f, g, self.stamp)")],
         {"forward_larger_g", "backward", "adaptive"},
         "ties in f go to the larger g",
     ),
     # The agent does not look around before its first search: every run is wrong from the start,
     # and the probe cannot be timed either (the world refuses the first move).
     "no_observation_at_start": (
-        [("        self.observe(agent)  # SPEC §4", "        pass  # SPEC §4")],
+        [("    agent = AgentBody(world, start, knowledge)", "    agent = _BlindAtStart(world, start, knowledge)"),
+         (None, BLIND_AT_START)],
         set(SEARCH_CHECKS) | {"efficiency"},
         "in its start cell before the first search",
     ),
@@ -108,20 +142,21 @@ MISTAKES = {
     # g was lowered while in OPEN is expanded again when its stale entry comes up. Which settings
     # this breaks is found below by running the patched code and counting repeated expansions.
     "re_expanding_closed_cells": (
-        [("        open_list = self.open_list()  # line 24\n", "        open_list = _LazyOpen()  # line 24\n"),
+        [("        open_list, closed = BinaryHeap(), []  # line 24\n", "        open_list, closed = _LazyOpen(), []  # line 24\n"),
          (None, LAZY_OPEN)],
         None,
         "expanded at most once per search",
     ),
     # The goal is appended to CLOSED when the search ends.
     "goal_counted_as_expansion": (
-        [("        return closed\n", "        return closed + ([s_goal] if g[s_goal] < INFINITY else [])\n")],
+        [("return SearchRecord(s_start, s_goal, closed, self.path(s_start, s_goal))",
+          "return SearchRecord(s_start, s_goal, closed + [s_goal], self.path(s_start, s_goal))")],
         set(SEARCH_CHECKS),
         "the goal is never counted as an expansion",
     ),
     # Backward: reversing the pointers gives a target-to-agent path; only backward uses it.
     "backward_path_reversed": (
-        [('return cells[::-1] if self.direction == "forward" else cells', "return cells[::-1]")],
+        [('return path[::-1] if self.direction == "forward" else path', "return path[::-1]")],
         {"backward"},
         "reversed",
     ),
@@ -177,7 +212,8 @@ def settings_with_repeated_expansions(folder: Path) -> set[str]:
 ])
 def test_other_remaining_ties_earn_most_but_not_all_points(tmp_path, rubric, checks):
     # Equal (f, g): the entry inserted LAST goes first. A correct A*, but not the SPEC's order.
-    patches = [("* stamp_radix + stamp\n", "* stamp_radix + (stamp_radix - 1 - stamp)\n")]
+    patches = [("return (f, -g, self.stamp) if self.tie_break == \"larger_g\" else (f, g, self.stamp)",
+                "return (f, -g, -self.stamp) if self.tie_break == \"larger_g\" else (f, g, -self.stamp)")]
     report = grade_submission(write_submission(tmp_path / "lifo_ties", patches), GradingOptions(checks=checks))
     for check_id in checks:
         check = next(c for c in report.checks if c.id == check_id)
@@ -187,11 +223,11 @@ def test_other_remaining_ties_earn_most_but_not_all_points(tmp_path, rubric, che
 
 def test_a_pass_over_all_cells_in_every_search_fails_only_the_efficiency_check(tmp_path, rubric):
     # The handout forbids it: g reset for every cell at the start of each search (correct, but slow).
-    eager = ("        search[s_goal] = counter  # line 23\n",
-             ("        search[s_goal] = counter  # line 23\n"
-              "        for index in range(cells):  # every cell, every search\n"
-              "            if search[index] != counter:\n"
-              "                g[index] = INFINITY\n"))
+    eager = ("        self.search[s_goal] = self.counter  # line 23\n",
+             ("        self.search[s_goal] = self.counter  # line 23\n"
+              "        for cell in knowledge.as_grid().cells():  # every cell, every search\n"
+              "            if self.search.get(cell, 0) != self.counter:\n"
+              "                self.g[cell] = INFINITY\n"))
     report = grade_submission(write_submission(tmp_path / "eager", [eager]),
                               GradingOptions(checks=("forward_larger_g", "efficiency")))
     assert lost(report) == {"efficiency": rubric.autograded["efficiency"]}, report.to_text()
@@ -200,9 +236,9 @@ def test_a_pass_over_all_cells_in_every_search_fails_only_the_efficiency_check(t
 
 def test_searching_again_before_the_path_is_blocked_names_the_walking_rule(tmp_path):
     # The agent stops whenever it sees any new blocked cell, not only one on its path ahead (SPEC §6).
-    stop_early = ("            if any(position_on_path.get(cell, -1) > step for cell in newly_blocked):",
-                  "            if newly_blocked:")
-    report = grade_submission(write_submission(tmp_path / "stops_early", [stop_early]),
+    stop_early = [("    agent = AgentBody(world, start, knowledge)", "    agent = _StopsEarly(world, start, knowledge)"),
+                  (None, STOPS_EARLY)]
+    report = grade_submission(write_submission(tmp_path / "stops_early", stop_early),
                               GradingOptions(checks=("forward_larger_g",)))
     assert report.score == 0
     assert "a cell on the rest of the path is known to be blocked" in all_messages(report, "forward_larger_g")

@@ -6,6 +6,8 @@ nbgrader run (generate_assignment, then autograde of two quick submissions) in t
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import os
 import shutil
@@ -60,6 +62,37 @@ def solution() -> dict:
 def test_committed_source_notebook_is_what_make_source_writes(tmp_path: Path) -> None:
     written = make_source.write_source(tmp_path / "replanning.ipynb")
     assert json.loads(written.read_text()) == json.loads(SOURCE.read_text()), "run python course/make_source.py"
+
+
+def _module_code(*modules) -> str:
+    """What a module holds below its imports (docstring, imports and comments above them cut), read
+    here by hand rather than by reference.solutions.sources, which made the notebook."""
+    parts = []
+    for module in modules:
+        lines = inspect.getsource(module).splitlines()
+        tree = ast.parse("\n".join(lines))
+        first = next(n for n in tree.body[1:] if not isinstance(n, (ast.Import, ast.ImportFrom)))
+        start = first.lineno - 1
+        while lines[start - 1].startswith("#"):
+            start -= 1
+        parts.append("\n".join(lines[start:]).strip("\n"))
+    return "\n\n\n".join(parts)
+
+
+@pytest.mark.parametrize("grade_id,modules", [("binary_heap", ("heap",)), ("repeated_astar", ("agent", "replanning"))])
+def test_solution_cells_are_the_readable_reference_itself(grade_id: str, modules: tuple[str, ...]) -> None:
+    """No solution code lives in a string: each solution cell, nbgrader's markers taken out, is the
+    code of reference/solutions/<module>.py below its imports."""
+    import importlib
+
+    cell = next(c for c in _cells() if _grade_id(c) == grade_id)
+    code = "\n".join(line for line in cell["source"].splitlines()
+                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    expected = _module_code(*(importlib.import_module(f"reference.solutions.{m}") for m in modules))
+    assert code.rstrip().endswith(expected), f"run python course/make_source.py ({grade_id})"
+    imports = code[: len(code.rstrip()) - len(expected)]
+    assert all(line.startswith(("from ", "import ")) for line in imports.splitlines() if line.strip())
+    assert "### BEGIN SOLUTION" in cell["source"]
 
 
 def test_cell_points_are_the_rubric_points() -> None:

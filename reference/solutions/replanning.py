@@ -22,8 +22,6 @@ cite the figure's line numbers.
 
 from __future__ import annotations
 
-from typing import Callable
-
 from reference.world.grid import INFINITY, Cell, manhattan
 from reference.world.sensing import Knowledge, World, cell_inside
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
@@ -53,13 +51,13 @@ class RepeatedAStar:
 
     ``direction`` is ``"forward"`` (search from the agent to the target) or ``"backward"`` (from the
     target to the agent); ``adaptive`` turns on Adaptive A*'s learned h-values (forward only).
-    ``open_list`` makes OPEN (default: the from-scratch :class:`BinaryHeap`). :meth:`run` moves the
-    agent through ``world`` with the kit's agent core and returns the SPEC §8 trace.
+    :meth:`run` moves the agent through ``world`` with the kit's agent core and returns the SPEC §8
+    trace.
     """
 
     def __init__(self, world: World, start: Cell, target: Cell, direction: str = "forward",
-                 adaptive: bool = False, tie_break: str = "larger_g",
-                 open_list: Callable[[], BinaryHeap] = BinaryHeap) -> None:
+                 adaptive: bool = False,
+                 tie_break: str = "larger_g") -> None:
         if direction not in ("forward", "backward"):
             raise ValueError(f"direction must be 'forward' or 'backward', got {direction!r}")
         if adaptive and direction != "forward":
@@ -73,7 +71,6 @@ class RepeatedAStar:
         self.adaptive = adaptive
         self.tie_break = tie_break
         self.algorithm = "adaptive" if adaptive else direction
-        self.open_list = open_list
         # Lines 15-17: counter := 0 and search(s) := 0 for every state. A state missing from the
         # dictionary `search` has search(s) = 0; g and tree hold only states some search generated.
         self.counter = 0
@@ -99,7 +96,7 @@ class RepeatedAStar:
         self.search[s_start] = self.counter  # line 21
         self.g[s_goal] = INFINITY  # line 22
         self.search[s_goal] = self.counter  # line 23
-        open_list, closed = self.open_list(), []  # line 24
+        open_list, closed = BinaryHeap(), []  # line 24
         self.stamp = 0  # this search's insertions into OPEN so far
         open_list.push(s_start, self.key(s_start, s_goal))  # line 25
         self.compute_path(open_list, closed, s_goal, knowledge)  # line 26

@@ -153,7 +153,7 @@ class EpisodicAgent:
 
     def run(self) -> RealtimeRun:
         """Plan, walk, repeat (the kit's agent core) until the target is reached or found unreachable."""
-        self.planning_seconds: list[float] = []
+        self.planning_seconds = []
         trace = run_agent(self.world, self.start_cell, self.target_cell, self, self.knowledge)
         return RealtimeRun(trace, self.planning_seconds, self.heuristic, self.lookahead)
 
