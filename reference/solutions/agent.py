@@ -33,7 +33,12 @@ from reference.world.trace import SearchRecord, Trace
 
 
 class Planner(Protocol):
-    """What the agent core needs of a planner (see the module docstring)."""
+    """What the agent core needs of a planner: the names its trace carries, and one planning episode.
+
+    ``plan_episode`` gets the agent's cell, what it knows now and the blocked cells it has seen since
+    the last episode; it returns the episode's search record, whose path runs from the agent to the
+    target (empty when the planner finds none).
+    """
 
     algorithm: str
     tie_break: str
