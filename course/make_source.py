@@ -39,7 +39,7 @@ COURSE = Path(__file__).resolve().parent
 sys.path.insert(0, str(COURSE.parent))  # run as a script from anywhere: the kit's packages
 
 from reference.solutions import agent, heap, replanning  # noqa: E402
-from reference.solutions.sources import import_lines, notebook_code, without_solution_markers  # noqa: E402
+from reference.solutions.sources import import_lines, notebook_code  # noqa: E402
 
 SOURCE_NOTEBOOK = COURSE / "source" / "replanning" / "replanning.ipynb"
 
@@ -193,11 +193,6 @@ def astar_solution() -> str:
     """The Repeated A* cell: the agent core (reference/solutions/agent.py) and the planner
     (reference/solutions/replanning.py) themselves, function bodies marked as solution."""
     return import_lines(agent, replanning) + "\n\n\n" + notebook_code(agent) + "\n\n" + notebook_code(replanning)
-
-
-def solution_modules_code(grade_id: str) -> str:
-    """What the solution cell ``grade_id`` holds once nbgrader's markers are taken out (for the tests)."""
-    return without_solution_markers(heap_solution() if grade_id == "binary_heap" else astar_solution())
 
 
 ASTAR_TRY = """

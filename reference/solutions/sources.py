@@ -21,6 +21,7 @@ from types import ModuleType
 
 from . import agent, heap, replanning
 
+
 def split_module(module: ModuleType) -> tuple[dict[str, list[str]], str]:
     """``module``'s absolute imports (``{"typing": ["Protocol"], ...}``; ``""`` for plain ``import``),
     and its code after them (docstring, ``from __future__`` and relative imports left out)."""
@@ -114,8 +115,3 @@ def notebook_code(module: ModuleType) -> str:
         lines.insert(index, marker)
     return "\n".join(lines) + "\n"
 
-
-def without_solution_markers(text: str) -> str:
-    """``text`` with the nbgrader marker lines removed (the inverse of :func:`notebook_code`)."""
-    markers = ("### BEGIN SOLUTION", "### END SOLUTION")
-    return "\n".join(line for line in text.splitlines() if line.strip() not in markers) + "\n"
