@@ -1,8 +1,9 @@
 """``ftr solution export``: the reference solution laid out as a student submission.
 
 The result is a folder with ``heap.py`` and ``replanning.py`` (which imports ``from heap import
-BinaryHeap`` and nothing of the kit but ``reference.world``), so an instructor — and the tests —
-can confirm that a grading configuration gives the reference full marks.
+BinaryHeap`` and nothing of the kit but ``reference.world``): the kit's readable reference, the
+code the course notebook shows. An instructor — and the tests — can confirm with it that a grading
+configuration gives the reference full marks.
 
 >>> import tempfile, pathlib
 >>> folder = export_solution(pathlib.Path(tempfile.mkdtemp()) / "reference_submission")
@@ -21,13 +22,18 @@ SOLUTIONS = Path(__file__).resolve().parents[1] / "reference" / "solutions"
 
 
 def exported_sources() -> dict[str, str]:
-    """File name -> source of the reference solution as a submission."""
-    heap = (SOLUTIONS / "heap.py").read_text(encoding="utf-8")
-    replanning = (SOLUTIONS / "replanning.py").read_text(encoding="utf-8")
-    replanning = replanning.replace("from .heap import BinaryHeap", "from heap import BinaryHeap")
-    if "from ." in replanning or "reference.solutions" in replanning:
-        raise RuntimeError("reference/solutions/replanning.py imports something a submission cannot")
-    return {"heap.py": heap, "replanning.py": replanning}
+    """File name -> source of the reference solution as a submission.
+
+    ``heap.py`` is reference/solutions/heap.py; ``replanning.py`` is the agent core
+    (reference/solutions/agent.py) followed by the Repeated A* planner (replanning.py), both read
+    from the modules by :func:`reference.solutions.sources.submission_sources`.
+    """
+    from reference.solutions.sources import submission_sources
+
+    sources = submission_sources()
+    if "from ." in sources["replanning.py"] or "reference.solutions" in sources["replanning.py"]:
+        raise RuntimeError("the exported replanning.py imports something a submission cannot")
+    return sources
 
 
 def export_solution(out: str | os.PathLike) -> Path:

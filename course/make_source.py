@@ -1,8 +1,10 @@
 """Write the nbgrader source notebook ``course/source/replanning/replanning.ipynb``.
 
 The notebook is made from this script so that its points always match ``course/rubric.toml``
-and its cell metadata is exactly what nbgrader expects. After editing the rubric or the text
-below, run it again and commit both files::
+and its cell metadata is exactly what nbgrader expects. Its solution cells are the kit's readable
+reference itself (``reference/solutions/heap.py``, ``agent.py`` and ``replanning.py``, read with
+``ast`` by :mod:`reference.solutions.sources`): no solution code lives in this file. After editing
+the rubric, the text below or the reference, run it again and commit both files::
 
     python course/make_source.py            # rewrites course/source/replanning/replanning.ipynb
 
@@ -34,6 +36,11 @@ from textwrap import dedent
 from typing import Any
 
 COURSE = Path(__file__).resolve().parent
+sys.path.insert(0, str(COURSE.parent))  # run as a script from anywhere: the kit's packages
+
+from reference.solutions import agent, heap, replanning  # noqa: E402
+from reference.solutions.sources import import_lines, notebook_code  # noqa: E402
+
 SOURCE_NOTEBOOK = COURSE / "source" / "replanning" / "replanning.ipynb"
 
 # -- cell builders ----------------------------------------------------------------------------------
@@ -133,122 +140,10 @@ HEAP_INTRO = """
     `sortedcontainers` or `bisect` anywhere in the notebook.
 """
 
-HEAP = '''
-    class BinaryHeap:
-        """A binary min-heap: entry i has children 2i+1 and 2i+2, and no child is smaller than it.
+def heap_solution() -> str:
+    """The binary heap cell: reference/solutions/heap.py itself, method bodies marked as solution."""
+    return import_lines(heap) + "\n\n\n" + notebook_code(heap)
 
-        >>> heap = BinaryHeap(); heap.push("b", 2); heap.push("a", 1); heap.update("b", 0)
-        >>> heap.pop(), len(heap), "a" in heap
-        ('b', 1, True)
-        """
-
-        def __init__(self):
-            ### BEGIN SOLUTION
-            self._entries = []   # [priority, item] pairs, a complete binary tree stored by level
-            self._index = {}     # item -> its position in _entries
-            ### END SOLUTION
-
-        def __len__(self):
-            ### BEGIN SOLUTION
-            return len(self._entries)
-            ### END SOLUTION
-
-        def __contains__(self, item):
-            ### BEGIN SOLUTION
-            return item in self._index
-            ### END SOLUTION
-
-        def push(self, item, priority):
-            ### BEGIN SOLUTION
-            if item in self._index:
-                raise ValueError(f"{item!r} is already in the heap")
-            self._entries.append([priority, item])
-            self._index[item] = len(self._entries) - 1
-            self._sift_up(len(self._entries) - 1)
-            ### END SOLUTION
-
-        def peek(self):
-            ### BEGIN SOLUTION
-            if not self._entries:
-                raise IndexError("peek at an empty heap")
-            return self._entries[0][1]
-            ### END SOLUTION
-
-        def pop(self):
-            ### BEGIN SOLUTION
-            if not self._entries:
-                raise IndexError("pop from an empty heap")
-            item = self._entries[0][1]
-            self._delete_at(0)
-            return item
-            ### END SOLUTION
-
-        def update(self, item, priority):
-            ### BEGIN SOLUTION
-            if item not in self._index:
-                raise KeyError(item)
-            position = self._index[item]
-            old = self._entries[position][0]
-            self._entries[position][0] = priority
-            if priority < old:
-                self._sift_up(position)
-            else:
-                self._sift_down(position)
-            ### END SOLUTION
-
-        def remove(self, item):
-            ### BEGIN SOLUTION
-            if item not in self._index:
-                raise KeyError(item)
-            self._delete_at(self._index[item])
-            ### END SOLUTION
-
-        def _swap(self, i, j):
-            """Exchange entries i and j, keeping the item -> position dictionary right."""
-            ### BEGIN SOLUTION
-            entries = self._entries
-            entries[i], entries[j] = entries[j], entries[i]
-            self._index[entries[i][1]] = i
-            self._index[entries[j][1]] = j
-            ### END SOLUTION
-
-        def _delete_at(self, position):
-            """Move the last entry into the hole at `position`, then repair the heap there."""
-            ### BEGIN SOLUTION
-            last = len(self._entries) - 1
-            self._swap(position, last)
-            del self._index[self._entries.pop()[1]]
-            if position < len(self._entries):
-                self._sift_up(position)
-                self._sift_down(position)
-            ### END SOLUTION
-
-        def _sift_up(self, position):
-            """Move the entry at `position` up while it is smaller than its parent."""
-            ### BEGIN SOLUTION
-            while position > 0:
-                parent = (position - 1) // 2
-                if not self._entries[position][0] < self._entries[parent][0]:
-                    break
-                self._swap(position, parent)
-                position = parent
-            ### END SOLUTION
-
-        def _sift_down(self, position):
-            """Move the entry at `position` down while one of its children is smaller."""
-            ### BEGIN SOLUTION
-            size = len(self._entries)
-            while True:
-                smallest = position
-                for child in (2 * position + 1, 2 * position + 2):
-                    if child < size and self._entries[child][0] < self._entries[smallest][0]:
-                        smallest = child
-                if smallest == position:
-                    break
-                self._swap(position, smallest)
-                position = smallest
-            ### END SOLUTION
-'''
 
 HEAP_TRY = """
     # Try your heap here (this cell is not graded).
@@ -261,9 +156,13 @@ HEAP_TRY = """
 ASTAR_INTRO = """
     ## Part 2: Repeated Forward A*, Repeated Backward A* and Adaptive A*
 
-    Write `repeated_astar`, the agent loop of the handout's Figure 4; the three public functions
-    below call it. Rules (the kit's SPEC, sections 4-8), which make every correct solution expand
-    the same cells in the same order:
+    The cell below has two parts, the two procedures of the handout's Figure 4. `run_agent` is
+    Main: the agent looks around, asks a planner for a search, walks its path, and repeats
+    (`AgentBody` from `reference.world` is the agent's body: `look()` senses and remembers,
+    `walk(path)` follows a path by rule 6). `RepeatedAStar` is the planner: `plan_episode` sets up
+    one search (lines 19-25) and `compute_path` is ComputePath (lines 1-13). Fill in every body,
+    the three public functions at the end included. Rules (the kit's SPEC, sections 4-8),
+    which make every correct solution expand the same cells in the same order:
 
     1. Cells are `(row, col)`, row 0 at the top. Successors **east, south, west, north**
        (`(r, c+1), (r+1, c), (r, c-1), (r-1, c)`) that exist and are not known to be blocked; every
@@ -290,96 +189,11 @@ ASTAR_INTRO = """
     per search.
 """
 
-ASTAR = '''
-    def repeated_astar(world, start, target, algorithm="forward", tie_break="larger_g"):
-        """Move the agent from `start` to `target` by repeated A* searches; return the trace.
+def astar_solution() -> str:
+    """The Repeated A* cell: the agent core (reference/solutions/agent.py) and the planner
+    (reference/solutions/replanning.py) themselves, function bodies marked as solution."""
+    return import_lines(agent, replanning) + "\n\n\n" + notebook_code(agent) + "\n\n" + notebook_code(replanning)
 
-        `algorithm` is "forward", "backward" or "adaptive"; `tie_break` "larger_g" or "smaller_g".
-        """
-        ### BEGIN SOLUTION
-        start, target = tuple(start), tuple(target)
-        knowledge = Knowledge(world.height, world.width)
-        knowledge.observe(world.sense(start))               # look around before the first search
-        g, search, tree, learned_h = {}, {}, {}, {}           # dictionaries: lazy by construction
-        infinity = float("inf")
-        counter = 0
-        agent, trajectory, searches = start, [start], []
-
-        def successors(cell):
-            row, col = cell
-            for t in ((row, col + 1), (row + 1, col), (row, col - 1), (row - 1, col)):   # E, S, W, N
-                if 0 <= t[0] < world.height and 0 <= t[1] < world.width and not knowledge.is_blocked(t):
-                    yield t
-
-        while agent != target:                               # Figure 4, line 18
-            counter += 1                                      # line 19
-            s_start, s_goal = (target, agent) if algorithm == "backward" else (agent, target)
-
-            def h(cell):
-                return learned_h.get(cell, manhattan(cell, s_goal))
-
-            def key(cell):
-                f = g[cell] + h(cell)
-                return (f, -g[cell] if tie_break == "larger_g" else g[cell], stamp)
-
-            g[s_start], search[s_start] = 0, counter          # lines 20-21
-            g[s_goal], search[s_goal] = infinity, counter     # lines 22-23
-            open_list, closed, stamp = BinaryHeap(), [], 0    # line 24
-            open_list.push(s_start, key(s_start))             # line 25
-            # ComputePath, lines 2-13; f of the heap's top is g + h of that state.
-            while open_list and g[s_goal] > g[open_list.peek()] + h(open_list.peek()):
-                s = open_list.pop()
-                closed.append(s)
-                for t in successors(s):
-                    if search.get(t, 0) < counter:
-                        g[t], search[t] = infinity, counter
-                    if g[t] > g[s] + 1:
-                        g[t], tree[t] = g[s] + 1, s
-                        stamp += 1
-                        if t in open_list:
-                            open_list.update(t, key(t))
-                        else:
-                            open_list.push(t, key(t))
-
-            if g[s_goal] == infinity:                         # line 27: OPEN ran empty
-                searches.append(SearchRecord(s_start, s_goal, closed, []))
-                return Trace(algorithm, tie_break, False, trajectory, searches)
-            path = [s_goal]                                   # line 30: follow the tree pointers
-            while path[-1] != s_start:
-                path.append(tree[path[-1]])
-            if algorithm != "backward":
-                path.reverse()                                # forward: they lead back to the agent
-            searches.append(SearchRecord(s_start, s_goal, closed, path))
-            if algorithm == "adaptive":
-                for s in closed:
-                    learned_h[s] = g[s_goal] - g[s]
-
-            # Walk until the target, or until a cell ahead on the path is known blocked.
-            place_on_path = {cell: i for i, cell in enumerate(path)}
-            for step, cell in enumerate(path[1:], start=1):
-                agent = cell
-                trajectory.append(agent)
-                newly_blocked = knowledge.observe(world.sense(agent))
-                if any(place_on_path.get(b, -1) > step for b in newly_blocked):
-                    break
-        return Trace(algorithm, tie_break, True, trajectory, searches)
-        ### END SOLUTION
-
-
-    def repeated_forward_astar(world, start, target, tie_break="larger_g"):
-        """Repeated Forward A*: every search runs from the agent's cell to the target."""
-        return repeated_astar(world, start, target, "forward", tie_break)
-
-
-    def repeated_backward_astar(world, start, target, tie_break="larger_g"):
-        """Repeated Backward A*: every search runs from the target to the agent's cell."""
-        return repeated_astar(world, start, target, "backward", tie_break)
-
-
-    def adaptive_astar(world, start, target, tie_break="larger_g"):
-        """Adaptive A*: forward searches whose h-values learn h(s) = g(goal) - g(s)."""
-        return repeated_astar(world, start, target, "adaptive", tie_break)
-'''
 
 ASTAR_TRY = """
     # The handout's first example (Figure 2): the agent in E3, the target in E5.
@@ -478,12 +292,12 @@ def notebook_cells(rubric: dict[str, Any]) -> list[dict[str, Any]]:
         markdown("intro", INTRO),
         code("imports", IMPORTS),
         markdown("heap_intro", HEAP_INTRO),
-        solution("binary_heap", HEAP),
+        solution("binary_heap", heap_solution()),
         scratch(HEAP_TRY),
         tests("heap", points["heap"], "The heap against a model priority queue"),
         tests("heap_from_scratch", points["heap_from_scratch"], "Extra credit: a heap from scratch"),
         markdown("astar_intro", ASTAR_INTRO),
-        solution("repeated_astar", ASTAR),
+        solution("repeated_astar", astar_solution()),
         scratch(ASTAR_TRY),
         tests("forward_larger_g", points["forward_larger_g"], "Repeated Forward A*, ties to the larger g"),
         tests("forward_smaller_g", points["forward_smaller_g"], "Repeated Forward A*, ties to the smaller g"),

@@ -63,9 +63,9 @@ def _scratch(code: str) -> dict:
 def _submissions(source: dict, release: dict) -> dict[str, dict | str]:
     mistake = copy.deepcopy(source)
     astar = mistake["cells"][_cell(mistake, "repeated_astar")]
-    right = 'return (f, -g[cell] if tie_break == "larger_g" else g[cell], stamp)'
+    right = 'return (f, -g, self.stamp) if self.tie_break == "larger_g" else (f, g, self.stamp)'
     assert right in astar["source"]
-    astar["source"] = astar["source"].replace(right, "return (f, -g[cell], stamp)")
+    astar["source"] = astar["source"].replace(right, "return (f, -g, self.stamp)")
 
     crashy = copy.deepcopy(source)
     crashy["cells"].insert(_cell(crashy, "test_heap") + 1, _scratch("while True:\n    pass"))

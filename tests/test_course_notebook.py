@@ -6,6 +6,8 @@ nbgrader run (generate_assignment, then autograde of two quick submissions) in t
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import os
 import shutil
@@ -60,6 +62,37 @@ def solution() -> dict:
 def test_committed_source_notebook_is_what_make_source_writes(tmp_path: Path) -> None:
     written = make_source.write_source(tmp_path / "replanning.ipynb")
     assert json.loads(written.read_text()) == json.loads(SOURCE.read_text()), "run python course/make_source.py"
+
+
+def _module_code(*modules) -> str:
+    """What a module holds below its imports (docstring, imports and comments above them cut), read
+    here by hand rather than by reference.solutions.sources, which made the notebook."""
+    parts = []
+    for module in modules:
+        lines = inspect.getsource(module).splitlines()
+        tree = ast.parse("\n".join(lines))
+        first = next(n for n in tree.body[1:] if not isinstance(n, (ast.Import, ast.ImportFrom)))
+        start = first.lineno - 1
+        while lines[start - 1].startswith("#"):
+            start -= 1
+        parts.append("\n".join(lines[start:]).strip("\n"))
+    return "\n\n\n".join(parts)
+
+
+@pytest.mark.parametrize("grade_id,modules", [("binary_heap", ("heap",)), ("repeated_astar", ("agent", "replanning"))])
+def test_solution_cells_are_the_readable_reference_itself(grade_id: str, modules: tuple[str, ...]) -> None:
+    """No solution code lives in a string: each solution cell, nbgrader's markers taken out, is the
+    code of reference/solutions/<module>.py below its imports."""
+    import importlib
+
+    cell = next(c for c in _cells() if _grade_id(c) == grade_id)
+    code = "\n".join(line for line in cell["source"].splitlines()
+                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    expected = _module_code(*(importlib.import_module(f"reference.solutions.{m}") for m in modules))
+    assert code.rstrip().endswith(expected), f"run python course/make_source.py ({grade_id})"
+    imports = code[: len(code.rstrip()) - len(expected)]
+    assert all(line.startswith(("from ", "import ")) for line in imports.splitlines() if line.strip())
+    assert "### BEGIN SOLUTION" in cell["source"]
 
 
 def test_cell_points_are_the_rubric_points() -> None:
@@ -208,7 +241,9 @@ def test_real_nbgrader_release_and_autograde_of_quick_submissions(tmp_path: Path
     release_path = course / "release" / "replanning" / "replanning.ipynb"
     release = release_path.read_text()
     assert "BEGIN SOLUTION" not in release and "HIDDEN TESTS" not in release and "_sift_up" in release
-    assert release.count("raise NotImplementedError()") == 13  # 12 heap methods and repeated_astar
+    # Every function body is the student's to write: 17 heap methods, run_agent, and the 12 functions
+    # of the Repeated A* module (smallest_f, 9 methods of RepeatedAStar, the 3 public functions).
+    assert release.count("raise NotImplementedError()") == 30
     for student, text in (("untouched", release), ("garbage", "not json")):
         folder = course / "submitted" / student / "replanning"
         folder.mkdir(parents=True)

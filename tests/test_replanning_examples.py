@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, handout_cell, handout_cells
 
 from reference.world.grid import manhattan
-from reference.world.sensing import FogOfWarWorld
+from reference.world.sensing import AgentBody, FogOfWarWorld
 from reference.solutions.replanning import RepeatedAStar, adaptive_astar, repeated_backward_astar, repeated_forward_astar
 
 E3, E5 = handout_cell("E3"), handout_cell("E5")
@@ -41,17 +41,15 @@ def test_example_1_adaptive_first_two_searches() -> None:
 
 def test_example_1_adaptive_h_values_after_the_first_search() -> None:
     """After the first search, h = 8 - g for every expanded cell; D2, E1, E2 and E3 rise above Manhattan."""
-    agent = RepeatedAStar(FogOfWarWorld(EXAMPLE_1, E3), E3, E5, "forward", adaptive=True)
-    agent.observe(agent.start[0] * 5 + agent.start[1])
-    agent.counter = 1
-    expanded = agent.compute_path(E3[0] * 5 + E3[1], E5[0] * 5 + E5[1])
-    agent.update_heuristic(expanded, E5[0] * 5 + E5[1])
+    planner = RepeatedAStar(FogOfWarWorld(EXAMPLE_1, E3), E3, E5, "forward", adaptive=True)
+    body = AgentBody(planner.world, E3)  # the agent in E3, having looked around
+    planner.plan_episode(body.cell, body.knowledge, body.take_newly_blocked())  # the first search
     # g-values of the first search, worked by hand from Figure 5 (left): distances from E3.
     g_by_hand = {"E3": 0, "E2": 1, "E1": 2, "D2": 2, "D1": 3, "C2": 3, "C3": 4, "C4": 5, "C5": 6, "D5": 7}
     raised = set()
     for name, g in g_by_hand.items():
         cell = handout_cell(name)
-        h = agent.learned_h[cell[0] * 5 + cell[1]]
+        h = planner.learned_h[cell]
         assert h == 8 - g, name
         if h > manhattan(cell, E5):
             raised.add(name)

@@ -83,3 +83,23 @@ def test_numpy_integers_are_cells_too() -> None:
 def test_invalid_json_is_reported() -> None:
     with pytest.raises(TraceFormatError, match="not valid JSON"):
         Trace.from_json("{")
+
+
+def test_read_trace_accepts_objects_with_the_fields_as_attributes() -> None:
+    """A student's own record classes are traces too, if they have the SPEC §8 fields."""
+    from types import SimpleNamespace
+
+    from reference.world.trace import read_trace
+
+    search = SimpleNamespace(start=(0, 0), goal=(0, 1), expanded=[(0, 0)], path=[(0, 0), (0, 1)])
+    mine = SimpleNamespace(algorithm="forward", tie_break="larger_g", reached=np.bool_(True),
+                           trajectory=[(0, 0), (0, 1)], searches=[search])
+    trace = read_trace(mine, 1, 2)
+    assert trace == Trace("forward", "larger_g", True, [(0, 0), (0, 1)],
+                          [SearchRecord((0, 0), (0, 1), [(0, 0)], [(0, 0), (0, 1)])])
+    del search.path
+    with pytest.raises(TraceFormatError, match=r"searches\[0\]\.path: missing"):
+        read_trace(mine)
+    mine.reached = "yes"
+    with pytest.raises(TraceFormatError, match="reached: expected true or false"):
+        read_trace(mine)

@@ -29,8 +29,6 @@ class BinaryHeap(Generic[Item]):
     of an absent item ``KeyError``; ``push`` of an item already present ``ValueError``.
     """
 
-    __slots__ = ("_items", "_priorities", "_position")
-
     def __init__(self) -> None:
         self._items: list[Item] = []          # the heap array
         self._priorities: list[Any] = []      # _priorities[i] belongs to _items[i]

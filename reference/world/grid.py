@@ -72,6 +72,27 @@ def manhattan(a: Cell, b: Cell) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
+#: The g-value of a state no search has reached yet: larger than any path length on a grid of fewer
+#: than 2**31 cells. The one infinity of the kit (world, planners, checks). An int, so that every
+#: comparison stays int-to-int, and it fits the 32-bit arrays of the compiled twins.
+INFINITY = 2**31 - 1
+
+
+def neighbours_of(cell: Cell, height: int, width: int, directions: tuple[Cell, ...] = DIRECTIONS) -> list[Cell]:
+    """The cells next to ``cell`` that lie inside a ``height`` x ``width`` grid, in ``directions`` order.
+
+    The one successor function of the kit: by default the SPEC's four moves, east, south, west,
+    north (pass another tuple of row and column offsets for other moves). Which of them an agent may
+    enter is for its knowledge to say (:meth:`reference.world.sensing.Knowledge.successors`).
+
+    >>> neighbours_of((0, 1), 2, 3)
+    [(0, 2), (1, 1), (0, 0)]
+    """
+    row, col = cell
+    return [(row + d_row, col + d_col) for d_row, d_col in directions
+            if 0 <= row + d_row < height and 0 <= col + d_col < width]
+
+
 def check_connectivity(connectivity: int) -> int:
     """``connectivity`` if it is 4 or 8, else ``ValueError``."""
     if connectivity not in MOVES:

@@ -3,8 +3,9 @@
 Pictures and checks need to know, for every search of a trace, what the agent knew when it began
 and the g-, h- and f-values and tree pointers the handout's figures show. None of that needs an A*:
 
-* :class:`AgentReplay` walks the agent the SPEC's way (§4 sensing, §6 walking rule) along paths it is
-  given, so the knowledge before each search follows from the paths alone.
+* :class:`AgentReplay` walks the agent along the paths it is given with the walking rule every planner
+  uses (:class:`~reference.world.sensing.AgentBody`: §4 sensing, §6 walking), so the knowledge before
+  each search follows from the paths alone.
 * :func:`annotate_search` derives g-values and tree pointers from the recorded expansion order: an
   expansion of ``s`` sets ``g(t) = g(s) + 1`` and ``tree(t) = s`` for every presumed-unblocked
   neighbour ``t`` (east, south, west, north) that this lowers, exactly as ComputePath's lines 9-11 do.
@@ -28,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from .grid import DIRECTIONS, Cell, Gridworld, manhattan
-from .sensing import Knowledge
+from .grid import Cell, Gridworld, manhattan
+from .sensing import AgentBody, FogOfWarWorld, IllegalMoveError, Knowledge
 from .trace import SearchRecord, Trace
 
 
@@ -39,52 +40,41 @@ class ReplayError(ValueError):
 
 
 class AgentReplay:
-    """The agent's body and memory, moved along paths by the caller.
+    """The agent's body and memory on the true grid, moved along recorded paths by the caller.
 
-    It senses the four neighbours of its start cell at once and after every move (SPEC §4).
+    It is the :class:`~reference.world.sensing.AgentBody` every planner walks with, in a
+    :class:`~reference.world.sensing.FogOfWarWorld`: the same sensing (SPEC §4) and the same walking
+    rule (SPEC §6), so a replay re-walks a trace exactly as the agent did.
     """
 
     def __init__(self, grid: Gridworld, start: Cell) -> None:
         self.grid = grid
-        self.agent = (int(start[0]), int(start[1]))
-        self.knowledge = Knowledge(grid.height, grid.width)
-        self.trajectory: list[Cell] = [self.agent]
-        self._sense()
+        try:
+            self.body = AgentBody(FogOfWarWorld(grid, start), start)
+        except (ValueError, IllegalMoveError) as error:
+            raise ReplayError(str(error)) from None
 
-    def _sense(self) -> list[Cell]:
-        """Observe the neighbours of the agent's cell; return the newly seen blocked ones."""
-        blocked = [n for n in self.grid.neighbours(self.agent) if self.grid.blocked[n]]
-        return self.knowledge.observe(blocked)
+    @property
+    def agent(self) -> Cell:
+        """The cell the agent stands in."""
+        return self.body.cell
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return self.body.knowledge
+
+    @property
+    def trajectory(self) -> list[Cell]:
+        return self.body.trajectory
 
     def walk(self, path: list[Cell]) -> list[Cell]:
-        """Follow ``path`` (its first cell is the agent's) by SPEC §6; return the cells moved into.
-
-        Before each move the agent checks the remaining path against what it knows; it stops as soon
-        as a cell on it is known to be blocked, or at the path's end.
-        """
-        path = [(int(r), int(c)) for r, c in path]
-        if not path:
-            return []
-        if path[0] != self.agent:
-            raise ReplayError(f"the path starts at {path[0]} but the agent stands at {self.agent}")
-        # Where each cell last appears on the path: a newly seen blocked cell stops the agent when it
-        # lies ahead of it. (Observations are the only way a cell becomes known blocked.)
-        last_position = {cell: i for i, cell in enumerate(path)}
-        if any(self.knowledge.is_blocked(cell) for cell in path):
-            return []
-        moved = []
-        for step in range(1, len(path)):
-            here, there = path[step - 1], path[step]
-            if manhattan(here, there) != 1:
-                raise ReplayError(f"path step {step} goes from {here} to {there}, which is not one move")
-            if not self.grid.in_bounds(there) or self.grid.blocked[there]:
-                raise ReplayError(f"path step {step} moves into {there}, which is blocked on the true grid")
-            self.agent = there
-            self.trajectory.append(there)
-            moved.append(there)
-            if any(last_position.get(cell, -1) > step for cell in self._sense()):
-                break
-        return moved
+        """Follow ``path`` (its first cell is the agent's) by SPEC §6; return the cells moved into."""
+        if path and (int(path[0][0]), int(path[0][1])) != self.agent:
+            raise ReplayError(f"the path starts at {tuple(path[0])} but the agent stands at {self.agent}")
+        try:
+            return self.body.walk(path)
+        except IllegalMoveError as error:
+            raise ReplayError(str(error)) from None
 
 
 @dataclass
@@ -121,16 +111,12 @@ def annotate_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cel
     g: dict[Cell, int] = {start: 0}
     tree: dict[Cell, Cell] = {}
     generated: list[Cell] = [start]
-    height, width = knowledge.height, knowledge.width
     for s in record.expanded:
         s = tuple(s)
         if s not in g:
             continue
         g_next = g[s] + 1
-        for d_row, d_col in DIRECTIONS:
-            t = (s[0] + d_row, s[1] + d_col)
-            if not (0 <= t[0] < height and 0 <= t[1] < width) or knowledge.is_blocked(t):
-                continue
+        for t in knowledge.successors(s):
             if t not in g:
                 generated.append(t)
             if g.get(t, g_next + 1) > g_next:  # ComputePath lines 9-11

@@ -17,6 +17,11 @@ it presumes unblocked (the freespace assumption).
 []
 >>> world.visited
 [(0, 1), (1, 1)]
+
+:class:`AgentBody` is the agent itself as the world sees it: where it stands, its memory, where it
+has been, and the SPEC's rules for looking around (§4) and walking a path (§6). Every planner of the
+kit walks through it (``reference.solutions.agent``), and so does a replay of a recorded trace
+(``reference.world.replay``): one walking rule for all.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Iterable, Protocol
 
 import numpy as np
 
-from .grid import DIRECTIONS, Cell, Gridworld
+from .grid import Cell, Gridworld, neighbours_of
 
 
 class World(Protocol):
@@ -102,12 +107,7 @@ class FogOfWarWorld:
                 raise IllegalMoveError(f"the agent moved from {last} into the blocked cell {here}")
             self.visited.append(here)
         self.sense_count += 1
-        blocked_neighbours = []
-        for d_row, d_col in DIRECTIONS:
-            r, c = row + d_row, col + d_col
-            if 0 <= r < self.height and 0 <= c < self.width and self._blocked[r, c]:
-                blocked_neighbours.append((r, c))
-        return blocked_neighbours
+        return [cell for cell in neighbours_of(here, self.height, self.width) if self._blocked[cell]]
 
 
 class Knowledge:
@@ -120,12 +120,15 @@ class Knowledge:
     []
     >>> k.is_blocked((1, 0)), k.is_blocked((1, 1))
     (True, False)
+    >>> k.successors((1, 1)), k.blocked_count      # east, south, west, north; (1, 0) is known blocked
+    ([(1, 2), (0, 1)], 2)
     """
 
     def __init__(self, height: int, width: int) -> None:
         self.height = height
         self.width = width
         self.blocked = bytearray(height * width)  # 1 = known blocked; the one pass over all cells
+        self.blocked_count = 0                    # how many cells are known blocked
 
     def observe(self, blocked_cells: Iterable[Cell]) -> list[Cell]:
         """Remember ``blocked_cells``; return those that were not known before, in the given order."""
@@ -135,15 +138,23 @@ class Knowledge:
             if not self.blocked[index]:
                 self.blocked[index] = 1
                 new.append((row, col))
+        self.blocked_count += len(new)
         return new
 
     def is_blocked(self, cell: Cell) -> bool:
         return bool(self.blocked[cell[0] * self.width + cell[1]])
 
+    def successors(self, cell: Cell) -> list[Cell]:
+        """The cells an agent in ``cell`` may move to as far as it knows (SPEC §4-5): its neighbours
+        inside the grid that are not known blocked, east, south, west, north."""
+        blocked, width = self.blocked, self.width
+        return [(row, col) for row, col in neighbours_of(cell, self.height, width) if not blocked[row * width + col]]
+
     def copy(self) -> Knowledge:
         """A snapshot that later observations do not change."""
         snapshot = Knowledge(self.height, self.width)
         snapshot.blocked[:] = self.blocked
+        snapshot.blocked_count = self.blocked_count
         return snapshot
 
     def known_blocked(self) -> list[Cell]:
@@ -154,3 +165,78 @@ class Knowledge:
         """The freespace view the agent plans on: known-blocked cells blocked, all others free."""
         blocked = np.frombuffer(bytes(self.blocked), dtype=np.uint8).reshape(self.height, self.width).astype(bool)
         return Gridworld(self.height, self.width, blocked)
+
+
+class AgentBody:
+    """The agent in the world (SPEC §4, §6): where it stands, what it knows, and where it has been.
+
+    Made in its start cell, it looks around at once (SPEC §4). :meth:`walk` moves it along a path by
+    the SPEC's walking rule and looks around after every move. Which path to walk is a planner's
+    business (``reference.solutions.agent``); a replay walks the paths a trace recorded. ``knowledge``
+    is what the agent knows before it starts: nothing (``None``), or for known terrain every blocked
+    cell. ``newly_blocked`` collects the blocked cells seen since a planner last took them
+    (:meth:`take_newly_blocked`), for planners that repair their searches (D* Lite).
+
+    >>> world = FogOfWarWorld(Gridworld.from_strings(["...", ".@."]), start=(1, 0))
+    >>> body = AgentBody(world, (1, 0))
+    >>> body.knowledge.known_blocked()
+    [(1, 1)]
+    >>> body.walk([(1, 0), (0, 0), (0, 1), (0, 2)])
+    [(0, 0), (0, 1), (0, 2)]
+    >>> body.cell, body.trajectory
+    ((0, 2), [(1, 0), (0, 0), (0, 1), (0, 2)])
+    >>> body.walk([(0, 2), (1, 2), (1, 1)])     # (1, 1) is known blocked: the agent does not move
+    []
+    """
+
+    def __init__(self, world: World, start: Cell, knowledge: Knowledge | None = None) -> None:
+        self.world = world
+        self.cell = cell_inside(world, start, "start")
+        if knowledge is None:
+            knowledge = Knowledge(world.height, world.width)
+        elif (knowledge.height, knowledge.width) != (world.height, world.width):
+            raise ValueError(f"the knowledge is {knowledge.height} x {knowledge.width}, "
+                             f"the world {world.height} x {world.width}")
+        self.knowledge = knowledge
+        self.trajectory: list[Cell] = [self.cell]
+        self.newly_blocked: list[Cell] = []
+        self.look()  # SPEC §4: before the first search
+
+    def look(self) -> list[Cell]:
+        """Sense the neighbours of the agent's cell; remember and return the newly seen blocked ones."""
+        new = self.knowledge.observe(self.world.sense(self.cell))
+        self.newly_blocked.extend(new)
+        return new
+
+    def take_newly_blocked(self) -> list[Cell]:
+        """The blocked cells first seen since the last call (or since the start), in the order seen."""
+        new, self.newly_blocked = self.newly_blocked, []
+        return new
+
+    def walk(self, path: list[Cell]) -> list[Cell]:
+        """Follow ``path`` (its first cell is the agent's; it is not checked) by SPEC §6; return the
+        cells moved into.
+
+        Before each move the agent checks the rest of the path against what it knows, and stops as
+        soon as a cell on it is known blocked, or at the path's end. Only looking around can make a
+        cell known blocked, so after a move only the newly seen blocked cells need checking: the
+        agent stops if one of them lies ahead of it on the path. An illegal step (not one move, or
+        into a blocked cell) raises the world's :class:`IllegalMoveError`.
+        """
+        path = [(int(row), int(col)) for row, col in path]
+        known_blocked, width = self.knowledge.blocked, self.knowledge.width
+        if any(known_blocked[row * width + col] for row, col in path):
+            return []
+        last_place = {cell: step for step, cell in enumerate(path)}  # where each cell last lies on the path
+        moved = []
+        for step in range(1, len(path)):
+            self.cell = path[step]
+            self.trajectory.append(self.cell)
+            moved.append(self.cell)
+            try:
+                newly_blocked = self.look()
+            except IllegalMoveError as error:
+                raise IllegalMoveError(f"path step {step}: {error}") from None
+            if any(last_place.get(cell, -1) > step for cell in newly_blocked):
+                break  # the rest of the path is blocked: plan again from here
+        return moved

@@ -109,12 +109,8 @@ class Trace:
 
     @classmethod
     def from_dict(cls, data: Any, height: int | None = None, width: int | None = None) -> Trace:
-        """Validate ``data`` (a plain dict of the SPEC §8 shape) and build a :class:`Trace`.
-
-        With ``height`` and ``width``, every cell must also lie inside the grid. Raises
-        :class:`TraceFormatError` naming the first field that is wrong.
-        """
-        return _TraceReader(height, width).trace(data)
+        """Validate ``data`` and build a :class:`Trace`: see :func:`read_trace` (the kit's one validator)."""
+        return read_trace(data, height, width)
 
     @classmethod
     def from_json(cls, text: str, height: int | None = None, width: int | None = None) -> Trace:
@@ -137,6 +133,23 @@ class Trace:
             raise TraceFormatError(f"{path}: {error}") from None
 
 
+def read_trace(data: Any, height: int | None = None, width: int | None = None) -> Trace:
+    """The kit's one trace validator: check ``data`` against SPEC §8 and return it as a :class:`Trace`.
+
+    ``data`` may be a :class:`Trace`, a plain dict of the SPEC §8 shape (JSON), or any object with
+    the same fields as attributes (a student's own record classes). With ``height`` and ``width``,
+    every cell must also lie inside the grid. Raises :class:`TraceFormatError` naming the first
+    field that is wrong.
+
+    >>> read_trace({"algorithm": "forward", "tie_break": "larger_g", "reached": True,
+    ...             "trajectory": [[0, 0], [0, 7]], "searches": []}, height=2, width=5)
+    Traceback (most recent call last):
+    ...
+    reference.world.trace.TraceFormatError: trajectory[1]: cell [0, 7] lies outside the 2 x 5 grid
+    """
+    return _TraceReader(height, width).trace(data)
+
+
 class _TraceReader:
     """Checks each field of a would-be trace, naming the path to the first bad one."""
 
@@ -147,24 +160,25 @@ class _TraceReader:
     def trace(self, data: Any) -> Trace:
         if isinstance(data, Trace):
             data = data.to_dict()
-        if not isinstance(data, Mapping):
+        if not isinstance(data, Mapping) and not hasattr(data, "searches"):
             raise TraceFormatError(f"expected a trace object (a dict), got {type(data).__name__}")
         algorithm = self.choice(data, "algorithm", ALGORITHMS)
         tie_break = self.choice(data, "tie_break", TIE_BREAKS)
         reached = self.get(data, "reached", "")
-        if not isinstance(reached, bool):
+        if type(reached).__name__ not in ("bool", "bool_"):  # NumPy's bool too
             raise TraceFormatError(f"reached: expected true or false, got {reached!r}")
+        reached = bool(reached)
         trajectory = self.cells(self.get(data, "trajectory", ""), "trajectory")
         if not trajectory:
             raise TraceFormatError("trajectory: expected at least the start cell, got an empty list")
         raw_searches = self.get(data, "searches", "")
-        if not isinstance(raw_searches, list):
+        if not isinstance(raw_searches, (list, tuple)):
             raise TraceFormatError(f"searches: expected a list, got {type(raw_searches).__name__}")
         searches = [self.search(s, f"searches[{i}]") for i, s in enumerate(raw_searches)]
         return Trace(algorithm, tie_break, reached, trajectory, searches)
 
     def search(self, data: Any, where: str) -> SearchRecord:
-        if not isinstance(data, Mapping):
+        if not isinstance(data, Mapping) and not hasattr(data, "expanded"):
             raise TraceFormatError(f"{where}: expected a search object (a dict), got {type(data).__name__}")
         return SearchRecord(
             start=self.cell(self.get(data, "start", where), f"{where}.start"),
@@ -174,14 +188,19 @@ class _TraceReader:
         )
 
     @staticmethod
-    def get(data: Mapping, key: str, where: str) -> Any:
-        if key not in data:
+    def get(data: Any, key: str, where: str) -> Any:
+        """``data[key]`` for a dict, ``data.key`` for any other object."""
+        if isinstance(data, Mapping):
+            if key not in data:
+                raise TraceFormatError(f"{where + '.' if where else ''}{key}: missing")
+            return data[key]
+        if not hasattr(data, key):
             raise TraceFormatError(f"{where + '.' if where else ''}{key}: missing")
-        return data[key]
+        return getattr(data, key)
 
-    def choice(self, data: Mapping, key: str, allowed) -> str:
+    def choice(self, data: Any, key: str, allowed) -> str:
         value = self.get(data, key, "")
-        if value not in allowed:
+        if not isinstance(value, str) or value not in allowed:
             options = ", ".join(repr(a) for a in allowed)
             raise TraceFormatError(f"{key}: expected one of {options}, got {value!r}")
         return value

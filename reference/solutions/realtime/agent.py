@@ -1,12 +1,13 @@
-"""The agent loop shared by every real-time and incremental planner: plan an episode, walk, repeat.
+"""The real-time and incremental planners' common part: state on flat cell indices, and runs.
 
 Koenig (2004, Section 2) describes one agent architecture for all the methods he compares: the
 agent assumes that unobserved cells are unblocked (the freespace assumption), plans, moves along
 the plan until it reaches its end or sees the plan blocked, and plans again from where it stands.
-:class:`EpisodicAgent` is that loop; a planner subclass only says how one *planning episode* goes
-(:meth:`EpisodicAgent.plan`). The walking rule is the SPEC's (§6), so every episode becomes one
-:class:`~reference.world.trace.SearchRecord` of an ordinary trace (SPEC §8), and the kit's replays,
-pictures and checks read it like any Repeated A* trace.
+That is the kit's agent core (:func:`reference.solutions.agent.run_agent`), the loop Repeated A*
+uses too; :class:`EpisodicAgent` plugs a real-time planner into it. A subclass only says how one
+*planning episode* goes (:meth:`EpisodicAgent.plan`), on flat cell indices ``row * width + col``;
+every episode becomes one :class:`~reference.world.trace.SearchRecord` of an ordinary trace
+(SPEC §8), and the kit's replays, pictures and checks read it like any Repeated A* trace.
 
 What the trace cannot hold (the planning time of each episode, the heuristic, the lookahead) lives
 next to it in :class:`RealtimeRun`.
@@ -25,14 +26,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference.world.grid import Cell
+from reference.world.grid import INFINITY, Cell
 from reference.world.sensing import Knowledge, World, cell_inside
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
 
+from ..agent import run_agent
 from .heuristics import check_heuristic, flat_heuristic
 
-#: A value larger than any path length, so that comparisons in inner loops stay int-to-int.
-INFINITY = 1 << 62
+__all__ = ["INFINITY", "EpisodicAgent", "RealtimeRun", "knowledge_of"]
 
 
 @dataclass
@@ -99,7 +100,7 @@ def knowledge_of(grid) -> Knowledge:
 
 
 class EpisodicAgent:
-    """The fog-of-war agent of SPEC §4 that plans in episodes (subclasses define :meth:`plan`).
+    """A planner for the kit's agent core that plans in episodes (subclasses define :meth:`plan`).
 
     ``knowledge`` is what the agent knows before it starts: nothing (``None``, unknown terrain), or
     every blocked cell (:func:`knowledge_of`, known terrain). State lives in flat lists indexed by
@@ -116,9 +117,10 @@ class EpisodicAgent:
             raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
         self.world = world
         self.height, self.width = int(world.height), int(world.width)
-        start, target = cell_inside(world, start, "start"), cell_inside(world, target, "target")
-        self.start = start[0] * self.width + start[1]
-        self.target = target[0] * self.width + target[1]
+        self.start_cell = cell_inside(world, start, "start")
+        self.target_cell = cell_inside(world, target, "target")
+        self.start = self.start_cell[0] * self.width + self.start_cell[1]
+        self.target = self.target_cell[0] * self.width + self.target_cell[1]
         self.heuristic = heuristic
         self.distance = flat_heuristic(heuristic, self.width)
         self.tie_break = tie_break
@@ -128,7 +130,12 @@ class EpisodicAgent:
         elif (knowledge.height, knowledge.width) != (self.height, self.width):
             raise ValueError("the knowledge given does not have the grid's size")
         self.knowledge = knowledge
-        self.known_blocked_count = sum(knowledge.blocked)
+        self.planning_seconds: list[float] = []  # the CPU time of each episode
+
+    @property
+    def known_blocked_count(self) -> int:
+        """How many cells the agent knows to be blocked."""
+        return self.knowledge.blocked_count
 
     # -- what a planner defines -----------------------------------------------------------------
 
@@ -139,28 +146,26 @@ class EpisodicAgent:
         """
         raise NotImplementedError
 
-    # -- the loop ------------------------------------------------------------------------------
+    def see_blocked(self, cells: list[int]) -> None:
+        """The blocked cells the agent has seen since the last episode (only D* Lite needs them)."""
+
+    # -- the agent core's side --------------------------------------------------------------------
 
     def run(self) -> RealtimeRun:
-        """Plan, walk, repeat until the target is reached or the planner reports it unreachable."""
+        """Plan, walk, repeat (the kit's agent core) until the target is reached or found unreachable."""
+        self.planning_seconds = []
+        trace = run_agent(self.world, self.start_cell, self.target_cell, self, self.knowledge)
+        return RealtimeRun(trace, self.planning_seconds, self.heuristic, self.lookahead)
+
+    def plan_episode(self, agent: Cell, knowledge: Knowledge, newly_blocked: list[Cell]) -> SearchRecord:
+        """The agent core's call: one episode (:meth:`plan`) on flat indices, as a trace record."""
         width = self.width
-        agent = self.start
-        self.observe(agent)  # SPEC §4: the agent looks around before the first episode
-        trajectory = [agent]
-        records: list[SearchRecord] = []
-        seconds: list[float] = []
-        reached = True
-        while agent != self.target:
-            began = time.process_time()  # CPU time: other programs on the machine do not inflate it
-            expanded, path = self.plan(agent)
-            seconds.append(time.process_time() - began)
-            records.append(self.record(agent, expanded, path))
-            if not path:
-                reached = False
-                break
-            agent = self.walk(path, trajectory)
-        trace = Trace(self.algorithm, self.tie_break, reached, [divmod(s, width) for s in trajectory], records)
-        return RealtimeRun(trace, seconds, self.heuristic, self.lookahead)
+        self.see_blocked([row * width + col for row, col in newly_blocked])
+        index = agent[0] * width + agent[1]
+        began = time.process_time()  # CPU time: other programs on the machine do not inflate it
+        expanded, path = self.plan(index)
+        self.planning_seconds.append(time.process_time() - began)
+        return self.record(index, expanded, path)
 
     def record(self, agent: int, expanded: list[int], path: list[int]) -> SearchRecord:
         """The episode as a trace record: searched from the agent toward the target (D* Lite overrides)."""
@@ -169,35 +174,8 @@ class EpisodicAgent:
                             expanded=[divmod(s, width) for s in expanded],
                             path=[divmod(s, width) for s in path])
 
-    def observe(self, cell: int) -> list[int]:
-        """Sense around ``cell`` (where the agent stands); remember and return newly seen blocked cells."""
-        seen = self.world.sense(divmod(cell, self.width))
-        new = [row * self.width + col for row, col in self.knowledge.observe(seen)]
-        self.known_blocked_count += len(new)
-        return new
-
-    def walk(self, path: list[int], trajectory: list[int]) -> int:
-        """SPEC §6: follow ``path`` (agent first) to its end, or until a cell ahead is seen blocked."""
-        position_on_path = {cell: i for i, cell in enumerate(path)}
-        agent = path[0]
-        for step in range(1, len(path)):
-            agent = path[step]
-            trajectory.append(agent)
-            if any(position_on_path.get(cell, -1) > step for cell in self.observe(agent)):
-                break
-        return agent
-
     def free_neighbours(self, s: int) -> list[int]:
-        """The neighbours of ``s`` that exist and are not known blocked, east, south, west, north."""
-        width, blocked = self.width, self.knowledge.blocked
-        col = s % width
-        result = []
-        if col != width - 1 and not blocked[s + 1]:
-            result.append(s + 1)
-        if s + width < self.cell_count and not blocked[s + width]:
-            result.append(s + width)
-        if col != 0 and not blocked[s - 1]:
-            result.append(s - 1)
-        if s >= width and not blocked[s - width]:
-            result.append(s - width)
-        return result
+        """The neighbours of ``s`` that exist and are not known blocked, east, south, west, north
+        (:meth:`Knowledge.successors <reference.world.sensing.Knowledge.successors>` on flat indices)."""
+        width = self.width
+        return [row * width + col for row, col in self.knowledge.successors(divmod(s, width))]

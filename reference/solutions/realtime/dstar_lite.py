@@ -110,11 +110,9 @@ class DStarLite(EpisodicAgent):
                     self.update_vertex(s)
                 self.update_vertex(u)  # rhs(u) does not depend on g(u); u may now be overconsistent
 
-    def observe(self, cell: int) -> list[int]:
-        """Sense as every agent does, and keep the new blocked cells for the next episode's repair."""
-        new = super().observe(cell)
-        self.newly_blocked.extend(new)
-        return new
+    def see_blocked(self, cells: list[int]) -> None:
+        """Keep the blocked cells seen since the last episode for this episode's repair."""
+        self.newly_blocked.extend(cells)
 
     def apply_blocked(self, cells: list[int]) -> None:
         """The edges into and out of each newly seen blocked cell now cost infinity (lines 41-47)."""

@@ -41,7 +41,6 @@ from reference.world.grid import Cell
 from reference.world.sensing import Knowledge, World
 
 from ..heap import BinaryHeap
-from ..replanning import pack_key
 from .agent import INFINITY, EpisodicAgent, RealtimeRun
 
 LOCAL_SEARCHES = ("astar", "bfs")
@@ -73,14 +72,9 @@ class LookaheadLRTA(EpisodicAgent):
         value = self.value[s]
         return value if value >= 0 else self.distance(s, self.target)
 
-    def key(self, f: int, g: int, stamp: int) -> int:
-        """SPEC §5's key (f, -g, stamp) or (f, g, stamp), packed into one int that sorts the same way.
-
-        :func:`~reference.solutions.replanning.pack_key` for a grid of ``lookahead + 2`` cells: in
-        one episode g <= lookahead + 1 and there are at most 4 * lookahead + 1 insertions, so the
-        parts fit side by side as its digits.
-        """
-        return pack_key(f, g, stamp, self.tie_break, self.lookahead + 2)
+    def key(self, f: int, g: int, stamp: int) -> tuple[int, int, int]:
+        """SPEC §5's key: ``(f, -g, stamp)`` for ``larger_g``, ``(f, g, stamp)`` for ``smaller_g``."""
+        return (f, -g, stamp) if self.tie_break == "larger_g" else (f, g, stamp)
 
     # -- one planning episode -------------------------------------------------------------------
 
@@ -109,8 +103,6 @@ class LookaheadLRTA(EpisodicAgent):
         """
         g, tree, generated_in, expanded_in = self.g, self.tree, self.generated_in, self.expanded_in
         episode, target, h, key = self.episode, self.target, self.h, self.key
-        blocked, width = self.knowledge.blocked, self.width
-        last_col, last_row_start = width - 1, self.cell_count - width
         open_list: BinaryHeap = BinaryHeap()
         g[agent], generated_in[agent] = 0, episode
         generated = [agent]
@@ -125,14 +117,8 @@ class LookaheadLRTA(EpisodicAgent):
             expanded.append(s)
             expanded_in[s] = episode
             g_next = g[s] + 1
-            col = s % width
-            for t in (  # east, south, west, north (see EpisodicAgent.free_neighbours)
-                s + 1 if col != last_col else -1,
-                s + width if s < last_row_start else -1,
-                s - 1 if col != 0 else -1,
-                s - width if s >= width else -1,
-            ):
-                if t < 0 or blocked[t] or expanded_in[t] == episode:
+            for t in self.free_neighbours(s):  # east, south, west, north
+                if expanded_in[t] == episode:
                     continue  # consistent values: an expanded state's g is already the smallest
                 if generated_in[t] != episode:
                     generated_in[t], g[t] = episode, INFINITY
@@ -188,22 +174,14 @@ class LookaheadLRTA(EpisodicAgent):
                 heap.push(b, value[b])
         for s in expanded:
             value[s] = INFINITY
-        width = self.width
-        last_col, last_row_start = width - 1, self.cell_count - width
         unsettled = len(expanded)
         while heap and unsettled:  # stop once every state of the local search space is settled
             s = heap.pop()
             if expanded_in[s] == episode:
                 unsettled -= 1
             through_s = value[s] + 1
-            col = s % width
-            for t in (
-                s + 1 if col != last_col else -1,
-                s + width if s < last_row_start else -1,
-                s - 1 if col != 0 else -1,
-                s - width if s >= width else -1,
-            ):
-                if t >= 0 and expanded_in[t] == episode and value[t] > through_s:  # expanded: never blocked
+            for t in self.free_neighbours(s):
+                if expanded_in[t] == episode and value[t] > through_s:
                     value[t] = through_s
                     if t in heap:
                         heap.update(t, through_s)
