@@ -204,6 +204,7 @@ class Agent:
     depths: list[int] = field(default_factory=list)
     expansions: list[int] = field(default_factory=list)
     cost: Cost = ZERO
+    subgoal: Cell | None = None   # an intermediate goal a controller has committed to
 
     @property
     def state(self) -> Cell:
