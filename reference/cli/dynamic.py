@@ -50,7 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 20], help="d_max of the trees")
     compare.add_argument("--scaling-problems", type=int, default=20,
                          help="problems on the 512 x 512 map (0: skip the scaling run)")
-    compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 3 problems) to try the pipeline")
+    compare.add_argument("--only-scaling", action="store_true", help="run only the 512 x 512 scaling run")
+    compare.add_argument("--scaling-levels", type=int, nargs="+", default=[7], help="levels of the scaling run (default 7)")
+    compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
     compare.set_defaults(handler=run_compare)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 
@@ -127,7 +129,7 @@ def _train_tree(args, scenarios, blocked, neighbours):
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from reference.experiments.dynamic import SCALING_MAP, STUDY_MAPS, Study, compare
+    from reference.experiments.dynamic import SCALING_MAP, STUDY_MAPS, Study, compare, compare_scaling
     from reference.experiments.movingai import default_movingai_dir
 
     movingai = args.movingai or default_movingai_dir()
@@ -135,15 +137,21 @@ def run_compare(args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"{movingai}: missing {', '.join(missing)} (give the MovingAI folder with --movingai DIR)")
     if args.quick:
-        study = Study(maps=STUDY_MAPS[:2], problems=3, fixed_depths=(1, 4), tree_depths=(5,), levels=(6,))
+        study = Study(maps=STUDY_MAPS[:1], problems=2, fixed_depths=(1, 4), tree_depths=(4,), levels=(7,))
         scaling = None
     else:
         study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
                       tree_depths=tuple(args.tree_depths))
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=(270.0, 300.0), cap=30,
-            fixed_depths=(1, 2, 4, 8, 14), tree_depths=(), levels=(7,))
-    paths = compare(args.out, movingai, study, scaling, log=lambda text: print(text, file=sys.stderr))
+            fixed_depths=(1, 2, 4, 8, 14), tree_depths=(), levels=tuple(args.scaling_levels))
+    log = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    if args.only_scaling:
+        if scaling is None:
+            raise UsageError("--only-scaling needs --scaling-problems of at least 1")
+        paths = compare_scaling(args.out, movingai, scaling, log=log)
+    else:
+        paths = compare(args.out, movingai, study, scaling, log=log)
     for path in paths:
         print(path)
     return 0
