@@ -60,9 +60,6 @@ class Neighbours:
     def __getitem__(self, cell: Cell) -> list[tuple[Cell, Cost]]:
         return self.table[cell]
 
-    def cells(self) -> list[Cell]:
-        return list(self.table)
-
 
 class LearnedHeuristic:
     """h(s, goal): octile distance until LRTA* raises it; one table per goal (Figure 1, line 6)."""
