@@ -75,12 +75,15 @@ def test_the_headline_ratios_interpolate_the_fixed_depth_curve():
     # Fixed depth: 1.5 at 10 expansions, 1.1 at 1000. A setting at quality 1.3 would need
     # 10^(1 + 0.5 * 2) = 100 expansions (halfway in log x); it uses 10, so 10x less work. At 10
     # expansions fixed depth has excess 0.5, the setting 0.3: 1.67x better quality.
-    summary = [{"method": "fixed", "setting": 1, "suboptimality": 1.5, "expansions_per_action": 10.0},
-               {"method": "fixed", "setting": 9, "suboptimality": 1.1, "expansions_per_action": 1000.0},
-               {"method": "pdb I", "setting": 4, "suboptimality": 1.3, "expansions_per_action": 10.0}]
+    solved = {"problems": 10, "reached": 10}
+    summary = [{"method": "fixed", "setting": 1, "suboptimality": 1.5, "expansions_per_action": 10.0, **solved},
+               {"method": "fixed", "setting": 9, "suboptimality": 1.1, "expansions_per_action": 1000.0, **solved},
+               {"method": "pdb I", "setting": 4, "suboptimality": 1.3, "expansions_per_action": 10.0, **solved}]
     assert interpolate_expansions(summary[:2], 1.3) == pytest.approx(100.0)
     (row,) = headline_numbers(summary)
     assert row["work_ratio"] == pytest.approx(10.0) and row["quality_ratio"] == pytest.approx(0.5 / 0.3)
+    # a setting that solved only 8 of its 10 problems takes no part in the headline checks
+    assert headline_numbers(summary[:2] + [{**summary[2], "reached": 8}]) == []
 
 
 def test_compare_quick_writes_figures_and_findings(shared_dir, tmp_path):
@@ -89,4 +92,8 @@ def test_compare_quick_writes_figures_and_findings(shared_dir, tmp_path):
     for name in ("figure5.png", "figure6.png", "findings.md", "table2.csv", "summary.csv", "runs.csv"):
         assert (tmp_path / name).stat().st_size > 0
     text = (tmp_path / "findings.md").read_text()
-    assert "## Headlines" in text and ("holds**" in text or "does not hold, because" in text or "not measured" in text)
+    assert "## Headlines" in text
+    replotted = ftr("compare", "--replot", "--out", str(tmp_path))
+    assert replotted.returncode == 0, replotted.stderr
+    assert (tmp_path / "findings.md").read_text().split("## Every setting")[1] == text.split("## Every setting")[1]
+    text = text and ("holds**" in text or "does not hold, because" in text or "not measured" in text)

@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 20], help="d_max of the trees")
     compare.add_argument("--scaling-problems", type=int, default=20,
                          help="problems on the 512 x 512 map (0: skip the scaling run)")
+    compare.add_argument("--replot", action="store_true",
+                         help="no new runs: rebuild summary, figures and findings.md from DIR/runs.csv")
     compare.add_argument("--only-scaling", action="store_true", help="run only the 512 x 512 scaling run")
     compare.add_argument("--scaling-levels", type=int, nargs="+", default=[7], help="levels of the scaling run (default 7)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
@@ -132,6 +134,14 @@ def run_compare(args: argparse.Namespace) -> int:
     from reference.experiments.dynamic import SCALING_MAP, STUDY_MAPS, Study, compare, compare_scaling
     from reference.experiments.movingai import default_movingai_dir
 
+    if args.replot:
+        from reference.experiments.dynamic import replot
+
+        if not (args.out / "runs.csv").is_file():
+            raise UsageError(f"{args.out / 'runs.csv'}: no such file (run compare without --replot first)")
+        for path in replot(args.out):
+            print(path)
+        return 0
     movingai = args.movingai or default_movingai_dir()
     missing = [m for m in (*STUDY_MAPS, SCALING_MAP) if not (movingai / m).is_file()]
     if missing:
