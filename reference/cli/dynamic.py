@@ -1,0 +1,170 @@
+"""``ftr dynamic``: LRTA* that chooses its own depth and goal (Bulitko et al. 2007; SPEC §15).
+
+    ftr dynamic run arena.map --scen arena.map.scen --index 7 --method fixed --depth 4
+    ftr dynamic run arena.map --scen arena.map.scen --index 7 --method pdb --level 4 --goals i --jsonl
+    ftr dynamic run arena.map --scen arena.map.scen --index 7 --method tree --depth 10
+    ftr dynamic compare --out docs/dynamic                 # the paper's study, scaled to this machine
+
+``run`` prints exactly {"index", "reached", "cost", "optimal", "suboptimality",
+"expansions_per_action", "max_expansions_per_action"} (suboptimality = cost / optimal; optimal is
+A*'s exact cost). ``--method tree`` first trains its decision tree (``--depth`` is d_max) on up to
+eight other lines of the same scenario file; ``--method pdb`` first builds the pattern database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import UsageError
+
+METHODS = ("fixed", "tree", "pdb")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "dynamic", help="dynamic control in LRTA*: fixed depth, decision-tree depth, pattern databases",
+        description="General LRTA* (Bulitko et al. 2007) on known eight-connected game maps, octile h.")
+    commands = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND")
+    run = commands.add_parser("run", help="one scenario line with one method; prints the result",
+                              description=__doc__.split("\n\n")[2])
+    run.add_argument("map", metavar="MAP", type=Path, help="the .map file")
+    run.add_argument("--scen", type=Path, metavar="FILE", required=True, help="the .scen file")
+    run.add_argument("--index", type=int, metavar="I", required=True, help="the scenario line (0 = first)")
+    run.add_argument("--method", choices=METHODS, default="fixed", help="how line 3 of Figure 1 picks the depth")
+    run.add_argument("--depth", type=int, metavar="D", help="fixed: the depth (default 1); tree: d_max (default 10)")
+    run.add_argument("--level", type=int, metavar="L", default=4, help="pdb: abstraction level (default 4)")
+    run.add_argument("--cap", type=int, metavar="C", default=20, help="pdb: depth cap (default 20)")
+    run.add_argument("--goals", choices=("g", "gi", "i"), default="g", help="pdb: goal selection G, G+I or I")
+    run.add_argument("--max-actions", type=int, default=100_000, help="give up after this many actions")
+    run.add_argument("--jsonl", action="store_true", help="print only the JSON object")
+    run.set_defaults(handler=run_line)
+    compare = commands.add_parser("compare", help="the paper's study: Figures 5-7, Table 2, findings.md")
+    compare.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR")
+    compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default ../shared/movingai)")
+    compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100)")
+    compare.add_argument("--levels", type=int, nargs="+", default=[4, 5, 6], help="abstraction levels (default 4 5 6)")
+    compare.add_argument("--depths", type=int, nargs="+", default=[1, 2, 4, 6, 10, 14], help="fixed depths")
+    compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 20], help="d_max of the trees")
+    compare.add_argument("--scaling-problems", type=int, default=20,
+                         help="problems on the 512 x 512 map (0: skip the scaling run)")
+    compare.add_argument("--replot", action="store_true",
+                         help="no new runs: rebuild summary, figures and findings.md from DIR/runs.csv")
+    compare.add_argument("--only-scaling", action="store_true", help="run only the 512 x 512 scaling run")
+    compare.add_argument("--scaling-levels", type=int, nargs="+", default=[7], help="levels of the scaling run (default 7)")
+    compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
+    compare.set_defaults(handler=run_compare)
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+
+
+def _problem(args: argparse.Namespace):
+    from reference.world.maps import read_scen, read_terrain
+    from reference.world.terrain import passable, scenario_capability
+
+    if not args.map.is_file():
+        raise UsageError(f"{args.map}: no such map file")
+    if not args.scen.is_file():
+        raise UsageError(f"{args.scen}: no such scenario file")
+    scenarios = read_scen(args.scen)
+    if not 0 <= args.index < len(scenarios):
+        raise UsageError(f"{args.scen} has {len(scenarios)} scenario lines; index {args.index} does not exist")
+    terrain = read_terrain(args.map)
+    scenario = scenarios[args.index]
+    if terrain.shape != (scenario.height, scenario.width):
+        raise UsageError(f"{args.scen}, line {args.index}: the scenario's map is {scenario.width} x {scenario.height}, "
+                         f"{args.map} is {terrain.shape[1]} x {terrain.shape[0]}")
+    blocked = ~passable(terrain, scenario_capability(terrain, scenario.start))
+    for label, cell in (("start", scenario.start), ("goal", scenario.target)):
+        if blocked[cell]:
+            raise UsageError(f"{args.scen}, line {args.index}: the {label} (row {cell[0]}, col {cell[1]}) is not passable")
+    return scenarios, blocked
+
+
+def run_line(args: argparse.Namespace) -> int:
+    from reference.experiments.dynamic import Problem, run_problem
+    from reference.solutions.compiled.astar import astar_cost
+    from reference.solutions.dynamic.lrta import Neighbours, fixed_depth
+
+    for name in ("depth", "level", "cap", "max_actions"):
+        value = getattr(args, name)
+        if value is not None and value < (0 if name == "level" else 1):
+            raise UsageError(f"--{name.replace('_', '-')} must be at least {0 if name == 'level' else 1}, not {value}")
+    scenarios, blocked = _problem(args)
+    scenario = scenarios[args.index]
+    optimal, _ = astar_cost(blocked, scenario.start, scenario.target, connectivity=8)
+    if optimal is None:
+        raise UsageError(f"{args.scen}, line {args.index}: the goal cannot be reached from the start")
+    neighbours = Neighbours(blocked)
+    if args.method == "fixed":
+        controller = fixed_depth(args.depth or 1)
+    elif args.method == "tree":
+        controller = _train_tree(args, scenarios, blocked, neighbours)
+    else:
+        from reference.solutions.dynamic.pattern_database import build_pattern_database
+
+        controller = build_pattern_database(neighbours, args.level, args.cap).controller(args.goals)
+    row = run_problem(neighbours, Problem(scenario.map, scenario.start, scenario.target, optimal), controller,
+                      args.max_actions)
+    print(json.dumps({"index": args.index, **row}))
+    return 0
+
+
+def _train_tree(args, scenarios, blocked, neighbours):
+    import numpy as np
+
+    from reference.solutions.dynamic.tree import collect_samples, train_depth_tree
+
+    d_max = args.depth or 10
+    others = [s for i, s in enumerate(scenarios) if i != args.index and not blocked[s.start] and not blocked[s.target]
+              and s.map == scenarios[args.index].map]
+    others = sorted(others, key=lambda s: abs(s.optimal_length - scenarios[args.index].optimal_length))[:8]
+    if not others:
+        raise UsageError(f"{args.scen}: no other line on this map to train the decision tree on")
+    xs, ys = [], []
+    for s in others:
+        x, y = collect_samples(neighbours, s.start, s.target, [d_max], max_actions=20 * int(s.optimal_length + 2))
+        xs.append(x)
+        ys.append(y[d_max])
+    return train_depth_tree(np.vstack(xs), np.concatenate(ys)).controller()
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from reference.experiments.dynamic import SCALING_MAP, STUDY_MAPS, Study, compare, compare_scaling
+    from reference.experiments.movingai import default_movingai_dir
+
+    if args.replot:
+        from reference.experiments.dynamic import replot
+
+        if not (args.out / "runs.csv").is_file():
+            raise UsageError(f"{args.out / 'runs.csv'}: no such file (run compare without --replot first)")
+        for path in replot(args.out):
+            print(path)
+        return 0
+    movingai = args.movingai or default_movingai_dir()
+    missing = [m for m in (*STUDY_MAPS, SCALING_MAP) if not (movingai / m).is_file()]
+    if missing:
+        raise UsageError(f"{movingai}: missing {', '.join(missing)} (give the MovingAI folder with --movingai DIR)")
+    if args.quick:
+        study = Study(maps=STUDY_MAPS[:1], problems=2, fixed_depths=(1, 4), tree_depths=(4,), levels=(7,))
+        scaling = None
+    else:
+        study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
+                      tree_depths=tuple(args.tree_depths))
+        scaling = None if args.scaling_problems <= 0 else Study(
+            maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=(270.0, 300.0), cap=30,
+            fixed_depths=(1, 2, 4, 8, 14), tree_depths=(), levels=tuple(args.scaling_levels))
+    log = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    if args.only_scaling:
+        if scaling is None:
+            raise UsageError("--only-scaling needs --scaling-problems of at least 1")
+        paths = compare_scaling(args.out, movingai, scaling, log=log)
+    else:
+        paths = compare(args.out, movingai, study, scaling, log=log)
+    for path in paths:
+        print(path)
+    return 0
+
+
+COMMANDS = [(75, register)]

@@ -1,0 +1,412 @@
+"""The study of Bulitko et al. (2007), scaled to this machine: ``ftr dynamic compare`` (SPEC §15).
+
+Problems: on each map, random start/goal pairs (seeded) whose optimal cost lies in [90, 100], as
+in the paper. Every method runs general LRTA* (:mod:`reference.solutions.dynamic.lrta`) with its
+own line 3 of Figure 1: fixed depth, the decision tree (trained on the *other* maps' problems),
+the oracle, and pattern databases at several abstraction levels with goal selection G, G+I, I.
+A point of a figure is one setting: mean sub-optimality (cost / optimal) against mean expansions
+per action, both averaged over problems.
+
+>>> blocked = np.zeros((30, 30), dtype=bool)
+>>> [p.optimal for p in pick_problems(blocked, 2, low=10, high=12, seed=1)]    # doctest: +ELLIPSIS
+[(...), (...)]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from reference.world.grid import Cell, Cost, cost_value, octile
+from reference.solutions.compiled.astar import astar_cost
+from reference.solutions.dynamic.lrta import Controller, Neighbours, fixed_depth, general_lrta
+from reference.solutions.dynamic.pattern_database import PatternDatabase, build_pattern_database
+from reference.solutions.dynamic.tree import DepthTree, collect_samples, oracle, train_depth_tree
+
+#: The three maps of the study (Baldur's Gate II, 176 x 176 and 160 x 160): the paper used three
+#: 161-193 cell maps of a real-time strategy game; these are the MovingAI game maps in that range
+#: with the fewest free cells, which keeps pattern databases within minutes in pure Python.
+STUDY_MAPS = ("bgmaps/AR0405SR.map", "bgmaps/AR0505SR.map", "bgmaps/AR0412SR.map")
+SCALING_MAP = "bg512/AR0011SR.map"
+
+
+@dataclass(frozen=True)
+class Problem:
+    map: str
+    start: Cell
+    goal: Cell
+    optimal: Cost
+
+
+def pick_problems(blocked: np.ndarray, count: int, *, low: float = 90.0, high: float = 100.0, seed: int = 0,
+                  map_name: str = "", tries: int = 200_000) -> list[Problem]:
+    """``count`` random start/goal pairs whose optimal cost lies in [low, high] (A*, exact costs)."""
+    rng = np.random.default_rng(seed)
+    free = np.argwhere(~blocked)
+    problems: list[Problem] = []
+    for _ in range(tries):
+        if len(problems) == count:
+            break
+        start, goal = (tuple(int(v) for v in free[i]) for i in rng.integers(len(free), size=2))
+        if not low / np.sqrt(2) <= octile(start, goal) <= high:  # octile <= optimal <= ~√2·octile-ish: cheap filter
+            continue
+        cost, _ = astar_cost(blocked, start, goal, connectivity=8)
+        if cost is not None and low <= cost_value(cost) <= high:
+            problems.append(Problem(map_name, start, goal, cost))
+    return problems
+
+
+def run_problem(neighbours: Neighbours, problem: Problem, controller: Controller, max_actions: int) -> dict:
+    """One run as the CLI reports it (suboptimality = cost / optimal)."""
+    run = general_lrta(neighbours, problem.start, problem.goal, controller, max_actions=max_actions)
+    optimal = cost_value(problem.optimal)
+    return {"reached": run.reached, "cost": cost_value(run.cost), "optimal": optimal,
+            "suboptimality": cost_value(run.cost) / optimal if optimal else 1.0,
+            "expansions_per_action": run.mean_expansions, "max_expansions_per_action": run.max_expansions}
+
+
+@dataclass
+class Study:
+    """Settings of a compare run (the paper's numbers are the defaults where they fit)."""
+
+    maps: Sequence[str] = STUDY_MAPS
+    problems: int = 100
+    cost_range: tuple[float, float] = (90.0, 100.0)
+    cap: int = 20
+    fixed_depths: Sequence[int] = (1, 2, 3, 4, 6, 8, 10, 14)
+    tree_depths: Sequence[int] = (5, 10, 15, 20)
+    levels: Sequence[int] = (2, 3, 4, 5)
+    max_actions_factor: int = 20   # a run stops unreached after this many times its optimal cost in actions
+    seed: int = 0
+
+
+def _load(movingai: Path, name: str) -> np.ndarray:
+    from reference.world.maps import read_terrain
+    from reference.world.terrain import GROUND_ONLY, passable
+
+    return ~passable(read_terrain(movingai / name), GROUND_ONLY)
+
+
+def run_study(movingai: Path, study: Study, progress: bool = True,
+              log: Callable[[str], None] = print) -> tuple[list[dict], list[dict]]:
+    """Every method on every problem; returns (rows, database rows for Table 2)."""
+    from tqdm import tqdm
+
+    maps = {name: Neighbours(_load(movingai, name)) for name in study.maps}
+    low, high = study.cost_range
+    problems = {name: pick_problems(n.blocked, study.problems, low=low, high=high, seed=study.seed + i, map_name=name)
+                for i, (name, n) in enumerate(maps.items())}
+    rows: list[dict] = []
+    databases: list[dict] = []
+
+    def evaluate(method: str, setting, name: str, controller: Controller, bar) -> None:
+        for number, problem in enumerate(problems[name]):
+            limit = study.max_actions_factor * int(cost_value(problem.optimal) + 1)
+            row = run_problem(maps[name], problem, controller, limit)
+            rows.append({"method": method, "setting": setting, "map": name, "problem": number, **row})
+            bar.update(1)
+
+    per_map = study.problems
+    total = len(maps) * per_map * (len(study.fixed_depths) + 2 * len(study.tree_depths) + 3 * len(study.levels))
+    with tqdm(total=total, desc="LRTA* runs", unit="run", disable=not progress) as bar:
+        for name in maps:
+            for depth in study.fixed_depths:
+                evaluate("fixed", depth, name, fixed_depth(depth), bar)
+        # Decision trees: train on the other maps' problems (leave one map out), test on this one.
+        samples = {}
+        for name in maps if study.tree_depths else ():
+            xs, ys = [], {d: [] for d in study.tree_depths}
+            for problem in problems[name][: max(5, per_map // 4)]:
+                x, y = collect_samples(maps[name], problem.start, problem.goal, study.tree_depths,
+                                       max_actions=20 * int(cost_value(problem.optimal) + 1))
+                xs.append(x)
+                for d in study.tree_depths:
+                    ys[d].append(y[d])
+            samples[name] = (np.vstack(xs), {d: np.concatenate(v) for d, v in ys.items()})
+        for d_max in study.tree_depths:
+            for name in maps:
+                others = [m for m in maps if m != name] or [name]
+                x = np.vstack([samples[m][0] for m in others])
+                y = np.concatenate([samples[m][1][d_max] for m in others])
+                tree = train_depth_tree(x, y, seed=study.seed)
+                log(f"tree d_max={d_max} for {name}: {len(y)} samples, min leaf {tree.min_samples_leaf}, "
+                    f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}")
+                evaluate("tree", d_max, name, tree.controller(), bar)
+                evaluate("oracle", d_max, name, oracle(d_max), bar)
+        for level in study.levels:
+            for name in maps:
+                database = build_pattern_database(maps[name], level, study.cap)
+                databases.append(database_row(name, database))
+                for goals, method in (("g", "pdb G"), ("gi", "pdb G+I"), ("i", "pdb I")):
+                    evaluate(method, level, name, database.controller(goals), bar)
+    return rows, databases
+
+
+def database_row(name: str, database: PatternDatabase) -> dict:
+    capped = float(np.mean(database.depth > database.cap))
+    return {"map": name, "level": database.level, "regions": database.regions, "size": database.size,
+            "seconds": database.seconds, "capped_pairs": capped}
+
+
+def summarise(rows: Sequence[dict]) -> list[dict]:
+    """One line per (method, setting): means over all problems of all maps.
+
+    An unsolved run (stopped at its action limit) counts with the cost it had run up by then, so its
+    sub-optimality is a lower bound; ``reached`` says how many runs solved their problem.
+    """
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["method"], row["setting"]), []).append(row)
+    table = []
+    for (method, setting), members in groups.items():
+        table.append({"method": method, "setting": setting, "problems": len(members),
+                      "reached": sum(bool(r["reached"]) for r in members),
+                      "suboptimality": float(np.mean([r["suboptimality"] for r in members])),
+                      "suboptimality_se": float(np.std([r["suboptimality"] for r in members]) / np.sqrt(len(members))),
+                      "expansions_per_action": float(np.mean([r["expansions_per_action"] for r in members])),
+                      "max_expansions_per_action": max(r["max_expansions_per_action"] for r in members)})
+    return table
+
+
+def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, ax=None):
+    """Sub-optimality against mean expansions per action, one labelled curve per method."""
+    from matplotlib.figure import Figure
+
+    if ax is None:
+        ax = Figure(figsize=(7, 5)).subplots()
+    markers = {"fixed": "s", "tree": "^", "oracle": "v", "pdb G": "o", "pdb G+I": "D", "pdb I": "P"}
+    for method in methods:
+        points = sorted((r for r in summary if r["method"] == method), key=lambda r: r["expansions_per_action"])
+        if not points:
+            continue
+        xs = [p["expansions_per_action"] for p in points]
+        ys = [p["suboptimality"] for p in points]
+        label = {"fixed": "fixed depth (label: d)", "tree": "decision tree (label: d_max)",
+                 "oracle": "oracle depth (label: d_max)"}.get(method, f"{method} (label: level)")
+        ax.errorbar(xs, ys, yerr=[p["suboptimality_se"] for p in points], marker=markers.get(method, "."),
+                    label=label, capsize=2)
+        for p in points:
+            ax.annotate(str(p["setting"]), (p["expansions_per_action"], p["suboptimality"]), fontsize=7,
+                        xytext=(3, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_xlabel("mean states expanded per action (log)")
+    ax.set_ylabel("sub-optimality (cost / optimal cost)")
+    ax.set_title(title)
+    ax.grid(which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def interpolate_expansions(points: Sequence[dict], quality: float) -> float | None:
+    """Expansions per action the fixed-depth curve needs to reach ``quality`` (piecewise-linear in log x)."""
+    ordered = sorted(points, key=lambda r: r["expansions_per_action"])
+    for a, b in zip(ordered, ordered[1:]):
+        low, high = sorted((a["suboptimality"], b["suboptimality"]))
+        if low <= quality <= high and a["suboptimality"] != b["suboptimality"]:
+            t = (quality - a["suboptimality"]) / (b["suboptimality"] - a["suboptimality"])
+            return float(np.exp(np.log(a["expansions_per_action"]) * (1 - t) + np.log(b["expansions_per_action"]) * t))
+    return None
+
+
+def interpolate_quality(points: Sequence[dict], expansions: float) -> float | None:
+    """Sub-optimality of the fixed-depth curve at ``expansions`` per action (linear in log x)."""
+    ordered = sorted(points, key=lambda r: r["expansions_per_action"])
+    for a, b in zip(ordered, ordered[1:]):
+        if a["expansions_per_action"] <= expansions <= b["expansions_per_action"]:
+            t = np.log(expansions / a["expansions_per_action"]) / np.log(b["expansions_per_action"] / a["expansions_per_action"])
+            return float(a["suboptimality"] * (1 - t) + b["suboptimality"] * t)
+    return None
+
+
+#: A setting takes part in the headline checks only if it solved at least this share of its problems
+#: (an unsolved run's sub-optimality is only a lower bound).
+RELIABLE = 0.9
+
+
+def reliable(row: dict) -> bool:
+    return row["reached"] >= RELIABLE * row["problems"]
+
+
+def headline_numbers(summary: Sequence[dict]) -> list[dict]:
+    """For each dynamic setting: how much less work than fixed depth for its quality, and how much
+    better quality (lower sub-optimality − 1) than fixed depth for its work."""
+    fixed = [r for r in summary if r["method"] == "fixed" and reliable(r)]
+    result = []
+    for row in summary:
+        if row["method"] == "fixed" or not reliable(row):
+            continue
+        needed = interpolate_expansions(fixed, row["suboptimality"])
+        quality = interpolate_quality(fixed, row["expansions_per_action"])
+        result.append({**row,
+                       "work_ratio": needed / row["expansions_per_action"] if needed else None,
+                       "quality_ratio": (quality - 1) / (row["suboptimality"] - 1)
+                       if quality and row["suboptimality"] > 1 else None})
+    return result
+
+
+def write_csv(rows: Sequence[dict], path: Path) -> None:
+    from reference.world.fileio import atomic_write_text
+
+    buffer = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    atomic_write_text(path, buffer.getvalue())
+
+
+def markdown_table(rows: Sequence[dict], columns: Sequence[str]) -> str:
+    def show(value):
+        if isinstance(value, float):
+            return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+        return "–" if value is None else str(value)
+
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(show(r.get(c)) for c in columns) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: str = "") -> list[Path]:
+    from reference.experiments.plots import save_figure
+
+    paths = []
+    for stem, methods, title in (
+        ("figure5", ("fixed", "tree", "oracle", "pdb G"), "Figure 5: margins for improvement over fixed depth"),
+        ("figure6", ("fixed", "pdb G", "pdb G+I", "pdb I"), "Figure 6: effects of dynamic goal selection"),
+    ):
+        ax = plot_tradeoff(summary, methods, title + where)
+        paths.append(save_figure(ax.figure, out / f"{stem}{suffix}.png"))
+    return paths
+
+
+def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = None, progress: bool = True,
+            log: Callable[[str], None] = print) -> list[Path]:
+    """Run the study (and the scaled-up one), write CSVs, tables, figures and findings.md into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    began = time.time()
+    rows, databases = run_study(movingai, study, progress, log)
+    write_csv(rows, out / "runs.csv")
+    write_csv(databases, out / "table2.csv")
+    written = report(out, study, rows, databases, time.time() - began)
+    if scaling is not None:
+        written += compare_scaling(out, movingai, scaling, progress, log)
+    return written
+
+
+def report(out: Path, study: Study, rows: Sequence[dict], databases: Sequence[dict], seconds: float | None) -> list[Path]:
+    """summary.csv, Figures 5 and 6 and findings.md from the runs (``ftr dynamic compare --replot`` too)."""
+    from reference.world.fileio import atomic_write_text
+
+    summary = summarise(rows)
+    write_csv(summary, out / "summary.csv")
+    written = write_figures(summary, out, where=f" ({len(study.maps)} maps x {study.problems} problems)")
+    atomic_write_text(out / "findings.md", findings(study, summary, list(databases), seconds))
+    return written + [out / "findings.md"]
+
+
+def replot(out: Path) -> list[Path]:
+    """Rebuild the summary, figures and findings from ``out``/runs.csv and table2.csv (no new runs)."""
+    def read(path: Path) -> list[dict]:
+        with open(path, newline="") as handle:
+            return [{k: _parse(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+
+    rows = read(out / "runs.csv")
+    databases = read(out / "table2.csv") if (out / "table2.csv").is_file() else []
+    maps = tuple(dict.fromkeys(r["map"] for r in rows))
+    study = Study(maps=maps, problems=max(r["problem"] for r in rows) + 1)
+    return report(out, study, rows, databases, None)
+
+
+def _parse(text: str):
+    if text in ("True", "False"):
+        return text == "True"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def compare_scaling(out: Path, movingai: Path, scaling: Study, progress: bool = True,
+                    log: Callable[[str], None] = print) -> list[Path]:
+    """Only the scaling run (Figure 7 and its Table 2 rows), into ``out``/scaling.md and figure7.png."""
+    from reference.experiments.plots import save_figure
+    from reference.world.fileio import atomic_write_text
+
+    out.mkdir(parents=True, exist_ok=True)
+    began = time.time()
+    rows, databases = run_study(movingai, scaling, progress, log)
+    summary = summarise(rows)
+    write_csv(rows, out / "runs_512.csv")
+    write_csv(databases, out / "table2_512.csv")
+    ax = plot_tradeoff(summary, ("fixed", "tree", "pdb G", "pdb G+I", "pdb I"),
+                       f"Figure 7: 512 x 512 map ({scaling.problems} problems, cap {scaling.cap})")
+    figure = save_figure(ax.figure, out / "figure7.png")
+    heads = headline_numbers(summary)
+    text = ("# Scaling run (Figure 7; generated by `ftr dynamic compare --only-scaling`)\n\n"
+            f"Map {', '.join(scaling.maps)}, {scaling.problems} problems with optimal cost "
+            f"{scaling.cost_range[0]:g}-{scaling.cost_range[1]:g}, cap {scaling.cap}; "
+            f"{(time.time() - began) / 60:.1f} min wall-clock.\n\n"
+            + markdown_table(sorted(heads + [r for r in summary if r["method"] == "fixed"],
+                                    key=lambda r: (r["method"], r["setting"])),
+                             ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
+                              "max_expansions_per_action", "work_ratio", "quality_ratio"])
+            + "\n## Table 2 rows (512 x 512)\n\n"
+            + markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs"]))
+    atomic_write_text(out / "scaling.md", text)
+    return [figure, out / "scaling.md"]
+
+
+def findings(study: Study, summary, databases, seconds: float | None) -> str:
+    """The headline claims checked against the measured numbers (filled in by the run)."""
+    heads = headline_numbers(summary)
+    best_work = max((h for h in heads if h["work_ratio"]), key=lambda h: h["work_ratio"], default=None)
+    best_quality = max((h for h in heads if h["quality_ratio"]), key=lambda h: h["quality_ratio"], default=None)
+    took = "" if seconds is None else f"; the runs took {seconds / 60:.1f} min of wall-clock time on the shared machine"
+    text = ["# Dynamic control in LRTA*: findings (generated by `ftr dynamic compare`)\n\n",
+            f"Maps: {', '.join(study.maps)}; {study.problems} problems per map, optimal cost "
+            f"{study.cost_range[0]:g}-{study.cost_range[1]:g}, cap {study.cap}{took}. A run stops unreached after "
+            f"{study.max_actions_factor} x its optimal cost in actions and then counts with the cost it had "
+            "run up (a lower bound on its sub-optimality). Only settings that solved at least "
+            f"{RELIABLE:.0%} of their problems take part in the headline checks (work_ratio, quality_ratio).\n\n",
+            "## Every setting (means over all problems)\n\n",
+            markdown_table(sorted(heads + [r for r in summary if r not in heads and not any(
+                h["method"] == r["method"] and h["setting"] == r["setting"] for h in heads)],
+                key=lambda r: (r["method"], r["setting"])),
+                ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
+                 "max_expansions_per_action", "work_ratio", "quality_ratio"]),
+            "\n`work_ratio`: expansions per action fixed-depth LRTA* needs for the same sub-optimality "
+            "(interpolated along its curve, log scale), divided by this setting's; `quality_ratio`: "
+            "fixed depth's excess sub-optimality (sub-optimality − 1) at the same expansions per action, "
+            "divided by this setting's. Empty where the setting lies outside the fixed-depth curve or "
+            "solved too few problems.\n\n",
+            "## Table 2: pattern databases per abstraction level\n\n",
+            markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs"]),
+            "\n`size`: stored pairs (regions²); `seconds`: processor time to build in pure Python; "
+            "`capped_pairs`: share of pairs whose optimal depth exceeds the cap.\n\n",
+            "## Headlines\n\n"]
+    if best_work:
+        verdict = "holds" if best_work["work_ratio"] >= 9 else (
+            f"does not hold, because the best measured saving is {best_work['work_ratio']:.1f}x, not ~9x")
+        text.append(f"- *Same quality as fixed-depth LRTA* with about nine times less computation per action*: "
+                    f"**{verdict}** (best: {best_work['method']} {best_work['setting']}, sub-optimality "
+                    f"{best_work['suboptimality']:.3f} at {best_work['expansions_per_action']:.1f} expansions per "
+                    f"action, {best_work['work_ratio']:.1f}x less than fixed depth).\n")
+    else:
+        text.append("- *Nine times less computation*: **not measured** (no reliable dynamic setting falls inside the fixed-depth curve).\n")
+    if best_quality:
+        verdict = "holds" if best_quality["quality_ratio"] >= 4 else (
+            f"does not hold, because the best measured gain is {best_quality['quality_ratio']:.1f}x, not ~4x")
+        text.append(f"- *About four times better quality for the same computation* (excess sub-optimality): "
+                    f"**{verdict}** (best: {best_quality['method']} {best_quality['setting']}, "
+                    f"{best_quality['quality_ratio']:.1f}x).\n")
+    else:
+        text.append("- *Four times better quality*: **not measured** (no reliable dynamic setting within the fixed-depth curve's range).\n")
+    return "".join(text)

@@ -1,0 +1,282 @@
+"""General LRTA* (Bulitko et al. 2007, Figure 1) on a known eight-connected map, octile h.
+
+Figure 1, line by line, as :func:`general_lrta` runs it::
+
+    1 s <- s_start; s_g <- s_goal; d' <- d
+    2 while s != s_goal do
+    3     select search depth d' and goal s_g          (the controller)
+    4     expand successor states up to d' actions away (breadth_first_layers)
+    5     find s' with the lowest g(s, s') + h(s', s_g) (best_frontier, with path-max)
+    6     update h(s, s_g) to g(s, s') + h(s', s_g)     (one table per goal, LearnedHeuristic)
+    7     move s one step towards s'                    (first_step)
+
+Line 4 is a breadth-first search with duplicate detection: layer k holds the states first reached
+after exactly k actions, and ``g(s, n)`` is the cheapest cost among those k-action paths (a state's
+parent is the first state of layer k-1, in expansion and successor order, giving that cost). The
+frontier of a depth-d search is layer d, plus the goal if the search met it earlier (the goal is
+never expanded); if the map ends before layer d, the deepest layer reached. Line 5 uses path-max:
+``f(n) = max(f(parent), g(n) + h(n))`` with ``f(s) = h(s)``; ties go to the state reached first.
+Line 6 raises h (never lowers it, which with a consistent h is the same as Korf's assignment).
+A search to depth d expands the states of layers 0 .. d-1 (not the goal): that is the count per
+action. All costs stay exact pairs ``(straight, diagonal)``; comparisons use ``cost_value``.
+
+Because layer k depends only on layers below it, one search to depth D answers every depth d <= D:
+:func:`choices_by_depth` uses that to label depths (decision trees) and to build pattern databases.
+
+>>> import numpy as np
+>>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True   # a wall with a gap at the bottom
+>>> run = general_lrta(blocked, (0, 0), (0, 4), fixed_depth(3))
+>>> run.reached, run.cost, run.path[:4]     # optimal: 4 straight + 2 diagonal (the gap takes straight moves)
+(True, (4, 2), [(0, 0), (1, 1), (2, 1), (2, 2)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost, successors
+
+ZERO: Cost = (0, 0)
+
+
+class Neighbours:
+    """Every free cell's successors ``[(cell, cost), ...]`` in successor order, computed once.
+
+    A lookup table over the world's :func:`~reference.world.grid.successors` (eight-connected, no
+    corner cutting): building it once buys the thousands of lookahead searches per problem a
+    dictionary lookup each instead of re-reading the NumPy array.
+    """
+
+    def __init__(self, blocked: np.ndarray) -> None:
+        self.blocked = np.asarray(blocked, dtype=bool)
+        self.table: dict[Cell, list[tuple[Cell, Cost]]] = {
+            (int(r), int(c)): successors(self.blocked, (int(r), int(c)), 8)
+            for r, c in zip(*np.nonzero(~self.blocked))
+        }
+
+    def __getitem__(self, cell: Cell) -> list[tuple[Cell, Cost]]:
+        return self.table[cell]
+
+
+class LearnedHeuristic:
+    """h(s, goal): octile distance until LRTA* raises it; one table per goal (Figure 1, line 6)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[Cell, dict[Cell, Cost]] = {}
+
+    def __call__(self, cell: Cell, goal: Cell) -> Cost:
+        table = self.tables.get(goal)
+        if table is not None and cell in table:
+            return table[cell]
+        return octile_cost(cell, goal)
+
+    def raise_to(self, cell: Cell, goal: Cell, value: Cost) -> bool:
+        """Set h(cell, goal) to ``value`` if that is higher; True if it changed."""
+        if cost_value(value) <= cost_value(self(cell, goal)):
+            return False
+        self.tables.setdefault(goal, {})[cell] = value
+        return True
+
+
+@dataclass
+class Layers:
+    """The breadth-first search of Figure 1, line 4, from ``root`` to ``depth`` actions."""
+
+    root: Cell
+    goal: Cell
+    layers: list[list[Cell]]          # layers[k]: the states first reached after k actions
+    g: dict[Cell, Cost]               # g(root, n): cheapest among the fewest-action paths
+    parent: dict[Cell, Cell]
+    goal_layer: int | None            # the layer holding the goal, if the search met it
+
+    def expansions(self, depth: int) -> int:
+        """States a depth-``depth`` search expands: layers 0 .. depth-1, never the goal."""
+        count = sum(len(layer) for layer in self.layers[:depth])
+        if self.goal_layer is not None and self.goal_layer < depth:
+            count -= 1
+        return count
+
+
+def breadth_first_layers(neighbours: Neighbours, root: Cell, goal: Cell, depth: int) -> Layers:
+    """Layers 0 .. ``depth`` of the breadth-first search with duplicate detection (line 4).
+
+    >>> import numpy as np
+    >>> look = breadth_first_layers(Neighbours(np.zeros((3, 3), dtype=bool)), (1, 1), (0, 0), 2)
+    >>> [len(layer) for layer in look.layers], look.goal_layer, look.expansions(2)
+    ([1, 8], 1, 8)
+    """
+    g = {root: ZERO}
+    parent: dict[Cell, Cell] = {}
+    layer_of = {root: 0}
+    layers = [[root]]
+    goal_layer = 0 if root == goal else None
+    for k in range(1, depth + 1):
+        next_layer: list[Cell] = []
+        for cell in layers[-1]:
+            if cell == goal:  # the goal is a frontier state, never expanded
+                continue
+            g_cell = g[cell]
+            for child, step in neighbours[cell]:
+                g_child = add_costs(g_cell, step)
+                seen_at = layer_of.get(child)
+                if seen_at is None:
+                    layer_of[child] = k
+                    g[child] = g_child
+                    parent[child] = cell
+                    next_layer.append(child)
+                    if child == goal:
+                        goal_layer = k
+                elif seen_at == k and cost_value(g_child) < cost_value(g[child]):
+                    g[child] = g_child  # a cheaper path with the same number of actions
+                    parent[child] = cell
+        if not next_layer:
+            break
+        layers.append(next_layer)
+    return Layers(root, goal, layers, g, parent, goal_layer)
+
+
+@dataclass
+class Choice:
+    """What a depth-d search decides: the frontier state s' (line 5), its f, the first step (line 7)."""
+
+    depth: int
+    target: Cell
+    f: Cost
+    step: Cell
+    expansions: int
+
+
+def choices_by_depth(look: Layers, h: Callable[[Cell], Cost], depths: range | list[int]) -> dict[int, Choice]:
+    """The choice of Figure 1, lines 5 and 7, for every depth in ``depths`` from one search.
+
+    ``h(cell)`` is the heuristic toward the search's goal. f uses path-max along the search tree.
+    """
+    f: dict[Cell, Cost] = {look.root: h(look.root)}
+    for layer in look.layers[1:]:
+        for cell in layer:  # parents lie in the previous layer, so theirs is already known
+            own = add_costs(look.g[cell], h(cell))
+            inherited = f[look.parent[cell]]
+            f[cell] = own if cost_value(own) >= cost_value(inherited) else inherited
+    chosen = {}
+    deepest = len(look.layers) - 1
+    for depth in depths:
+        frontier = list(look.layers[min(depth, deepest)])
+        if look.goal_layer is not None and 0 < look.goal_layer < min(depth, deepest):
+            frontier.insert(0, look.goal)  # met earlier, so inserted before layer d's states
+        if not frontier or depth == 0 or deepest == 0:
+            continue
+        best = frontier[0]
+        for cell in frontier[1:]:
+            if cost_value(f[cell]) < cost_value(f[best]):
+                best = cell
+        chosen[depth] = Choice(depth, best, f[best], first_step(look, best), look.expansions(depth))
+    return chosen
+
+
+def first_step(look: Layers, target: Cell) -> Cell:
+    """The state one action from the root on the search tree's path to ``target`` (line 7)."""
+    cell = target
+    while look.parent[cell] != look.root:
+        cell = look.parent[cell]
+    return cell
+
+
+Controller = Callable[["Agent"], tuple[int, Cell]]
+"""Line 3 of Figure 1: given the agent, the depth d' and the goal s_g for this step."""
+
+
+@dataclass
+class Agent:
+    """The state an LRTA* agent carries: where it is, its learned h, and its recent history."""
+
+    neighbours: Neighbours
+    start: Cell
+    goal: Cell
+    h: LearnedHeuristic = field(default_factory=LearnedHeuristic)
+    path: list[Cell] = field(default_factory=list)
+    raised: list[bool] = field(default_factory=list)    # did step t raise h?
+    depths: list[int] = field(default_factory=list)
+    expansions: list[int] = field(default_factory=list)
+    cost: Cost = ZERO
+    subgoal: Cell | None = None   # an intermediate goal a controller has committed to
+
+    @property
+    def state(self) -> Cell:
+        return self.path[-1]
+
+
+@dataclass
+class Run:
+    """One LRTA* run: did it reach the goal, the exact cost, and the work per action."""
+
+    reached: bool
+    cost: Cost
+    path: list[Cell]
+    depths: list[int]
+    expansions: list[int]
+
+    @property
+    def actions(self) -> int:
+        return len(self.path) - 1
+
+    @property
+    def mean_expansions(self) -> float:
+        return sum(self.expansions) / len(self.expansions) if self.expansions else 0.0
+
+    @property
+    def max_expansions(self) -> int:
+        return max(self.expansions, default=0)
+
+
+def step(agent: Agent, depth: int, goal: Cell) -> Choice | None:
+    """Lines 4-7 of Figure 1 once, toward ``goal`` with lookahead ``depth``; None if stuck."""
+    state = agent.state
+    look = breadth_first_layers(agent.neighbours, state, goal, depth)
+    choice = choices_by_depth(look, lambda cell: agent.h(cell, goal), [depth]).get(depth)
+    if choice is None:
+        return None
+    apply(agent, choice, goal)
+    return choice
+
+
+def apply(agent: Agent, choice: Choice, goal: Cell) -> None:
+    """Line 6 (raise h(s, s_g) to f(s')) and line 7 (one step toward s'), with the bookkeeping."""
+    state = agent.state
+    agent.raised.append(agent.h.raise_to(state, goal, choice.f))
+    step_cost = next(cost for cell, cost in agent.neighbours[state] if cell == choice.step)
+    agent.cost = add_costs(agent.cost, step_cost)
+    agent.path.append(choice.step)
+    agent.depths.append(choice.depth)
+    agent.expansions.append(choice.expansions)
+
+
+def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, controller: Controller, *,
+                 max_actions: int = 100_000) -> Run:
+    """Run general LRTA* from ``start`` to ``goal``; ``controller`` is line 3 of Figure 1.
+
+    Stops unreached after ``max_actions`` actions, or when the agent has no move.
+    """
+    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    for label, cell in (("start", start), ("goal", goal)):
+        if cell not in neighbours.table:
+            raise ValueError(f"the {label} {cell} is blocked or outside the map")
+    agent = Agent(neighbours, start, goal, path=[start])
+    while agent.state != goal and len(agent.path) <= max_actions:   # line 2
+        depth, subgoal = controller(agent)                          # line 3
+        if subgoal == agent.state:
+            subgoal = goal
+        if step(agent, max(1, depth), subgoal) is None:             # lines 4-7
+            break
+    return Run(agent.state == goal, agent.cost, agent.path, agent.depths, agent.expansions)
+
+
+def fixed_depth(depth: int) -> Controller:
+    """Plain LRTA*: the same depth and the global goal at every step (Korf's for depth 1)."""
+
+    def control(agent: Agent) -> tuple[int, Cell]:
+        return depth, agent.goal
+
+    return control

@@ -1,0 +1,127 @@
+"""Search depth by decision tree (Bulitko et al. 2007, "Decision-Tree Classifier Approach").
+
+The four features, over the agent's last ``n`` steps (n = 20 in the paper):
+
+1. ``h(s, s_goal)``: the initial (octile) estimate from the current state to the goal;
+2. the octile estimate between the current state and the state ``n`` steps ago (the start if the
+   run is younger);
+3. revisits: how many of the last ``n`` states occur more than once among them (length − distinct);
+4. heuristic updates: how many of the last ``n`` steps raised h.
+
+The label of a state is the shallowest depth ``d_s`` such that every depth ``d_s .. d_max`` takes
+the same action as the ``d_max`` search ("the progression is stopped" at the first disagreeing
+depth). One search to ``d_max`` gives the actions of every shallower depth (see :mod:`.lrta`), so
+:func:`collect_samples` labels a step for every ``d_max`` at once while the agent follows the
+deepest search. The classifier is scikit-learn's ``DecisionTreeClassifier`` (the paper used WEKA's
+J48), its minimum leaf size and cost-complexity pruning chosen by cross-validation.
+
+>>> depth_label({1: "E", 2: "S", 3: "E", 4: "E"}, d_max=4)    # depths 3 and 4 agree, 2 does not
+3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from reference.world.grid import Cell, octile
+
+from reference.solutions.dynamic.lrta import (
+    Agent, Controller, Neighbours, apply, breadth_first_layers, choices_by_depth,
+)
+
+HISTORY = 20
+FEATURE_NAMES = ("h_to_goal", "h_to_n_steps_ago", "revisits", "heuristic_updates")
+
+
+def features(agent: Agent, n: int = HISTORY) -> list[float]:
+    """The paper's four features for the agent's current state (see the module docstring)."""
+    path = agent.path
+    window = path[-n:]
+    back = path[max(0, len(path) - 1 - n)]
+    return [octile(agent.state, agent.goal), octile(agent.state, back),
+            float(len(window) - len(set(window))), float(sum(agent.raised[-n:]))]
+
+
+def depth_label(steps: dict[int, Cell], d_max: int) -> int:
+    """The shallowest depth from which every deeper search up to ``d_max`` takes the same step."""
+    label = d_max
+    while label > 1 and steps.get(label - 1) == steps[d_max]:
+        label -= 1
+    return label
+
+
+def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Sequence[int], *,
+                    n: int = HISTORY, max_actions: int = 20_000) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """Run LRTA* at depth ``max(d_maxes)``; per step, the features and the label for each d_max."""
+    deepest = max(d_maxes)
+    agent = Agent(neighbours, start, goal, path=[start])
+    rows: list[list[float]] = []
+    labels: dict[int, list[int]] = {d: [] for d in d_maxes}
+    while agent.state != goal and len(agent.path) <= max_actions:
+        look = breadth_first_layers(neighbours, agent.state, goal, deepest)
+        choices = choices_by_depth(look, lambda cell: agent.h(cell, goal), range(1, deepest + 1))
+        if not choices:
+            break
+        steps = {d: c.step for d, c in choices.items()}
+        rows.append(features(agent, n))
+        for d_max in d_maxes:
+            labels[d_max].append(depth_label(steps, min(d_max, max(steps))))
+        apply(agent, choices[max(choices)], goal)
+    return np.array(rows, dtype=float).reshape(-1, 4), {d: np.array(v, dtype=int) for d, v in labels.items()}
+
+
+def oracle(d_max: int) -> Controller:
+    """The perfect classifier: at each step the label depth itself (its own d_max search is not counted)."""
+
+    def control(agent: Agent) -> tuple[int, Cell]:
+        look = breadth_first_layers(agent.neighbours, agent.state, agent.goal, d_max)
+        choices = choices_by_depth(look, lambda cell: agent.h(cell, agent.goal), range(1, d_max + 1))
+        if not choices:
+            return 1, agent.goal
+        steps = {d: c.step for d, c in choices.items()}
+        return depth_label(steps, max(steps)), agent.goal
+
+    return control
+
+
+@dataclass
+class DepthTree:
+    """A fitted decision tree with the parameters cross-validation chose and its CV accuracy."""
+
+    classifier: object
+    min_samples_leaf: int
+    ccp_alpha: float
+    accuracy: float
+
+    def controller(self, n: int = HISTORY) -> Controller:
+        tree = self.classifier.tree_
+        classes = self.classifier.classes_
+
+        def control(agent: Agent) -> tuple[int, Cell]:
+            # Walk the fitted tree by hand: scikit-learn's predict() costs ~0.1 ms of call overhead.
+            x = features(agent, n)
+            node = 0
+            while tree.children_left[node] >= 0:
+                node = tree.children_left[node] if x[tree.feature[node]] <= tree.threshold[node] \
+                    else tree.children_right[node]
+            return int(classes[int(np.argmax(tree.value[node][0]))]), agent.goal
+
+        return control
+
+
+def train_depth_tree(x: np.ndarray, y: np.ndarray, *, leaf_sizes=(25, 100, 200), alphas=(0.0, 1e-4, 1e-3),
+                     folds: int = 5, seed: int = 0) -> DepthTree:
+    """Fit ``DecisionTreeClassifier``, choosing min leaf size and ccp_alpha by ``folds``-fold CV."""
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.tree import DecisionTreeClassifier
+
+    leaf_sizes = [size for size in leaf_sizes if size * folds <= len(y)] or [1]
+    search = GridSearchCV(DecisionTreeClassifier(random_state=seed),
+                          {"min_samples_leaf": list(leaf_sizes), "ccp_alpha": list(alphas)},
+                          cv=min(folds, max(2, len(y) // 2)))
+    search.fit(x, y)
+    best = search.best_estimator_
+    return DepthTree(best, int(best.min_samples_leaf), float(best.ccp_alpha), float(search.best_score_))
