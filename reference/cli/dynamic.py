@@ -131,7 +131,9 @@ def _train_tree(args, scenarios, blocked, neighbours):
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from reference.experiments.dynamic import SCALING_MAP, STUDY_MAPS, Study, compare, compare_scaling
+    from reference.experiments.dynamic import (
+        SCALING_CAP, SCALING_COST_RANGE, SCALING_MAP, STUDY_MAPS, Study, compare, compare_scaling,
+    )
     from reference.experiments.movingai import default_movingai_dir
 
     if args.replot:
@@ -153,7 +155,7 @@ def run_compare(args: argparse.Namespace) -> int:
         study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
                       tree_depths=tuple(args.tree_depths))
         scaling = None if args.scaling_problems <= 0 else Study(
-            maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=(270.0, 300.0), cap=30,
+            maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
             fixed_depths=(1, 2, 4, 8, 14), tree_depths=(), levels=tuple(args.scaling_levels))
     log = lambda text: print(text, file=sys.stderr)  # noqa: E731
     if args.only_scaling:
