@@ -21,26 +21,15 @@ from reference.world.instances import Instance
 from reference.world.trace_arrays import TraceArrays
 
 from conftest import EXAMPLE_1, EXAMPLE_3, handout_cell, handout_cells
-
-SETTINGS = [("forward", "larger_g"), ("forward", "smaller_g"), ("backward", "larger_g"),
-            ("backward", "smaller_g"), ("adaptive", "larger_g"), ("adaptive", "smaller_g")]
+from test_replanning_properties import SETTINGS
+from test_replanning_properties import instances as grid_problems
 
 
 @st.composite
 def instances(draw, max_side: int = 10):
-    """A random grid with a random unblocked start and target (possibly equal, possibly cut off)."""
-    height = draw(st.integers(1, max_side))
-    width = draw(st.integers(1, max_side))
-    density = draw(st.sampled_from([0.0, 0.2, 0.35, 0.5]))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    blocked = rng.random((height, width)) < density
-    free = [tuple(map(int, c)) for c in np.argwhere(~blocked)]
-    if not free:
-        blocked[0, 0] = False
-        free = [(0, 0)]
-    start = draw(st.sampled_from(free))
-    target = draw(st.sampled_from(free))
-    return Instance("random", Gridworld(height, width, blocked), start, target)
+    """The properties' random problems (test_replanning_properties.instances) as instances."""
+    grid, start, target = draw(grid_problems(max_side))
+    return Instance("random", grid, start, target)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
