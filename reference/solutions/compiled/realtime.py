@@ -54,7 +54,7 @@ from reference.world.sensing import Knowledge
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
 
 from ..realtime.heuristics import check_heuristic
-from .heap import (heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_peek_key, heap_pop, heap_push,
+from .heap import (pack_key, heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_peek_key, heap_pop, heap_push,
                    heap_remove, heap_update)
 
 #: The reference's infinity (``reference.solutions.realtime.agent.INFINITY``): larger than any path.
@@ -147,13 +147,6 @@ def _plan_korf(agent, target, width, cells, row, column, weak, known, free_cells
 # -- Koenig's LRTA* with lookahead (lookahead.py: LookaheadLRTA) ----------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _pack_key(f, g, stamp, larger_g, n):
-    """:func:`reference.solutions.replanning.pack_key` for ``n`` cells: (f, -g, stamp) or (f, g, stamp)."""
-    tie = n - 1 - g if larger_g else g
-    return (f * n + tie) * (4 * n + 2) + stamp
-
-
 @njit(cache=True)
 def _astar_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known, episode,
                  value, g, tree, generated_in, expanded_in, generated, heap, expanded):
@@ -163,7 +156,7 @@ def _astar_space(agent, target, width, cells, row, column, weak, larger_g, looka
     generated[0] = agent
     n_generated, stamp, n_expanded = 1, 0, 0
     n = lookahead + 2
-    heap_push(heap, agent, _pack_key(_h(value, agent, target, row, column, weak), 0, 0, larger_g, n))
+    heap_push(heap, agent, pack_key(_h(value, agent, target, row, column, weak), 0, 0, larger_g, n))
     while heap_len(heap) > 0 and n_expanded < lookahead:
         s = heap_peek(heap)
         if s == target:
@@ -184,7 +177,7 @@ def _astar_space(agent, target, width, cells, row, column, weak, larger_g, looka
             if g[t] > g_next:
                 g[t], tree[t] = g_next, s
                 stamp += 1
-                key = _pack_key(g_next + _h(value, t, target, row, column, weak), g_next, stamp, larger_g, n)
+                key = pack_key(g_next + _h(value, t, target, row, column, weak), g_next, stamp, larger_g, n)
                 if heap_contains(heap, t):
                     heap_update(heap, t, key)
                 else:
@@ -222,7 +215,7 @@ def _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahe
     best, best_key, n = -1, 0, lookahead + 2
     for i in range(tail - head):  # the position in the queue is the stamp
         s = queue[head + i]
-        key = _pack_key(g[s] + _h(value, s, target, row, column, weak), g[s], i, larger_g, n)
+        key = pack_key(g[s] + _h(value, s, target, row, column, weak), g[s], i, larger_g, n)
         if best < 0 or key < best_key:
             best, best_key = s, key
     return n_expanded, n_generated, best
