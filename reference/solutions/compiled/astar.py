@@ -78,6 +78,19 @@ def _sift_down(heap, f, tie, stamp, position, i, size):
         i = child
 
 
+@njit(cache=True)
+def _pop_min(heap, f, tie, stamp, position, size):
+    """Take the root (the smallest key) off the heap of ``size`` entries: ``(state, new size)``."""
+    s = heap[0]
+    position[s] = -1
+    size -= 1
+    if size > 0:  # the last entry to the root, then let it sink
+        heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
+        position[heap[0]] = 0
+        _sift_down(heap, f, tie, stamp, position, 0, size)
+    return s, size
+
+
 class Workspace:
     """The per-cell arrays of :func:`astar_arrays`, allocated once per grid size and reused.
 
@@ -145,13 +158,7 @@ def astar_arrays(blocked, start, goal, connectivity, larger_g, move_rows, move_c
         # while g(goal) > min f over OPEN
         if search[goal] == counter and not (float(g_straight[goal]) + float(g_diagonal[goal]) * sqrt2 > f[0]):
             break
-        s = heap[0]
-        position[s] = -1
-        size -= 1
-        if size > 0:  # the last entry to the root, then let it sink
-            heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
-            position[heap[0]] = 0
-            _sift_down(heap, f, tie, stamp, position, 0, size)
+        s, size = _pop_min(heap, f, tie, stamp, position, size)
         expanded[expansions] = s
         expansions += 1
         row, col = s // width, s % width

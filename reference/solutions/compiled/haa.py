@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _sift_down, _sift_up
+from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _pop_min, _sift_up
 from reference.world.grid import SQRT2, Cell, Cost
 
 
@@ -42,13 +42,7 @@ def _dijkstra(blocked, source, move_rows, move_cols, sqrt2, g_straight, g_diagon
     position[source] = 0
     size, stamps = 1, 0
     while size > 0:
-        s = heap[0]
-        position[s] = -1
-        size -= 1
-        if size > 0:
-            heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
-            position[heap[0]] = 0
-            _sift_down(heap, f, tie, stamp, position, 0, size)
+        s, size = _pop_min(heap, f, tie, stamp, position, size)
         closed[s] = True
         row, col = s // width, s % width
         for move in range(8):

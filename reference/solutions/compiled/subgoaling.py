@@ -21,7 +21,7 @@ import time
 import numpy as np
 from numba import njit
 
-from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _sift_down, _sift_up
+from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _pop_min, _sift_up
 from reference.world.grid import SQRT2, Cell, Gridworld, check_connectivity
 
 
@@ -56,13 +56,7 @@ def tree_arrays(blocked, goal, connectivity, move_rows, move_cols, sqrt2, arcs):
     stamps = 0
     size = 1
     while size > 0:                                       # line 7
-        s = heap[0]                                       # line 8
-        position[s] = -1
-        size -= 1
-        if size > 0:
-            heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
-            position[heap[0]] = 0
-            _sift_down(heap, f, tie, stamp, position, 0, size)
+        s, size = _pop_min(heap, f, tie, stamp, position, size)  # line 8
         if s != goal:                                     # lines 9-11
             p = parent[s]
             sub[s] = sub[p]
