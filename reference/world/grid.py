@@ -160,11 +160,10 @@ def successors(blocked: np.ndarray, cell: Cell, connectivity: int = 4) -> list[t
     height, width = blocked.shape
     row, col = cell
     result = []
-    for d_row, d_col in MOVES[check_connectivity(connectivity)]:
-        r, c = row + d_row, col + d_col
-        if not (0 <= r < height and 0 <= c < width) or blocked[r, c]:
+    for r, c in neighbours_of(cell, height, width, MOVES[check_connectivity(connectivity)]):
+        if blocked[r, c]:
             continue
-        if d_row and d_col:  # diagonal: both cells it passes between must be free
+        if r != row and c != col:  # diagonal: both cells it passes between must be free
             if blocked[r, col] or blocked[row, c]:
                 continue
             result.append(((r, c), DIAGONAL))
