@@ -668,6 +668,14 @@ class _Child:
 
     def explain(self, error: Exception, when: str) -> str:
         """A one-paragraph reason a child failed, for the student."""
+        if isinstance(error, wire.ChannelClosed) and self.process is not None:
+            # The channel closes as the child ends: let it finish on its own, so that its exit
+            # status (exit code or signal) is its own and not the SIGKILL of stop() below (on a busy
+            # machine bubblewrap can take a moment to pass on its child's status).
+            try:
+                self.process.wait(timeout=5.0)
+            except subprocess.TimeoutExpired:
+                pass
         self.stop()
         code = self.process.returncode if self.process else None
         if isinstance(error, CpuLimitExceeded):
