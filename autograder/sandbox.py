@@ -166,15 +166,21 @@ class UidLease:
 
 def kill_uid(uid: int) -> None:
     """Kill every process of ``uid`` (a sandbox uid: nothing else runs as it), until none is left."""
+    _kill_every(lambda pid: os.stat(f"/proc/{pid}").st_uid == uid, rounds=100, pause=0.02)
+
+
+def _kill_every(matches, rounds: int, pause: float) -> None:
+    """SIGKILL every live process whose pid ``matches``, again and again until none is left (a
+    process may fork while we look); zombies are skipped. Without /proc (macOS) it does nothing."""
     if not os.path.isdir("/proc"):
         return
-    for _ in range(100):
+    for _ in range(rounds):
         alive = False
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
             try:
-                if os.stat(f"/proc/{entry}").st_uid != uid:
+                if not matches(entry):
                     continue
                 with open(f"/proc/{entry}/stat", "rb") as file:
                     if file.read().rsplit(b")", 1)[-1].split()[0] == b"Z":
@@ -185,7 +191,7 @@ def kill_uid(uid: int) -> None:
                 continue
         if not alive:
             return
-        time.sleep(0.02)
+        time.sleep(pause)
 
 
 # -- CPU time of a process tree (/proc) ----------------------------------------------------------------
@@ -750,24 +756,9 @@ def _kill_marked(token: str) -> None:
     """Kill every live process whose environment carries ``FTR_SANDBOX_TOKEN=token`` (the plain
     sandbox run by an ordinary user, whose children share the user's uid)."""
     marker = f"FTR_SANDBOX_TOKEN={token}".encode()
-    if not os.path.isdir("/proc"):
-        return  # no /proc (macOS): the process-group kill has to do
-    for _ in range(40):
-        alive = False
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as file:
-                    if marker not in file.read().split(b"\0"):
-                        continue
-                with open(f"/proc/{entry}/stat", "rb") as file:
-                    if file.read().rsplit(b")", 1)[-1].split()[0] == b"Z":
-                        continue  # already dead, waiting for its parent
-                os.kill(int(entry), signal.SIGKILL)
-                alive = True
-            except (OSError, ProcessLookupError, IndexError):
-                continue
-        if not alive:
-            return
-        time.sleep(0.05)
+
+    def carries_marker(pid: str) -> bool:
+        with open(f"/proc/{pid}/environ", "rb") as file:
+            return marker in file.read().split(b"\0")
+
+    _kill_every(carries_marker, rounds=40, pause=0.05)
