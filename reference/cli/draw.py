@@ -159,6 +159,7 @@ def _known_map_run(args: argparse.Namespace) -> KnownMapRun:
     (or the trace in ``--trace``), or a UsageError saying why not."""
     from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
     from reference.world.maps import read_terrain
+    from reference.world.replay import ReplayError, first_difference, walked_trajectory
     from reference.world.trace import Trace
 
     from . import UsageError
@@ -170,15 +171,20 @@ def _known_map_run(args: argparse.Namespace) -> KnownMapRun:
         raise UsageError("--max-moves must be at least 1")
     connectivity = args.connectivity or 8
     grid, start, goal, _optimal = _problem(argparse.Namespace(map=args.path, scen=args.scen, index=args.index))
-    if args.trace:
-        trace = Trace.load(args.trace, grid.height, grid.width)
+    trace = Trace.load(args.trace, grid.height, grid.width) if args.trace else None
+    if trace is not None:
         if tuple(trace.trajectory[0]) != start:
             raise UsageError(f"{args.trace}: the trace starts at {trace.trajectory[0]}, scenario {args.index} at {start}")
-    else:
-        trace = None
+        try:  # the whole trace, not only up to the episode drawn
+            difference = first_difference(walked_trajectory(grid, trace, connectivity, known_map=True), trace.trajectory)
+        except ReplayError as error:
+            raise _replay_error(error, args) from None
+        if difference:
+            raise UsageError(f"{args.trace}: the trajectory does not follow the recorded paths: {difference}")
     algorithm = trace.algorithm if trace else args.algorithm
-    draw_tree = args.tree if args.tree is not None else algorithm.startswith("lrta_subgoal")
-    tree = build_subgoal_tree(grid, goal, connectivity) if draw_tree or (trace is None and algorithm.startswith("lrta_subgoal")) else None
+    subgoaling = algorithm.startswith("lrta_subgoal")
+    draw_tree = args.tree if args.tree is not None else subgoaling
+    tree = build_subgoal_tree(grid, goal, connectivity) if draw_tree or (trace is None and subgoaling) else None
     if trace is None:
         trace = run_algorithm(algorithm, grid, start, goal, connectivity, tree, args.max_moves).trace
     return KnownMapRun(read_terrain(args.path), grid, goal, trace, connectivity, tree if draw_tree else None)

@@ -41,6 +41,7 @@ from typing import Sequence
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from .grid import Cell, Gridworld
 from .replay import search_contexts
@@ -152,6 +153,8 @@ def draw_game_map(
                 label="goal", zorder=4)
     ax.set_xlim(left - 0.5, right + 0.5)
     ax.set_ylim(bottom + 0.5, top - 0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # cells, not half cells, on small maps
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("column (x)")
     ax.set_ylabel("row (y)")
     if title:

@@ -277,3 +277,32 @@ def search_contexts(grid: Gridworld, trace: Trace, connectivity: int = 4,
         except ReplayError as error:
             raise ReplayError(f"search {index}: {error}") from None
         yield context
+
+
+def walked_trajectory(grid: Gridworld, trace: Trace, connectivity: int = 4, known_map: bool = False) -> list[Cell]:
+    """The trajectory the agent walks along every recorded path of ``trace`` (see :func:`search_contexts`).
+
+    A faithful trace records this very trajectory; :func:`first_difference` says where one does not.
+    Raises :class:`ReplayError` for a path that cannot be walked.
+    """
+    walked = [tuple(trace.trajectory[0])]
+    for context in search_contexts(grid, trace, connectivity, known_map):
+        walked.extend(context.moves)
+    return walked
+
+
+def first_difference(walked: list[Cell], recorded: list[Cell]) -> str | None:
+    """Where a recorded trajectory leaves the walked one, in words; None if they agree.
+
+    >>> first_difference([(0, 0), (0, 1)], [(0, 0), (1, 0)])
+    'at step 1 the trajectory says (1, 0), the paths walk to (0, 1)'
+    >>> first_difference([(0, 0), (0, 1)], [(0, 0)])
+    'the trajectory ends after 0 moves, the paths walk 1'
+    """
+    recorded = [tuple(cell) for cell in recorded]
+    for step, (mine, theirs) in enumerate(zip(walked, recorded)):
+        if mine != theirs:
+            return f"at step {step} the trajectory says {theirs}, the paths walk to {mine}"
+    if len(walked) != len(recorded):
+        return f"the trajectory ends after {len(recorded) - 1} moves, the paths walk {len(walked) - 1}"
+    return None
