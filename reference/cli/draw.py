@@ -55,6 +55,8 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with a known-map algorithm: its moves (default 8); the fog-of-war agent moves 4-connected")
     parser.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES, metavar="N",
                         help=f"with a known-map algorithm: stop the run unreached after N moves (default {DEFAULT_MAX_MOVES:,})")
+    parser.add_argument("--tree", action=argparse.BooleanOptionalAction, default=None,
+                        help="with a known-map algorithm: draw the goal's subgoal tree (default: for lrta_subgoal*)")
     parser.add_argument("--trace", metavar="FILE",
                         help="draw this saved trace (JSON, docs/contract.md section 8) instead of running the reference")
     parser.add_argument("--out", required=True, metavar="FILE", help="where to write the picture")
@@ -83,8 +85,6 @@ def register_draw(subparsers: argparse._SubParsersAction) -> None:
                        help="draw only these cells (inclusive)")
     where.add_argument("--zoom", type=int, metavar="RADIUS",
                        help="draw only the cells within RADIUS rows and columns of the agent")
-    parser.add_argument("--tree", action=argparse.BooleanOptionalAction, default=None,
-                        help="with a known-map algorithm: draw the goal's subgoal tree (default: for lrta_subgoal*)")
     parser.add_argument("--numbers", action=argparse.BooleanOptionalAction, default=None,
                         help="write g, f and h into the cells (default: when at most 16 rows and columns show)")
     parser.add_argument("--hidden-walls", action=argparse.BooleanOptionalAction, default=True,
@@ -99,7 +99,8 @@ def register_animate(subparsers: argparse._SubParsersAction) -> None:
         "animate",
         help="animate a whole run as a GIF",
         description="Write a GIF of a whole run: each search (the cells it expanded), each move, each newly "
-        "seen wall (red), the path being followed.",
+        "seen wall (red), the path being followed. With a known-map algorithm (astar, lrta, lrta_subgoal, ...) "
+        "on a game map: each planning episode and move over the terrain, and (--tree) the goal's subgoal tree.",
     )
     _add_run_arguments(parser)
     parser.add_argument("--fps", type=int, default=4, help="frames per second (default 4)")
@@ -278,9 +279,15 @@ def animate(args: argparse.Namespace) -> int:
 
     if args.fps < 1 or args.moves_per_frame < 1 or args.max_frames < 2:
         raise UsageError("--fps and --moves-per-frame must be at least 1, --max-frames at least 2")
-    instance, trace = _instance_and_trace(args)
     try:
-        animation = animate_run(instance.grid, trace, args.moves_per_frame, args.max_frames)
+        if args.algorithm in KNOWN_MAP_ALGORITHMS:
+            run = _known_map_run(args)
+            animation = animate_run(run.grid, run.trace, args.moves_per_frame, args.max_frames,
+                                    connectivity=run.connectivity, terrain=run.terrain, target=run.goal,
+                                    tree_arcs=run.tree.arcs if run.tree else ())
+        else:
+            instance, trace = _instance_and_trace(args)
+            animation = animate_run(instance.grid, trace, args.moves_per_frame, args.max_frames)
     except ReplayError as error:
         raise _replay_error(error, args) from None
     save_gif(animation, args.out, fps=args.fps, dpi=args.dpi, progress=True)

@@ -63,7 +63,7 @@ GOAL_COLOUR = "white"
 TRAIL_COLOUR = "darkorange"     # the path the agent has walked so far
 AGENT_COLOUR = "magenta"
 SUBGOAL_COLOUR = "gold"         # the subgoal an episode pursues
-TREE_COLOUR = "tab:blue"        # subgoal tree arcs
+TREE_COLOUR = "teal"            # subgoal tree arcs
 
 Window = tuple[Cell, Cell]      # (top-left cell, bottom-right cell), inclusive
 
@@ -219,16 +219,19 @@ def _moves(count: int) -> str:
     return f"{count:,} move{'s' * (count != 1)}"
 
 
-def draw_tree_arcs(ax: Axes, arcs: Sequence[tuple[Cell, Cell]], label: str | None = None) -> None:
+def draw_tree_arcs(ax: Axes, arcs: Sequence[tuple[Cell, Cell]], label: str | None = None):
     """A subgoal tree over a map: an arrow from each child to its parent (``arcs``: ``(parent, child)``
-    pairs, as :class:`reference.solutions.subgoaling.SubgoalTree` keeps them) and a dot on each child."""
+    pairs, as :class:`reference.solutions.subgoaling.SubgoalTree` keeps them) and a dot on each child.
+    Returns the dots (a legend handle), or None for a tree without arcs."""
     for parent, child in arcs:
         ax.annotate("", xy=(parent[1], parent[0]), xytext=(child[1], child[0]),
                     arrowprops={"arrowstyle": "->", "color": TREE_COLOUR, "linewidth": 0.9, "alpha": 0.8}, zorder=2)
-    if arcs:
-        ax.plot([child[1] for _, child in arcs], [child[0] for _, child in arcs], "o", color=TREE_COLOUR,
-                markersize=3, zorder=2,
-                label=label or f"subgoal tree ({len(arcs)} subgoals; arrows point to the next)")
+    if not arcs:
+        return None
+    (dots,) = ax.plot([child[1] for _, child in arcs], [child[0] for _, child in arcs], "o", color=TREE_COLOUR,
+                      markersize=3, zorder=2,
+                      label=label or f"subgoal tree ({len(arcs)} subgoals; arrows point to the next)")
+    return dots
 
 
 def draw_episode(
