@@ -223,11 +223,13 @@ def draw_tree_arcs(ax: Axes, arcs: Sequence[tuple[Cell, Cell]], label: str | Non
     """A subgoal tree over a map: an arrow from each child to its parent (``arcs``: ``(parent, child)``
     pairs, as :class:`reference.solutions.subgoaling.SubgoalTree` keeps them) and a dot on each child.
     Returns the dots (a legend handle), or None for a tree without arcs."""
-    for parent, child in arcs:
-        ax.annotate("", xy=(parent[1], parent[0]), xytext=(child[1], child[0]),
-                    arrowprops={"arrowstyle": "->", "color": TREE_COLOUR, "linewidth": 0.9, "alpha": 0.8}, zorder=2)
     if not arcs:
         return None
+    parents, children = np.array([parent for parent, _ in arcs]), np.array([child for _, child in arcs])
+    # one quiver for all arcs: clipped to the axes (a zoomed picture), and fast for thousands of arcs
+    ax.quiver(children[:, 1], children[:, 0], parents[:, 1] - children[:, 1], parents[:, 0] - children[:, 0],
+              angles="xy", scale_units="xy", scale=1, color=TREE_COLOUR, alpha=0.8, width=0.0025,
+              headwidth=5, headlength=6, headaxislength=5, zorder=2)
     (dots,) = ax.plot([child[1] for _, child in arcs], [child[0] for _, child in arcs], "o", color=TREE_COLOUR,
                       markersize=3, zorder=2,
                       label=label or f"subgoal tree ({len(arcs)} subgoals; arrows point to the next)")
@@ -254,7 +256,7 @@ def draw_episode(
                        window=window)
     size = max(ax.get_xlim()[1] - ax.get_xlim()[0], ax.get_ylim()[0] - ax.get_ylim()[1])
     width = max(1.0, min(2.5, 200 / size))
-    marker_size = max(5.0, min(11.0, 450 / size))
+    marker_size = max(7.0, min(11.0, 450 / size))
     draw_tree_arcs(ax, tree_arcs)
     if len(view.trail) >= 2:
         rows, cols = zip(*view.trail)
