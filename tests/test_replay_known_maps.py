@@ -178,7 +178,8 @@ def test_the_known_map_planners_traces_replay_to_their_own_trajectories(algorith
 def test_episode_view_shows_the_walk_so_far_and_the_plan():
     grid = Gridworld.from_strings(HAND_MAP)
     view = episode_view(grid, hand_trace(), 2, connectivity=8)     # the third episode, at (2, 2)
-    assert (view.agent, view.trail, view.plan, view.expanded) == ((2, 2), HAND_TRAJECTORY[:3], [(2, 2), (1, 2)], [(2, 2)])
+    assert (view.agent, view.trail) == ((2, 2), HAND_TRAJECTORY[:3])
+    assert (view.plan, view.expanded, view.pursued) == ([(2, 2), (1, 2)], [(2, 2)], GOAL)
     assert episode_view(grid, hand_trace(), -1, connectivity=8).agent == (1, 2)
     with pytest.raises(IndexError, match="4 planning episodes"):
         episode_view(grid, hand_trace(), 4, connectivity=8)

@@ -20,11 +20,19 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reference.world.trace import TIE_BREAKS
 
 from ._common import add_instance_arguments, load_instances
 from .subgoal import ALGORITHM_NAMES as KNOWN_MAP_ALGORITHMS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from reference.solutions.subgoaling import SubgoalTree
+    from reference.world.grid import Cell, Gridworld
+    from reference.world.trace import Trace
 
 #: A known-map run stops unreached after this many moves unless told otherwise (LRTA* with
 #: subgoaling as the paper writes it can cycle for ever).
@@ -52,9 +60,11 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tie-break", choices=list(TIE_BREAKS), default="larger_g",
                         help="ties in f go to the larger g (default) or the smaller g")
     parser.add_argument("--connectivity", type=int, choices=(4, 8), default=None,
-                        help="with a known-map algorithm: its moves (default 8); the fog-of-war agent moves 4-connected")
+                        help="with a known-map algorithm: its moves (default 8); "
+                        "the fog-of-war agent moves 4-connected")
     parser.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES, metavar="N",
-                        help=f"with a known-map algorithm: stop the run unreached after N moves (default {DEFAULT_MAX_MOVES:,})")
+                        help="with a known-map algorithm: stop the run unreached after N moves "
+                        f"(default {DEFAULT_MAX_MOVES:,})")
     parser.add_argument("--tree", action=argparse.BooleanOptionalAction, default=None,
                         help="with a known-map algorithm: draw the goal's subgoal tree (default: for lrta_subgoal*)")
     parser.add_argument("--trace", metavar="FILE",
@@ -143,19 +153,20 @@ def _replay_error(error: Exception, args: argparse.Namespace):
 
 
 @dataclass
-class KnownMapRun:
-    """A run on a known game map, ready to draw: the terrain, the agent's grid, the goal, the trace,
-    the moves it used, and the goal's subgoal tree (None unless drawn)."""
+class GameMapRun:
+    """A run on a known game map, ready to draw: the terrain, the agent's grid (its capability's
+    blocked cells), the goal, the trace, the moves it used, and the goal's subgoal tree (None
+    unless drawn)."""
 
-    terrain: object
-    grid: object
-    goal: tuple[int, int]
-    trace: object
+    terrain: np.ndarray
+    grid: Gridworld
+    goal: Cell
+    trace: Trace
     connectivity: int
-    tree: object = None
+    tree: SubgoalTree | None = None
 
 
-def _known_map_run(args: argparse.Namespace) -> KnownMapRun:
+def _known_map_run(args: argparse.Namespace) -> GameMapRun:
     """The scenario line's problem (as ``ftr subgoal run`` reads it) and its run by ``--algorithm``
     (or the trace in ``--trace``), or a UsageError saying why not."""
     from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
@@ -175,20 +186,24 @@ def _known_map_run(args: argparse.Namespace) -> KnownMapRun:
     trace = Trace.load(args.trace, grid.height, grid.width) if args.trace else None
     if trace is not None:
         if tuple(trace.trajectory[0]) != start:
-            raise UsageError(f"{args.trace}: the trace starts at {trace.trajectory[0]}, scenario {args.index} at {start}")
+            raise UsageError(f"{args.trace}: the trace starts at {trace.trajectory[0]}, "
+                             f"scenario {args.index} at {start}")
         try:  # the whole trace, not only up to the episode drawn
-            difference = first_difference(walked_trajectory(grid, trace, connectivity, known_map=True), trace.trajectory)
+            walked = walked_trajectory(grid, trace, connectivity, known_map=True)
         except ReplayError as error:
             raise _replay_error(error, args) from None
+        difference = first_difference(walked, trace.trajectory)
         if difference:
             raise UsageError(f"{args.trace}: the trajectory does not follow the recorded paths: {difference}")
     algorithm = trace.algorithm if trace else args.algorithm
     subgoaling = algorithm.startswith("lrta_subgoal")
     draw_tree = args.tree if args.tree is not None else subgoaling
-    tree = build_subgoal_tree(grid, goal, connectivity) if draw_tree or (trace is None and subgoaling) else None
+    tree = None
+    if draw_tree or (trace is None and subgoaling):  # to draw, or for a subgoaling run to plan with
+        tree = build_subgoal_tree(grid, goal, connectivity)
     if trace is None:
         trace = run_algorithm(algorithm, grid, start, goal, connectivity, tree, args.max_moves).trace
-    return KnownMapRun(read_terrain(args.path), grid, goal, trace, connectivity, tree if draw_tree else None)
+    return GameMapRun(read_terrain(args.path), grid, goal, trace, connectivity, tree if draw_tree else None)
 
 
 def draw_known_map(args: argparse.Namespace) -> int:
@@ -211,7 +226,8 @@ def draw_known_map(args: argparse.Namespace) -> int:
     if count == 0:
         raise UsageError("this run made no planning episode (the agent starts on the goal): nothing to draw")
     if not (1 <= args.search <= count or -count <= args.search <= -1):
-        raise UsageError(f"--episode {args.search}: the run has {count:,} planning episodes (1..{count}, or -1 for the last)")
+        raise UsageError(f"--episode {args.search}: the run has {count:,} planning episodes "
+                         f"(1..{count}, or -1 for the last)")
     try:
         view = episode_view(run.grid, run.trace, args.search - 1 if args.search > 0 else args.search,
                             run.connectivity, run.goal)

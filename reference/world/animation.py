@@ -50,8 +50,8 @@ from .map_pictures import TERRAIN_COLOURS, TRAIL_COLOUR, draw_tree_arcs, terrain
 from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, WHITE,
                        add_legend, known_array, legend_handle, target_of)
 from .replay import search_contexts
-from .terrain import TERRAIN_NAMES
 from .sensing import Knowledge
+from .terrain import TERRAIN_NAMES
 from .trace import ALGORITHMS, Trace
 
 SEARCHED = (0.45, 0.7, 1.0)         # cells the current search expanded, in its own frame
@@ -93,16 +93,23 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
         raise ValueError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
     contexts = search_contexts(grid, trace, connectivity, known_map)
     agent = tuple(trace.trajectory[0])
-    if known_map:  # every wall known from the start: one array serves every frame
+    if known_map:  # every wall known from the start, none to see: one array serves every frame
         known = grid.blocked.copy()
 
         def look(cell: Cell) -> list[Cell]:
             return []
+
+        def known_now() -> np.ndarray:
+            return known
     else:
         knowledge = Knowledge(grid.height, grid.width)
 
         def look(cell: Cell) -> list[Cell]:
+            """Sense from ``cell`` (SPEC §4); return the walls seen for the first time."""
             return knowledge.observe(n for n in grid.neighbours(cell) if grid.blocked[n])
+
+        def known_now() -> np.ndarray:
+            return known_array(knowledge)
 
         look(agent)
     searches = "planning episode" if known_map else "search"
@@ -118,7 +125,7 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
         to_go = total_moves - (len(trail) - 1)  # what the agent will walk, not what it planned
         found = (f"path {_count(len(path) - 1, 'move')}; {to_go} moves to go" if path
                  else "no path: the target cannot be reached")
-        frames.append(Frame("search", len(trail) - 1, agent, known if known_map else known_array(knowledge),
+        frames.append(Frame("search", len(trail) - 1, agent, known_now(),
                             f"{searches} {number}: {_count(len(record.expanded), 'expansion')}, {found}",
                             context.index, list(record.expanded), path=path))
         for walked, cell in enumerate(context.moves, start=1):
@@ -128,13 +135,13 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
             new_walls = look(agent)
             if walked % moves_per_frame == 0 or new_walls or walked == len(context.moves):
                 seen = f", sees {len(new_walls)} new wall{'s' * (len(new_walls) != 1)}" if new_walls else ""
-                frames.append(Frame("move", step, agent, known if known_map else known_array(knowledge),
+                frames.append(Frame("move", step, agent, known_now(),
                                     f"move {step}, {total_moves - step} to go{seen}",
                                     context.index, list(record.expanded), new_walls, path[walked:]))
     target = target_of(trace) if target is None else target
     outcome = "reached the target" if trace.reached else "cannot reach the target"
     moves = len(trail) - 1
-    frames.append(Frame("end", moves, agent, known if known_map else known_array(knowledge),
+    frames.append(Frame("end", moves, agent, known_now(),
                         f"{outcome}: {len(trace.searches)} {searches}s, {trace.expansions} expansions, {moves} moves",
                         len(trace.searches) - 1))
     if target is not None and trace.reached and agent != target:
@@ -235,7 +242,8 @@ class RunPlayer:
         ax.set_yticks([])
         self.title = ax.set_title("", fontsize=9)
         if terrain is None:
-            walls = [("known blocked", legend_handle("cell", BLACK)), ("seen just now", legend_handle("cell", NEW_WALL)),
+            walls = [("known blocked", legend_handle("cell", BLACK)),
+                     ("seen just now", legend_handle("cell", NEW_WALL)),
                      ("blocked, not seen yet", legend_handle("cell", tuple(unseen_wall(WHITE))))]
             searched, trail = "expanded by the latest search", TRAIL
         else:

@@ -50,7 +50,8 @@ from .trace import SearchRecord, Trace
 
 class ReplayError(ValueError):
     """A path that the agent could not walk (it does not start where the agent stands, or a step is
-    not a move to an adjacent unblocked cell). The message says which step and why."""
+    not a move to an adjacent unblocked cell, or on a known map a diagonal that cuts a corner).
+    The message says which step and why."""
 
 
 MOVE_NAMES = {4: "E, S, W, N", 8: "E, SE, S, SW, W, NW, N, NE"}
@@ -174,7 +175,8 @@ class AgentReplay:
             raise ReplayError(f"the path starts at {tuple(path[0])} but the agent stands at {self.agent}")
         if self.known_map:
             # the body would stop short of a blocked cell on the path without a word (an agent in
-            # the fog may plan through one); on a known map such a path is wrong: name its step
+            # the fog may plan through one); on a known map such a path is wrong: name its first
+            # illegal step (the world checks each move again as the body makes it)
             cells = [(int(row), int(col)) for row, col in path]
             for step in range(1, len(cells)):
                 if cells[step] != cells[step - 1]:
@@ -263,8 +265,8 @@ def search_contexts(grid: Gridworld, trace: Trace, connectivity: int = 4,
     known = replay.knowledge.copy() if known_map else None
     learned: dict[Cell, int] = {}
     for index, record in enumerate(trace.searches):
-        context = SearchContext(index, replay.agent, len(replay.trajectory) - 1, known if known is not None else replay.knowledge.copy(),
-                                dict(learned))
+        knowledge = known if known is not None else replay.knowledge.copy()
+        context = SearchContext(index, replay.agent, len(replay.trajectory) - 1, knowledge, dict(learned))
         if trace.algorithm == "adaptive" and record.path:
             annotation = annotate_search(record, context.knowledge, heuristic_for(trace, index, context))
             goal = tuple(record.goal)
