@@ -256,3 +256,18 @@ def test_ftr_animate_writes_a_gif_of_a_game_map_run(tmp_path):
                  "--algorithm", "lrta_subgoal", "--out", str(out)]) == 0
     with Image.open(out) as gif:
         assert gif.n_frames == 9            # four episodes, four moves, the end
+
+
+def test_step_slider_steps_through_a_known_map_run():
+    pytest.importorskip("IPython")
+    from reference.world.animation import step_slider
+
+    grid = Gridworld.from_strings(KNOWN_MAP)
+    shown = step_slider(grid, known_map_trace(), size=2, connectivity=8, terrain=grid, target=(0, 3))
+    try:
+        import ipywidgets
+    except ImportError:
+        assert "<script" in shown.data
+    else:
+        slider = shown.children[0]
+        assert isinstance(slider, ipywidgets.IntSlider) and slider.max == 8   # four episodes, four moves, the end

@@ -329,22 +329,27 @@ def show_inline(animation):
 
 
 def step_slider(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = 300,
-                size: float = 5.0):
+                size: float = 5.0, connectivity: int = 4, terrain: np.ndarray | None = None,
+                target: Cell | None = None, tree_arcs: Sequence[tuple[Cell, Cell]] = ()):
     """A widget with a slider over the run's frames (ipywidgets; show it as a cell's last expression),
-    or the JavaScript player when ipywidgets is not installed."""
+    or the JavaScript player when ipywidgets is not installed. ``terrain`` and the rest: a known-map
+    run, as :func:`animate_run` takes it."""
     try:
         import ipywidgets
     except ImportError:
-        return show_inline(animate_run(grid, trace, moves_per_frame, max_frames, size=size))
+        return show_inline(animate_run(grid, trace, moves_per_frame, max_frames, size=size, connectivity=connectivity,
+                                       terrain=terrain, target=target, tree_arcs=tree_arcs))
     import matplotlib.pyplot as plt
 
-    frames = run_frames(grid, trace, moves_per_frame, max_frames)
+    if terrain is not None:
+        terrain = terrain_of(terrain)
+    frames = run_frames(grid, trace, moves_per_frame, max_frames, connectivity, terrain is not None, target)
 
     def show(frame: int) -> None:
         height = size * grid.height / grid.width + LEGEND_INCHES + 0.55
         figure, ax = plt.subplots(figsize=(size, height))
         figure.subplots_adjust(left=0.03, right=0.97, top=1 - 0.5 / height, bottom=LEGEND_INCHES / height)
-        RunPlayer(grid, trace, frames, ax).draw(frame)
+        RunPlayer(grid, trace, frames, ax, terrain, target, tree_arcs).draw(frame)
         plt.show()
 
     return ipywidgets.interactive(show, frame=ipywidgets.IntSlider(min=0, max=len(frames) - 1, step=1, value=0))
