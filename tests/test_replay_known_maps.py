@@ -221,14 +221,25 @@ def draw(folder, *args: str) -> int:
     return main(["draw", str(folder / "small.map"), "--scen", str(folder / "small.map.scen"), "--index", "0", *args])
 
 
-@pytest.mark.parametrize("algorithm, episode", [("lrta", "3"), ("astar", "1"), ("lrta_subgoal", "-1")])
-def test_ftr_draw_draws_an_episode_of_a_game_map_run(small_map, algorithm, episode):
+@pytest.mark.parametrize("algorithm, episode, connectivity", [("lrta", "3", "8"), ("astar", "1", "8"),
+                                                             ("lrta_subgoal", "-1", "8"), ("lrta", "-1", "4")])
+def test_ftr_draw_draws_an_episode_of_a_game_map_run(small_map, algorithm, episode, connectivity):
     from PIL import Image
 
     out = small_map / f"{algorithm}.png"
-    assert draw(small_map, "--algorithm", algorithm, "--episode", episode, "--out", str(out)) == 0
+    assert draw(small_map, "--algorithm", algorithm, "--episode", episode, "--connectivity", connectivity,
+                "--out", str(out)) == 0
     width, height = Image.open(out).size
     assert width > 400 and height > 200
+
+
+def test_ftr_draw_reads_what_ftr_subgoal_run_writes(small_map, capsys):
+    saved = small_map / "run.json"
+    assert main(["subgoal", "run", str(small_map / "small.map"), "--scen", str(small_map / "small.map.scen"),
+                 "--trace", str(saved)]) == 0
+    assert Trace.load(saved).algorithm == "lrta_subgoal"
+    assert draw(small_map, "--algorithm", "lrta_subgoal", "--trace", str(saved), "--episode", "-1",
+                "--out", str(small_map / "last.png")) == 0
 
 
 def test_ftr_draw_replays_a_saved_trace_and_rejects_a_corner_cut(small_map, capsys):
