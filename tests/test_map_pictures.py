@@ -24,7 +24,7 @@ def test_a_window_shows_exactly_its_cells_clipped_to_the_map():
     ax = draw_game_map(grid, path=[(10, 20), (11, 21)], window=((5, 45), (12, 60)))
     # rows 5..12, columns 45..49 (the map ends at column 49): cell centres at whole numbers
     assert ax.get_xlim() == (44.5, 49.5) and ax.get_ylim() == (12.5, 4.5)
-    with pytest.raises(ValueError, match="holds no cell of the 40 x 50 map"):
+    with pytest.raises(ValueError, match="holds no cell of the 40 x 50 grid"):
         draw_game_map(grid, window=((41, 0), (45, 3)))
 
 

@@ -44,6 +44,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from .grid import Cell, Gridworld
+from .pictures import Window, window_or_whole
 from .replay import search_contexts
 from .terrain import GROUND, OUT_OF_BOUNDS, TERRAIN_NAMES, TREES, WATER
 from .trace import ALGORITHMS, Trace
@@ -64,8 +65,6 @@ TRAIL_COLOUR = "darkorange"     # the path the agent has walked so far
 AGENT_COLOUR = "magenta"
 SUBGOAL_COLOUR = "gold"         # the subgoal an episode pursues
 TREE_COLOUR = "teal"            # subgoal tree arcs
-
-Window = tuple[Cell, Cell]      # (top-left cell, bottom-right cell), inclusive
 
 
 def terrain_of(world: np.ndarray | Gridworld) -> np.ndarray:
@@ -119,10 +118,7 @@ def draw_game_map(
         top, bottom = max(0, rows.min() - zoom), min(height - 1, rows.max() + zoom)
         left, right = max(0, cols.min() - zoom), min(width - 1, cols.max() + zoom)
     if window is not None:
-        (top, left), (bottom, right) = window
-        top, left, bottom, right = max(0, top), max(0, left), min(height - 1, bottom), min(width - 1, right)
-        if top > bottom or left > right:
-            raise ValueError(f"the window {window} holds no cell of the {height} x {width} map")
+        (top, left), (bottom, right) = window_or_whole(window, height, width)
     view_height, view_width = bottom - top + 1, right - left + 1
     if ax is None:
         scale = 9.0 / max(view_height, view_width)
