@@ -191,3 +191,83 @@ def test_step_slider_without_ipywidgets_falls_back_to_the_player():
     else:
         slider = shown.children[0]
         assert isinstance(slider, ipywidgets.IntSlider) and slider.max == 3   # search, 2 moves, end
+
+
+# -- runs on known game maps (no fog, any connectivity) ------------------------------------------------
+
+# The map of tests/test_replay_known_maps.py, worked by hand there: LRTA*, eight-connected, from
+# (2, 0) to (0, 3) past the blocked (1, 1): E, E, N, NE, one planning episode per move.
+KNOWN_MAP = ["....", ".@..", "...."]
+KNOWN_TRAJECTORY = [(2, 0), (2, 1), (2, 2), (1, 2), (0, 3)]
+
+
+def known_map_trace():
+    from reference.world.trace import SearchRecord, Trace
+
+    records = [SearchRecord(a, (0, 3), [a], [a, b]) for a, b in zip(KNOWN_TRAJECTORY, KNOWN_TRAJECTORY[1:])]
+    return Trace("lrta", "larger_g", True, list(KNOWN_TRAJECTORY), records)
+
+
+def test_known_map_frames_follow_the_episodes_and_see_no_new_wall():
+    grid = Gridworld.from_strings(KNOWN_MAP)
+    frames = run_frames(grid, known_map_trace(), connectivity=8, known_map=True, target=(0, 3))
+    assert [f.kind for f in frames] == ["search", "move"] * 4 + ["end"]
+    assert [f.trail for f in frames] == [KNOWN_TRAJECTORY[: f.step + 1] for f in frames]
+    assert [f.step for f in frames] == [0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert all(np.array_equal(f.known_blocked, grid.blocked) and not f.new_walls for f in frames)
+    assert frames[0].caption == "planning episode 1: 1 expansion, path 1 move; 4 moves to go"
+    with pytest.raises(ValueError, match="needs known_map=True"):
+        run_frames(grid, known_map_trace(), connectivity=8)
+
+
+def test_known_map_frames_paint_search_and_trail_over_the_terrain():
+    from reference.world.animation import TRAIL_ON_TERRAIN
+    from reference.world.map_pictures import terrain_colours, terrain_of
+
+    grid = Gridworld.from_strings(KNOWN_MAP)
+    terrain = terrain_of(grid)
+    search = run_frames(grid, known_map_trace(), connectivity=8, known_map=True)[4]   # the third episode, at (2, 2)
+    colours = frame_colours(grid, search, terrain)
+    assert tuple(colours[2, 2]) == SEARCHED                       # expanded
+    assert tuple(colours[2, 0]) == tuple(colours[2, 1]) == TRAIL_ON_TERRAIN
+    assert np.array_equal(colours[1, 1], terrain_colours(terrain)[1, 1])   # the wall keeps its terrain colour
+    assert np.array_equal(colours[0, 0], terrain_colours(terrain)[0, 0])
+
+
+def test_a_long_known_map_run_keeps_only_the_frames_asked_for():
+    from reference.solutions.subgoaling import lrta_star
+
+    wall = ["." * 15 + "@" + "." * 14] * 26             # a wall across the middle
+    grid = Gridworld.from_strings(["." * 30] * 2 + wall + ["." * 30] * 2)
+    trace = lrta_star(grid, (15, 0), (15, 29), connectivity=8).trace
+    assert trace.reached and trace.moves > 30              # some 80 frames before thinning
+    frames = run_frames(grid, trace, connectivity=8, known_map=True, max_frames=12)
+    assert len(frames) == 12 and frames[-1].trail == trace.trajectory
+    assert all(f.trail == trace.trajectory[: f.step + 1] for f in frames)
+
+
+def test_ftr_animate_writes_a_gif_of_a_game_map_run(tmp_path):
+    (tmp_path / "small.map").write_text("type octile\nheight 3\nwidth 4\nmap\n....\n.T..\n....\n")
+    (tmp_path / "small.map.scen").write_text("version 1\n0\tsmall.map\t4\t3\t0\t2\t3\t0\t4.41421356\n")
+    out = tmp_path / "run.gif"
+    from reference.cli import main
+
+    assert main(["animate", str(tmp_path / "small.map"), "--scen", str(tmp_path / "small.map.scen"),
+                 "--algorithm", "lrta_subgoal", "--out", str(out)]) == 0
+    with Image.open(out) as gif:
+        assert gif.n_frames == 9            # four episodes, four moves, the end
+
+
+def test_step_slider_steps_through_a_known_map_run():
+    pytest.importorskip("IPython")
+    from reference.world.animation import step_slider
+
+    grid = Gridworld.from_strings(KNOWN_MAP)
+    shown = step_slider(grid, known_map_trace(), size=2, connectivity=8, terrain=grid, target=(0, 3))
+    try:
+        import ipywidgets
+    except ImportError:
+        assert "<script" in shown.data
+    else:
+        slider = shown.children[0]
+        assert isinstance(slider, ipywidgets.IntSlider) and slider.max == 8   # four episodes, four moves, the end

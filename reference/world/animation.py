@@ -17,6 +17,11 @@ What a frame shows, on the agent's freespace view of the true grid:
 its trajectory), not the length of the path it has just planned, which a newly seen wall can cut
 short.
 
+A run on a known game map (``known_map=True``: A*, LRTA*, LRTA* with subgoaling, four- or
+eight-connected) has no fog: its frames are drawn over the terrain in colour
+(:func:`~reference.world.map_pictures.terrain_colours`), one "episode" frame per planning episode,
+with the goal's subgoal tree if given; nothing is black or red, since every wall is known.
+
 >>> from reference.world.grid import Gridworld
 >>> from reference.world.trace import SearchRecord, Trace
 >>> grid = Gridworld.from_strings(["...", ".@."])
@@ -33,21 +38,25 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.colors import to_rgb
 
 from .fileio import atomic_write_bytes
 from .grid import Cell, Gridworld
+from .map_pictures import TERRAIN_COLOURS, TRAIL_COLOUR, draw_tree_arcs, terrain_colours, terrain_of
 from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, WHITE,
                        add_legend, known_array, legend_handle, target_of)
 from .replay import search_contexts
 from .sensing import Knowledge
+from .terrain import TERRAIN_NAMES
 from .trace import ALGORITHMS, Trace
 
 SEARCHED = (0.45, 0.7, 1.0)         # cells the current search expanded, in its own frame
 SEARCHED_FAINT = (0.82, 0.9, 1.0)   # ... and while the agent walks the path it found
+TRAIL_ON_TERRAIN = to_rgb(TRAIL_COLOUR)   # cells stood in, on a game map (yellow would vanish on sand)
 LEGEND_INCHES = 1.0                 # the band under the grid that holds the legend
 
 
@@ -57,7 +66,7 @@ class Frame:
     agent's place in the trajectory (0 = start); ``known_blocked`` the agent's knowledge as a
     boolean array; ``path`` the rest of the path it is following."""
 
-    kind: str
+    kind: str                                          # "search" is a planning episode on a known map
     step: int
     agent: Cell
     known_blocked: np.ndarray
@@ -69,50 +78,82 @@ class Frame:
     trail: list[Cell] = field(default_factory=list)    # the cells the agent has stood in so far
 
 
-def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = None) -> list[Frame]:
+def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = None,
+               connectivity: int = 4, known_map: bool = False, target: Cell | None = None) -> list[Frame]:
     """The frames of a run: one per search, one per ``moves_per_frame`` moves (and always one
     after a move that reveals walls, and after a search's last move), one at the end.
 
     With ``max_frames``, a long run keeps that many evenly spaced frames (the first and the last
     among them); each kept frame shows in red every wall seen since the previous kept one.
+    ``connectivity`` and ``known_map``: the world the trace is replayed in
+    (:func:`~reference.world.replay.search_contexts`); ``target``: the run's goal (default
+    :func:`~reference.world.pictures.target_of`, which for subgoaling is the first subgoal).
     """
     if moves_per_frame < 1:
         raise ValueError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
-    knowledge = Knowledge(grid.height, grid.width)
+    contexts = search_contexts(grid, trace, connectivity, known_map)
     agent = tuple(trace.trajectory[0])
-    knowledge.observe(n for n in grid.neighbours(agent) if grid.blocked[n])
+    if known_map:  # every wall known from the start, none to see: one array serves every frame
+        known = grid.blocked.copy()
+
+        def look(cell: Cell) -> list[Cell]:
+            return []
+
+        def known_now() -> np.ndarray:
+            return known
+    else:
+        knowledge = Knowledge(grid.height, grid.width)
+
+        def look(cell: Cell) -> list[Cell]:
+            """Sense from ``cell`` (SPEC §4); return the walls seen for the first time."""
+            return knowledge.observe(n for n in grid.neighbours(cell) if grid.blocked[n])
+
+        def known_now() -> np.ndarray:
+            return known_array(knowledge)
+
+        look(agent)
+    searches = "planning episode" if known_map else "search"
     trail = [agent]
     total_moves = len(trace.trajectory) - 1
     frames: list[Frame] = []
-    for context in search_contexts(grid, trace):
+    # a frame's trail is trail[:step + 1]; it is filled in for the frames kept (a copy for every
+    # frame of a long LRTA* run would take memory quadratic in its length)
+    for context in contexts:
         record = trace.searches[context.index]
         number = context.index + 1
         path = [tuple(c) for c in record.path]
         to_go = total_moves - (len(trail) - 1)  # what the agent will walk, not what it planned
-        found = (f"path {len(path) - 1} moves; {to_go} moves to go" if path
+        found = (f"path {_count(len(path) - 1, 'move')}; {to_go} moves to go" if path
                  else "no path: the target cannot be reached")
-        frames.append(Frame("search", len(trail) - 1, agent, known_array(knowledge),
-                            f"search {number}: {len(record.expanded)} expansions, {found}",
-                            context.index, list(record.expanded), path=path, trail=list(trail)))
+        frames.append(Frame("search", len(trail) - 1, agent, known_now(),
+                            f"{searches} {number}: {_count(len(record.expanded), 'expansion')}, {found}",
+                            context.index, list(record.expanded), path=path))
         for walked, cell in enumerate(context.moves, start=1):
             agent = cell
             trail.append(cell)
             step = len(trail) - 1
-            new_walls = knowledge.observe(n for n in grid.neighbours(agent) if grid.blocked[n])
+            new_walls = look(agent)
             if walked % moves_per_frame == 0 or new_walls or walked == len(context.moves):
                 seen = f", sees {len(new_walls)} new wall{'s' * (len(new_walls) != 1)}" if new_walls else ""
-                frames.append(Frame("move", step, agent, known_array(knowledge),
+                frames.append(Frame("move", step, agent, known_now(),
                                     f"move {step}, {total_moves - step} to go{seen}",
-                                    context.index, list(record.expanded), new_walls, path[walked:], list(trail)))
-    target = target_of(trace)
+                                    context.index, list(record.expanded), new_walls, path[walked:]))
+    target = target_of(trace) if target is None else target
     outcome = "reached the target" if trace.reached else "cannot reach the target"
     moves = len(trail) - 1
-    frames.append(Frame("end", moves, agent, known_array(knowledge),
-                        f"{outcome}: {len(trace.searches)} searches, {trace.expansions} expansions, {moves} moves",
-                        len(trace.searches) - 1, trail=list(trail)))
+    frames.append(Frame("end", moves, agent, known_now(),
+                        f"{outcome}: {len(trace.searches)} {searches}s, {trace.expansions} expansions, {moves} moves",
+                        len(trace.searches) - 1))
     if target is not None and trace.reached and agent != target:
         frames[-1].caption += f" (but the agent stands in {agent}, not {target})"
-    return frames if max_frames is None else thin_frames(frames, max_frames)
+    kept = frames if max_frames is None else thin_frames(frames, max_frames)
+    for frame in kept:
+        frame.trail = trail[: frame.step + 1]
+    return kept
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' * (number != 1)}"
 
 
 def thin_frames(frames: list[Frame], max_frames: int) -> list[Frame]:
@@ -137,10 +178,18 @@ def thin_frames(frames: list[Frame], max_frames: int) -> list[Frame]:
     return thinned
 
 
-def frame_colours(grid: Gridworld, frame: Frame) -> np.ndarray:
-    """The RGB colour of every cell in ``frame`` (see the module docstring for the key)."""
-    colours = np.ones((grid.height, grid.width, 3))
+def frame_colours(grid: Gridworld, frame: Frame, terrain: np.ndarray | None = None) -> np.ndarray:
+    """The RGB colour of every cell in ``frame`` (see the module docstring for the key); with
+    ``terrain`` (a known map), the search and the trail over the terrain's colours."""
     searched = SEARCHED if frame.kind == "search" else SEARCHED_FAINT
+    if terrain is not None:  # the search over the trail: a real-time episode expands the agent's own cell
+        colours = terrain_colours(terrain)
+        for cell in frame.trail:
+            colours[cell] = TRAIL_ON_TERRAIN
+        for cell in frame.expanded if frame.kind != "end" else ():
+            colours[cell] = searched
+        return colours
+    colours = np.ones((grid.height, grid.width, 3))
     if frame.kind != "end":
         for cell in frame.expanded:
             colours[cell] = searched
@@ -160,20 +209,27 @@ def unseen_wall(colour: np.ndarray | tuple) -> np.ndarray:
 
 
 class RunPlayer:
-    """Draws frames of one run on one axes, updating the same artists from frame to frame."""
+    """Draws frames of one run on one axes, updating the same artists from frame to frame.
 
-    def __init__(self, grid: Gridworld, trace: Trace, frames: list[Frame], ax: Axes) -> None:
-        self.grid, self.trace, self.frames, self.ax = grid, trace, frames, ax
+    ``terrain`` (a known map): draw over the terrain, with a terrain legend; ``target``: the goal
+    (default :func:`~reference.world.pictures.target_of`); ``tree_arcs``: a subgoal tree to draw.
+    """
+
+    def __init__(self, grid: Gridworld, trace: Trace, frames: list[Frame], ax: Axes,
+                 terrain: np.ndarray | None = None, target: Cell | None = None,
+                 tree_arcs: Sequence[tuple[Cell, Cell]] = ()) -> None:
+        self.grid, self.trace, self.frames, self.ax, self.terrain = grid, trace, frames, ax, terrain
         height, width = grid.height, grid.width
-        self.image = ax.imshow(frame_colours(grid, frames[0]), extent=(-0.5, width - 0.5, height - 0.5, -0.5),
+        self.image = ax.imshow(frame_colours(grid, frames[0], terrain), extent=(-0.5, width - 0.5, height - 0.5, -0.5),
                                interpolation="nearest")
+        tree = draw_tree_arcs(ax, tree_arcs, label="subgoal tree")
         small = max(height, width) <= 40
         (self.path_line,) = ax.plot([], [], color=PATH_COLOUR, linewidth=2.5 if small else 2.2,
                                     alpha=0.8, solid_capstyle="round")
         size = 80 if small else 60
         self.agent_marker = ax.scatter([frames[0].agent[1]], [frames[0].agent[0]], s=size, color=AGENT_COLOUR,
                                        edgecolor="black", linewidth=1.2, zorder=5)
-        target = target_of(trace)
+        target = target_of(trace) if target is None else target
         if target is not None:
             ax.scatter([target[1]], [target[0]], s=size * 2.5, marker="*", color=TARGET_COLOUR,
                        edgecolor="black", linewidth=1.0, zorder=5)
@@ -185,17 +241,25 @@ class RunPlayer:
         ax.set_xticks([])
         ax.set_yticks([])
         self.title = ax.set_title("", fontsize=9)
-        add_legend(ax, [("known blocked", legend_handle("cell", BLACK)),
-                        ("seen just now", legend_handle("cell", NEW_WALL)),
-                        ("blocked, not seen yet", legend_handle("cell", tuple(unseen_wall(WHITE)))),
-                        ("expanded by the latest search", legend_handle("cell", SEARCHED)),
-                        ("cells stood in", legend_handle("cell", TRAIL)), ("path it follows", legend_handle("path")),
-                        ("agent", legend_handle("agent")), ("target", legend_handle("target"))], columns=2, fontsize=7)
+        if terrain is None:
+            walls = [("known blocked", legend_handle("cell", BLACK)),
+                     ("seen just now", legend_handle("cell", NEW_WALL)),
+                     ("blocked, not seen yet", legend_handle("cell", tuple(unseen_wall(WHITE))))]
+            searched, trail = "expanded by the latest search", TRAIL
+        else:
+            walls = [(TERRAIN_NAMES[code], legend_handle("cell", TERRAIN_COLOURS[code]))
+                     for code in sorted(np.unique(terrain).tolist())]
+            searched, trail = "expanded by the latest episode", TRAIL_ON_TERRAIN
+        add_legend(ax, [*walls, (searched, legend_handle("cell", SEARCHED)),
+                        ("cells stood in", legend_handle("cell", trail)), ("path it follows", legend_handle("path")),
+                        ("agent", legend_handle("agent")), ("target", legend_handle("target")),
+                        *([("subgoal tree", tree)] if tree else [])],
+                   columns=2, fontsize=7)
 
     def draw(self, index: int) -> list[Any]:
         """Show frame ``index``; return the artists that changed (FuncAnimation's contract)."""
         frame = self.frames[index]
-        self.image.set_data(frame_colours(self.grid, frame))
+        self.image.set_data(frame_colours(self.grid, frame, self.terrain))
         if len(frame.path) >= 2:
             rows, cols = zip(*frame.path)
             self.path_line.set_data(cols, rows)
@@ -207,9 +271,15 @@ class RunPlayer:
 
 
 def animate_run(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = 300,
-                interval: int = 250, size: float = 5.0):
+                interval: int = 250, size: float = 5.0, connectivity: int = 4, terrain: np.ndarray | None = None,
+                target: Cell | None = None, tree_arcs: Sequence[tuple[Cell, Cell]] = ()):
     """A :class:`matplotlib.animation.FuncAnimation` of the whole run, ``interval`` ms per frame
     (frames as :func:`run_frames` makes them; ``max_frames=None`` keeps every one).
+
+    With ``terrain`` (a terrain array, or a :class:`Gridworld` drawn as ground and out of bounds),
+    the run is one of a planner that knows the map ``grid`` (``connectivity`` 4 or 8): it is
+    replayed without fog and drawn over the terrain, with ``target`` (the run's goal) and the
+    subgoal tree ``tree_arcs`` if given.
 
     The figure is built without pyplot, so nothing pops up; show it with :func:`show_inline`
     or write it with :func:`save_gif`.
@@ -217,12 +287,15 @@ def animate_run(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fra
     from matplotlib.animation import FuncAnimation
     from matplotlib.figure import Figure
 
-    frames = run_frames(grid, trace, moves_per_frame, max_frames)
+    known_map = terrain is not None
+    if known_map:
+        terrain = terrain_of(terrain)
+    frames = run_frames(grid, trace, moves_per_frame, max_frames, connectivity, known_map, target)
     aspect = grid.height / grid.width
     height = size * aspect + LEGEND_INCHES + 0.55
     figure = Figure(figsize=(size, height))
     ax = figure.add_subplot()
-    player = RunPlayer(grid, trace, frames, ax)
+    player = RunPlayer(grid, trace, frames, ax, terrain, target, tree_arcs)
     # the grid on top, the legend in the band of LEGEND_INCHES under it, the title above
     figure.subplots_adjust(left=0.03, right=0.97, top=1 - 0.5 / height, bottom=LEGEND_INCHES / height)
     animation = FuncAnimation(figure, player.draw, frames=len(frames), interval=interval, blit=False,
@@ -256,22 +329,27 @@ def show_inline(animation):
 
 
 def step_slider(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = 300,
-                size: float = 5.0):
+                size: float = 5.0, connectivity: int = 4, terrain: np.ndarray | None = None,
+                target: Cell | None = None, tree_arcs: Sequence[tuple[Cell, Cell]] = ()):
     """A widget with a slider over the run's frames (ipywidgets; show it as a cell's last expression),
-    or the JavaScript player when ipywidgets is not installed."""
+    or the JavaScript player when ipywidgets is not installed. ``terrain`` and the rest: a known-map
+    run, as :func:`animate_run` takes it."""
     try:
         import ipywidgets
     except ImportError:
-        return show_inline(animate_run(grid, trace, moves_per_frame, max_frames, size=size))
+        return show_inline(animate_run(grid, trace, moves_per_frame, max_frames, size=size, connectivity=connectivity,
+                                       terrain=terrain, target=target, tree_arcs=tree_arcs))
     import matplotlib.pyplot as plt
 
-    frames = run_frames(grid, trace, moves_per_frame, max_frames)
+    if terrain is not None:
+        terrain = terrain_of(terrain)
+    frames = run_frames(grid, trace, moves_per_frame, max_frames, connectivity, terrain is not None, target)
 
     def show(frame: int) -> None:
         height = size * grid.height / grid.width + LEGEND_INCHES + 0.55
         figure, ax = plt.subplots(figsize=(size, height))
         figure.subplots_adjust(left=0.03, right=0.97, top=1 - 0.5 / height, bottom=LEGEND_INCHES / height)
-        RunPlayer(grid, trace, frames, ax).draw(frame)
+        RunPlayer(grid, trace, frames, ax, terrain, target, tree_arcs).draw(frame)
         plt.show()
 
     return ipywidgets.interactive(show, frame=ipywidgets.IntSlider(min=0, max=len(frames) - 1, step=1, value=0))

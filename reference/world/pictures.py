@@ -178,7 +178,13 @@ def search_view(grid: Gridworld, trace: Trace, index: int) -> SearchView:
 
 # -- drawing helpers shared by every picture -----------------------------------------------------
 
-def _window_or_whole(window: Window | None, height: int, width: int) -> Window:
+def window_or_whole(window: Window | None, height: int, width: int) -> Window:
+    """``window`` clipped to a ``height`` x ``width`` grid (the whole grid for None), or a
+    ValueError if no cell of it lies inside.
+
+    >>> window_or_whole(((-2, 3), (1, 9)), 4, 5)
+    ((0, 3), (1, 4))
+    """
     if window is None:
         return ((0, 0), (height - 1, width - 1))
     (top, left), (bottom, right) = window
@@ -195,7 +201,7 @@ def window_around(cell: Cell, radius: int, grid: Gridworld) -> Window:
     >>> window_around((0, 5), 2, Gridworld(10, 10))
     ((0, 3), (2, 7))
     """
-    return _window_or_whole(((cell[0] - radius, cell[1] - radius), (cell[0] + radius, cell[1] + radius)),
+    return window_or_whole(((cell[0] - radius, cell[1] - radius), (cell[0] + radius, cell[1] + radius)),
                             grid.height, grid.width)
 
 
@@ -408,7 +414,7 @@ def draw_search(
     {(0, 0): {'g': '0', 'f': '1', 'h': '1'}, (0, 1): {'g': '1', 'f': '1', 'h': '0'}}
     """
     grid = view.grid
-    window = _window_or_whole(window, grid.height, grid.width)
+    window = window_or_whole(window, grid.height, grid.width)
     (top, left), (bottom, right) = window
     rows, cols = bottom - top + 1, right - left + 1
     if numbers is None:
@@ -545,7 +551,7 @@ def draw_knowledge_views(grid: Gridworld, trace: Trace, step: int = 0, axes: Seq
             panel[cell] = TRAIL
     colours = {"true": true_world, "known": knows, "freespace": freespace}
 
-    window = _window_or_whole(window, grid.height, grid.width)
+    window = window_or_whole(window, grid.height, grid.width)
     (top, left), (bottom, right) = window
     rows, cols = bottom - top + 1, right - left + 1
     small = rows <= MAX_CELLS_WITH_NUMBERS and cols <= MAX_CELLS_WITH_NUMBERS

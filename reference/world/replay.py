@@ -5,7 +5,11 @@ and the g-, h- and f-values and tree pointers the handout's figures show. None o
 
 * :class:`AgentReplay` walks the agent along the paths it is given with the walking rule every planner
   uses (:class:`~reference.world.sensing.AgentBody`: §4 sensing, §6 walking), so the knowledge before
-  each search follows from the paths alone.
+  each search follows from the paths alone. Two worlds: the handout's fog of war (four-connected,
+  the default), and a map the agent knows in full (:class:`KnownMapWorld`, four- or
+  eight-connected: the known-map planners A*, LRTA*, LRTA* with subgoaling), where every step must
+  be a move the world's rules allow (:func:`reference.world.grid.successors`: diagonals only
+  without cutting a corner).
 * :func:`annotate_search` derives g-values and tree pointers from the recorded expansion order: an
   expansion of ``s`` sets ``g(t) = g(s) + 1`` and ``tree(t) = s`` for every presumed-unblocked
   neighbour ``t`` (east, south, west, north) that this lowers, exactly as ComputePath's lines 9-11 do.
@@ -22,6 +26,14 @@ and the g-, h- and f-values and tree pointers the handout's figures show. None o
 ...                              h=lambda cell: abs(cell[0]) + abs(cell[1] - 2))
 >>> annotation.g[(0, 1)], annotation.f[(0, 1)], annotation.tree[(0, 1)]
 (2, 3, (0, 0))
+
+On a known eight-connected map a diagonal step is one move, unless it cuts a corner:
+
+>>> known = AgentReplay(Gridworld.from_strings(["...", ".@."]), (0, 0), connectivity=8, known_map=True)
+>>> known.walk([(0, 0), (0, 1), (1, 2)])
+Traceback (most recent call last):
+...
+reference.world.replay.ReplayError: path step 2: the agent moved diagonally from (0, 1) to (1, 2), cutting the corner of the blocked cell (1, 1)
 """
 
 from __future__ import annotations
@@ -29,28 +41,118 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from .grid import Cell, Gridworld, manhattan
+import numpy as np
+
+from .grid import MOVES, Cell, Gridworld, check_connectivity, manhattan, neighbours_of, successors
 from .sensing import AgentBody, FogOfWarWorld, IllegalMoveError, Knowledge
 from .trace import SearchRecord, Trace
 
 
 class ReplayError(ValueError):
     """A path that the agent could not walk (it does not start where the agent stands, or a step is
-    not a move to an adjacent unblocked cell). The message says which step and why."""
+    not a move to an adjacent unblocked cell, or on a known map a diagonal that cuts a corner).
+    The message says which step and why."""
+
+
+MOVE_NAMES = {4: "E, S, W, N", 8: "E, SE, S, SW, W, NW, N, NE"}
+
+
+def illegal_move(blocked: np.ndarray, here: Cell, there: Cell, connectivity: int = 4) -> str | None:
+    """Why one step from ``here`` to ``there`` is not a move (SPEC §12), or None if it is one.
+
+    Whether it is a move is for the world's :func:`~reference.world.grid.successors` to say; this
+    only names the reason when it is not: not one move, outside the grid, into a blocked cell, or a
+    diagonal that cuts the corner of a blocked cell.
+
+    >>> blocked = np.array([[False, False], [True, False]])
+    >>> illegal_move(blocked, (0, 0), (1, 1), 8)
+    'the agent moved diagonally from (0, 0) to (1, 1), cutting the corner of the blocked cell (1, 0)'
+    >>> illegal_move(blocked, (0, 0), (0, 1), 8) is None
+    True
+    """
+    if any(cell == there for cell, _cost in successors(blocked, here, connectivity)):
+        return None
+    height, width = blocked.shape
+    d_row, d_col = there[0] - here[0], there[1] - here[1]
+    if (d_row, d_col) not in MOVES[connectivity]:
+        return (f"the agent jumped from {here} to {there}: it moves one cell at a time, "
+                f"{connectivity}-connected ({MOVE_NAMES[connectivity]})")
+    if not (0 <= there[0] < height and 0 <= there[1] < width):
+        return f"the agent moved from {here} to {there}, outside the {height} x {width} grid"
+    if blocked[there]:
+        return f"the agent moved from {here} into the blocked cell {there}"
+    corners = [cell for cell in ((there[0], here[1]), (here[0], there[1])) if blocked[cell]]
+    return (f"the agent moved diagonally from {here} to {there}, cutting the corner of the blocked "
+            f"cell{'s' * (len(corners) > 1)} {' and '.join(str(cell) for cell in corners)}")
+
+
+class KnownMapWorld:
+    """A map the agent knows in full: the world of the known-map planners (no fog, SPEC §12-13).
+
+    It plays the part of :class:`~reference.world.sensing.FogOfWarWorld` for an
+    :class:`~reference.world.sensing.AgentBody`: the first ``sense`` must be at ``start``, each later
+    one at the agent's cell or one move away by the world's rules (four- or eight-connected, no
+    corner cutting); anything else raises :class:`~reference.world.sensing.IllegalMoveError`
+    saying why (:func:`illegal_move`). ``sense`` returns the blocked cells one move away, which the
+    agent knew already. ``visited``: the cells the agent stood in, start first.
+    """
+
+    def __init__(self, grid: Gridworld, start: Cell, connectivity: int = 8) -> None:
+        start = (int(start[0]), int(start[1]))
+        if not grid.in_bounds(start):
+            raise ValueError(f"the start {start} lies outside the {grid.height} x {grid.width} grid")
+        if grid.is_blocked(start):
+            raise ValueError(f"the start {start} is a blocked cell")
+        self.blocked = grid.blocked
+        self.height, self.width = grid.height, grid.width
+        self.connectivity = check_connectivity(connectivity)
+        self.start = start
+        self.visited: list[Cell] = []
+
+    def knowledge(self) -> Knowledge:
+        """What the agent knows before it starts: every blocked cell of the map."""
+        knowledge = Knowledge(self.height, self.width)
+        knowledge.observe(zip(*(axis.tolist() for axis in np.nonzero(self.blocked))))
+        return knowledge
+
+    def sense(self, cell: Cell) -> list[Cell]:
+        here = (int(cell[0]), int(cell[1]))
+        if not self.visited:
+            if here != self.start:
+                raise IllegalMoveError(f"the agent starts in {self.start}, but sensed first from {here}")
+            self.visited.append(here)
+        elif here != self.visited[-1]:
+            reason = illegal_move(self.blocked, self.visited[-1], here, self.connectivity)
+            if reason:
+                raise IllegalMoveError(reason)
+            self.visited.append(here)
+        moves = MOVES[self.connectivity]
+        return [near for near in neighbours_of(here, self.height, self.width, moves) if self.blocked[near]]
 
 
 class AgentReplay:
     """The agent's body and memory on the true grid, moved along recorded paths by the caller.
 
-    It is the :class:`~reference.world.sensing.AgentBody` every planner walks with, in a
-    :class:`~reference.world.sensing.FogOfWarWorld`: the same sensing (SPEC §4) and the same walking
-    rule (SPEC §6), so a replay re-walks a trace exactly as the agent did.
+    It is the :class:`~reference.world.sensing.AgentBody` every planner walks with: in a
+    :class:`~reference.world.sensing.FogOfWarWorld` by default (the handout's agent: the same sensing,
+    SPEC §4, and the same walking rule, SPEC §6, so a replay re-walks a trace exactly as the agent
+    did), or with ``known_map`` in a :class:`KnownMapWorld` that the agent knows in full from the
+    start, four- or eight-connected. The fog-of-war agent senses and moves four-connected only.
     """
 
-    def __init__(self, grid: Gridworld, start: Cell) -> None:
+    def __init__(self, grid: Gridworld, start: Cell, connectivity: int = 4, known_map: bool = False) -> None:
+        if check_connectivity(connectivity) != 4 and not known_map:
+            raise ValueError("the fog-of-war agent senses and moves four-connected (SPEC §4): "
+                             "an eight-connected replay needs known_map=True")
         self.grid = grid
+        self.connectivity = connectivity
+        self.known_map = known_map
         try:
-            self.body = AgentBody(FogOfWarWorld(grid, start), start)
+            if known_map:
+                world = KnownMapWorld(grid, start, connectivity)
+                self.body = AgentBody(world, start, world.knowledge())
+            else:
+                self.body = AgentBody(FogOfWarWorld(grid, start), start)
         except (ValueError, IllegalMoveError) as error:
             raise ReplayError(str(error)) from None
 
@@ -71,6 +173,16 @@ class AgentReplay:
         """Follow ``path`` (its first cell is the agent's) by SPEC §6; return the cells moved into."""
         if path and (int(path[0][0]), int(path[0][1])) != self.agent:
             raise ReplayError(f"the path starts at {tuple(path[0])} but the agent stands at {self.agent}")
+        if self.known_map:
+            # the body would stop short of a blocked cell on the path without a word (an agent in
+            # the fog may plan through one); on a known map such a path is wrong: name its first
+            # illegal step (the world checks each move again as the body makes it)
+            cells = [(int(row), int(col)) for row, col in path]
+            for step in range(1, len(cells)):
+                if cells[step] != cells[step - 1]:
+                    reason = illegal_move(self.grid.blocked, cells[step - 1], cells[step], self.connectivity)
+                    if reason:
+                        raise ReplayError(f"path step {step}: {reason}")
         try:
             return self.body.walk(path)
         except IllegalMoveError as error:
@@ -139,16 +251,22 @@ def heuristic_for(trace: Trace, search_index: int, context: SearchContext) -> Ca
     return h
 
 
-def search_contexts(grid: Gridworld, trace: Trace) -> Iterator[SearchContext]:
+def search_contexts(grid: Gridworld, trace: Trace, connectivity: int = 4,
+                    known_map: bool = False) -> Iterator[SearchContext]:
     """One :class:`SearchContext` per search of ``trace``, lazily, trusting each recorded path.
 
+    By default the handout's fog-of-war agent; ``known_map`` for a planner that knows the map (one
+    planning episode per search record), four- or eight-connected (see :class:`AgentReplay`).
     Raises :class:`ReplayError` when a recorded path cannot be walked from where the agent stands.
     """
-    replay = AgentReplay(grid, trace.trajectory[0])
+    replay = AgentReplay(grid, trace.trajectory[0], connectivity, known_map)
+    # on a known map the knowledge never changes: one snapshot serves every search (a copy per
+    # planning episode would cost a map's worth of bytes per move of an LRTA* run)
+    known = replay.knowledge.copy() if known_map else None
     learned: dict[Cell, int] = {}
     for index, record in enumerate(trace.searches):
-        context = SearchContext(index, replay.agent, len(replay.trajectory) - 1, replay.knowledge.copy(),
-                                dict(learned))
+        knowledge = known if known is not None else replay.knowledge.copy()
+        context = SearchContext(index, replay.agent, len(replay.trajectory) - 1, knowledge, dict(learned))
         if trace.algorithm == "adaptive" and record.path:
             annotation = annotate_search(record, context.knowledge, heuristic_for(trace, index, context))
             goal = tuple(record.goal)
@@ -161,3 +279,32 @@ def search_contexts(grid: Gridworld, trace: Trace) -> Iterator[SearchContext]:
         except ReplayError as error:
             raise ReplayError(f"search {index}: {error}") from None
         yield context
+
+
+def walked_trajectory(grid: Gridworld, trace: Trace, connectivity: int = 4, known_map: bool = False) -> list[Cell]:
+    """The trajectory the agent walks along every recorded path of ``trace`` (see :func:`search_contexts`).
+
+    A faithful trace records this very trajectory; :func:`first_difference` says where one does not.
+    Raises :class:`ReplayError` for a path that cannot be walked.
+    """
+    walked = [tuple(trace.trajectory[0])]
+    for context in search_contexts(grid, trace, connectivity, known_map):
+        walked.extend(context.moves)
+    return walked
+
+
+def first_difference(walked: list[Cell], recorded: list[Cell]) -> str | None:
+    """Where a recorded trajectory leaves the walked one, in words; None if they agree.
+
+    >>> first_difference([(0, 0), (0, 1)], [(0, 0), (1, 0)])
+    'at step 1 the trajectory says (1, 0), the paths walk to (0, 1)'
+    >>> first_difference([(0, 0), (0, 1)], [(0, 0)])
+    'the trajectory ends after 0 moves, the paths walk 1'
+    """
+    recorded = [tuple(cell) for cell in recorded]
+    for step, (mine, theirs) in enumerate(zip(walked, recorded)):
+        if mine != theirs:
+            return f"at step {step} the trajectory says {theirs}, the paths walk to {mine}"
+    if len(walked) != len(recorded):
+        return f"the trajectory ends after {len(recorded) - 1} moves, the paths walk {len(walked) - 1}"
+    return None
