@@ -426,7 +426,7 @@ def plot_suboptimality(rows: Sequence[dict]):
     labels = list(dict.fromkeys(r["map"] for r in rows))
     algorithms = [a for a in ALGORITHM_LABELS if a != "astar"]
     algorithms = [a for a in algorithms if any(r["algorithm"] == a for r in rows)]
-    figure = Figure(figsize=(13, 5.2), layout="constrained")
+    figure = Figure(figsize=(15, 5.2), layout="constrained")
     ax = figure.subplots()
     width = 0.8 / len(algorithms)
     colours = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:olive")
@@ -444,7 +444,7 @@ def plot_suboptimality(rows: Sequence[dict]):
     ax.set_xticks(range(len(labels)), labels)
     ax.axhline(1.0, color="black", linewidth=0.8, label="optimal (A*)")
     ax.set(title="Solution cost over optimal, per problem", ylabel="cost / optimal cost (log)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))   # beside the plot, off the outliers
     ax.grid(alpha=0.3, axis="y")
     return figure
 
