@@ -132,7 +132,7 @@ ENGINES = ("compiled", "python")
 
 
 #: The compiled LRTA*'s workspace, reserved before each problem (a no-op once it is large enough):
-#: h tables for this many goals (the evaluation's runs pursue up to about 40; 69 MB on the largest
+#: h tables for this many goals (the evaluation's runs pursue at most 41; 69 MB on the largest
 #: map, 89,670 cells) and trajectories of this many moves (16 MB).
 RESERVED_GOALS, RESERVED_MOVES = 64, 1 << 20
 
