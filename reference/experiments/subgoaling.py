@@ -189,7 +189,8 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
 def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = MAPS, jobs: int = 1,
                    progress: bool = True, seed: int = DEFAULT_SEED, shared: str | Path | None = None,
                    tree_cells: int | None = None,
-                   algorithms: Sequence[str] = tuple(ALGORITHM_LABELS), engine: str = "compiled") -> list[dict[str, Any]]:
+                   algorithms: Sequence[str] = tuple(ALGORITHM_LABELS),
+                   engine: str = "compiled") -> list[dict[str, Any]]:
     """Run ``algorithms`` on ``problems`` problems of each map with ``engine`` (:data:`ENGINES`);
     rows of :func:`run_problem`.
 

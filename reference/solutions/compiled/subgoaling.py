@@ -236,7 +236,8 @@ def every_tree_size(grid: Gridworld, connectivity: int = 8, cells: list[Cell] | 
 def lrta_arrays(blocked, start, goal, connectivity, move_rows, move_cols, sqrt2, tree_parent, tree_states,
                 first_rule, sub_start, on_arrival, max_moves, counter, slot_of, slot_stamp,
                 h_straight, h_diagonal, h_stamp, trajectory, goals):
-    """LRTA* with lookahead one from cell index ``start`` to ``goal`` (the readable ``_LookaheadOneAgent.run``, line for line).
+    """LRTA* with lookahead one from cell index ``start`` to ``goal``: the readable
+    ``_LookaheadOneAgent.run``, line for line.
 
     ``first_rule``: :data:`PLAIN` (Algorithm 1: always the goal; ``tree_parent`` is not read),
     :data:`NEAREST` (Algorithm 3, line 5 as written, over ``tree_states``) or :data:`SUB`
