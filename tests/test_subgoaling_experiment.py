@@ -37,9 +37,11 @@ def test_problems_are_reachable_distinct_and_seeded():
     assert all(start != goal and not grid.is_blocked(start) and not grid.is_blocked(goal) for start, goal in problems)
 
 
-def test_comparison_report_and_findings(tiny_shared, tmp_path):
+@pytest.mark.parametrize("engine", experiment.ENGINES)
+def test_comparison_report_and_findings(tiny_shared, tmp_path, engine):
     shared, game_map = tiny_shared
-    rows = experiment.run_comparison(problems=6, maps=(game_map,), progress=False, shared=shared)
+    rows = experiment.run_comparison(problems=6, maps=(game_map,), progress=False, shared=shared, engine=engine)
+    assert {r["engine"] for r in rows if r["algorithm"] != "trees"} == {engine}
     problems = [r for r in rows if r["algorithm"] != "trees"]
     assert len(problems) == 6 * len(experiment.ALGORITHM_LABELS) and all(r["reached"] for r in problems)
     for row in problems:
@@ -62,6 +64,16 @@ def test_comparison_report_and_findings(tiny_shared, tmp_path):
     assert experiment.first_goal_table(rows)[0]["count"] == 6
     again = experiment.read_runs(tmp_path / "out" / "runs.csv")
     assert experiment.figure2_table(again) == experiment.figure2_table(rows)
+
+
+def test_both_engines_walk_the_same_walks(tiny_shared):
+    # the compiled twins against the readable code, through the experiment: everything but the times
+    shared, game_map = tiny_shared
+    runs = {engine: experiment.run_comparison(problems=8, maps=(game_map,), progress=False, shared=shared,
+                                              tree_cells=0, engine=engine) for engine in experiment.ENGINES}
+    same = ("map", "problem", "algorithm", "reached", "cost", "optimal", "moves", "expansions", "episodes",
+            "first_goal", "tree_size")
+    assert [[r[k] for k in same] for r in runs["compiled"]] == [[r[k] for k in same] for r in runs["python"]]
 
 
 def test_findings_say_which_claims_hold():
@@ -90,10 +102,15 @@ def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):
     folder = shared_dir / "movingai" / "dao"
     lines = []
     for algorithm in ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub"):
-        done = ftr("subgoal", "run", str(folder / "arena.map"), "--scen", str(folder / "arena.map.scen"),
-                   "--index", "40", "--algorithm", algorithm, "--jsonl")
-        assert done.returncode == 0, done.stderr
-        lines.append(json.loads(done.stdout))
+        by_engine = {}
+        for engine in ("compiled", "python"):
+            done = ftr("subgoal", "run", str(folder / "arena.map"), "--scen", str(folder / "arena.map.scen"),
+                       "--index", "40", "--algorithm", algorithm, "--jsonl", "--engine", engine)
+            assert done.returncode == 0, done.stderr
+            by_engine[engine] = json.loads(done.stdout)
+        untimed = [{k: v for k, v in line.items() if not k.endswith("_s")} for line in by_engine.values()]
+        assert untimed[0] == untimed[1]   # the same walk on both engines
+        lines.append(by_engine["compiled"])
     for result in lines:
         assert list(result) == ["index", "reached", "cost", "optimal", "moves", "expansions", "first_episode_s", "total_s"]
         assert result["index"] == 40 and result["reached"] and result["cost"] >= result["optimal"] - 1e-3
@@ -101,7 +118,7 @@ def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):
     picture = tmp_path / "tree.png"
     done = ftr("subgoal", "run", str(folder / "arena.map"), "--scen", str(folder / "arena.map.scen"), "--index", "40",
                "--picture", str(picture), "--trace", str(tmp_path / "trace.json"))
-    assert done.returncode == 0 and picture.stat().st_size > 0
+    assert done.returncode == 0 and picture.stat().st_size > 0 and "compiled engine" in done.stdout
     assert json.loads((tmp_path / "trace.json").read_text())["algorithm"] == "lrta_subgoal"
 
 

@@ -3,7 +3,11 @@
     ftr subgoal run ../shared/movingai/dao/arena.map --scen ../shared/movingai/dao/arena.map.scen --index 40
     ftr subgoal run MAP --scen FILE --index 7 --algorithm lrta --jsonl
     ftr subgoal run MAP --scen FILE --index 7 --picture tree.png     # the subgoal tree and the walk
+    ftr subgoal run MAP --scen FILE --index 7 --engine python         # the readable reference code
     ftr subgoal compare --out docs/subgoaling --jobs 2                 # the paper's 8 maps x 500 problems
+
+Both commands run the compiled twins by default (``--engine compiled``: the same trajectories as the
+readable code, tests compare them); ``--engine python`` runs the readable code.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from . import UsageError
 from ._common import format_table
 
 ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival", "lrta_subgoal_sub_arrival")
+ENGINE_HELP = ("compiled: the Numba twins, the same walks, much faster; python: the readable reference code "
+               "(default compiled)")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "_sub: first goal Sub(start); _arrival: next subgoal only on reaching the current one "
                      "(default lrta_subgoal)")
     run.add_argument("--connectivity", type=int, choices=(4, 8), default=8, help="moves (default 8)")
+    run.add_argument("--engine", choices=("compiled", "python"), default="compiled", help=ENGINE_HELP)
     run.add_argument("--jsonl", action="store_true", help="one JSON object on stdout, nothing else")
     run.add_argument("--trace", metavar="FILE", help="write the trace (one record per planning episode) as JSON")
     run.add_argument("--picture", metavar="PNG", help="draw the goal's subgoal tree and the agent's walk")
@@ -57,6 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="build the trees of N random cells per map and extrapolate (default: every cell)")
     compare.add_argument("--shared", type=Path, default=None, help="the shared folder (default ../shared)")
     compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
+    compare.add_argument("--engine", choices=("compiled", "python"), default="compiled",
+                         help=ENGINE_HELP + "; every algorithm is timed on the same engine")
     compare.add_argument("--seed", type=int, default=None, help="base seed of the problems")
     compare.add_argument("--quiet", action="store_true", help="no progress bar")
     compare.add_argument("--algorithms", metavar="NAME,...", help=f"only these (default all: {','.join(ALGORITHM_NAMES)})")
@@ -93,9 +102,14 @@ def _problem(args: argparse.Namespace):
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
     from reference.world.fileio import atomic_write_text
     from reference.world.grid import cost_value
+
+    if args.engine == "compiled":
+        from reference.solutions.compiled.subgoaling import compiled_tree as build_subgoal_tree
+        from reference.solutions.compiled.subgoaling import run_algorithm
+    else:
+        from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
 
     grid, start, goal, optimal = _problem(args)
     tree = build_subgoal_tree(grid, goal, args.connectivity) if args.algorithm.startswith("lrta_subgoal") or args.picture else None
@@ -106,7 +120,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.jsonl:
         print(json.dumps(result), flush=True)
     else:
-        print(f"{args.algorithm} on {args.map.name}, scenario {args.index}: start {start}, goal {goal} (row, col)")
+        print(f"{args.algorithm} on {args.map.name}, scenario {args.index}: start {start}, goal {goal} (row, col); "
+              f"{args.engine} engine")
         print(format_table(["reached", "cost", "optimal", "moves", "expansions", "first episode ms", "total ms",
                             "subgoal tree"],
                            [["yes" if run.reached else "NO", result["cost"] if run.reached else "-", optimal,
@@ -160,8 +175,9 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError("--problems and --jobs must be at least 1, --tree-cells at least 0")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
     tree_cells = 0 if args.no_trees else args.tree_cells
-    rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.shared, tree_cells, algorithms)
-    command += f" --problems {problems} --seed {seed} --jobs {args.jobs}"
+    rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.shared, tree_cells, algorithms,
+                                     args.engine)
+    command += f" --problems {problems} --seed {seed} --jobs {args.jobs} --engine {args.engine}"
     if args.no_trees:
         command += " --no-trees"
     elif args.tree_cells is not None:

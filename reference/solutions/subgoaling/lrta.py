@@ -67,6 +67,15 @@ class KnownMapRun:
         return self.trace.expansions
 
     @property
+    def episodes(self) -> int:
+        return len(self.trace.searches)
+
+    @property
+    def first_goal(self) -> Cell | None:
+        """The goal of the first planning episode (None: there was none)."""
+        return self.trace.searches[0].goal if self.trace.searches else None
+
+    @property
     def first_episode_seconds(self) -> float:
         return self.planning_seconds[0] if self.planning_seconds else 0.0
 
