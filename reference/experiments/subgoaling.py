@@ -512,7 +512,7 @@ def draw_subgoal_tree(grid: Gridworld | np.ndarray, tree, ax=None, run=None, tit
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
 
-    from reference.world.map_pictures import PATH_COLOUR, TERRAIN_COLOURS, draw_game_map, terrain_of
+    from reference.world.map_pictures import PATH_COLOUR, TERRAIN_COLOURS, draw_game_map, draw_tree_arcs, terrain_of
     from reference.world.terrain import TERRAIN_NAMES
 
     if ax is None:
@@ -521,12 +521,7 @@ def draw_subgoal_tree(grid: Gridworld | np.ndarray, tree, ax=None, run=None, tit
         ax = figure.subplots()
     start = run.trace.trajectory[0] if run is not None else None
     draw_game_map(grid, start=start, goal=tree.goal, title=title or "Subgoal tree", ax=ax, legend=False)
-    for parent, child in tree.arcs:
-        ax.annotate("", xy=(parent[1], parent[0]), xytext=(child[1], child[0]),
-                    arrowprops={"arrowstyle": "->", "color": "tab:blue", "linewidth": 0.9, "alpha": 0.8})
-    if tree.arcs:
-        ax.plot([c[1] for _, c in tree.arcs], [c[0] for _, c in tree.arcs], "o", color="tab:blue",
-                markersize=3, label=f"subgoals ({tree.size}); arrows point to the next subgoal")
+    draw_tree_arcs(ax, tree.arcs, label=f"subgoals ({tree.size}); arrows point to the next subgoal")
     if run is not None:
         path = run.trace.trajectory
         ax.plot([c[1] for c in path], [c[0] for c in path], "-", color=PATH_COLOUR, linewidth=1.2, zorder=3,
