@@ -88,7 +88,8 @@ class Study:
     seed: int = 0
 
 
-def _load(movingai: Path, name: str) -> np.ndarray:
+def load_map(movingai: Path, name: str) -> np.ndarray:
+    """The blocked array of a MovingAI map (ground-only agent: only passable ground is free)."""
     from reference.world.maps import read_terrain
     from reference.world.terrain import GROUND_ONLY, passable
 
@@ -100,7 +101,7 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
     """Every method on every problem; returns (rows, database rows for Table 2)."""
     from tqdm import tqdm
 
-    maps = {name: Neighbours(_load(movingai, name)) for name in study.maps}
+    maps = {name: Neighbours(load_map(movingai, name)) for name in study.maps}
     low, high = study.cost_range
     problems = {name: pick_problems(n.blocked, study.problems, low=low, high=high, seed=study.seed + i, map_name=name)
                 for i, (name, n) in enumerate(maps.items())}

@@ -7,8 +7,9 @@ For every pair of abstract states (A, B) at abstraction level ℓ, with represen
   d = 1 .. c at which general LRTA* with a fresh octile h takes an optimal action (a move on some
   optimal path, found from Dijkstra distances to r_B); ``c + 1`` when no depth up to the cap does
   (Figure 3, line 5; Figure 4, line 5a). ``depth[A, A] = 1``.
-* ``next_region[A, B]``: the abstract state an optimal path from r_A to r_B enters first (the
-  intermediate goal of Figure 4, line 5b, is its representative); the depth toward it is
+* ``next_region[A, B]``: the abstract state an optimal path from r_A to r_B enters first (the one that
+  always takes the first optimal move in successor order; the intermediate goal of Figure 4,
+  line 5b, is its representative); the depth toward it is
   ``depth[A, next_region[A, B]]``, so one table serves all three goal selections:
 
   - **G** (global goal): depth ``min(depth[A, B], c)``, goal the agent's goal.
@@ -54,6 +55,15 @@ def optimal_actions(neighbours: Neighbours, cell: Cell, distance: dict) -> set[C
     """The moves from ``cell`` that lie on an optimal path (``distance``: exact costs to the goal)."""
     here = distance.get(cell)
     return {n for n, step in neighbours[cell] if n in distance and add_costs(step, distance[n]) == here}
+
+
+def first_cell_outside(neighbours: Neighbours, start: Cell, distance: dict, region_of: dict) -> Cell:
+    """The first cell outside ``start``'s region on the optimal path that always takes the first
+    optimal move in successor order (E, SE, S, ...): where an optimal path leaves the region."""
+    cell = start
+    while region_of[cell] == region_of[start]:
+        cell = next(n for n, step in neighbours[cell] if n in distance and add_costs(step, distance[n]) == distance[cell])
+    return cell
 
 
 def optimal_depth(neighbours: Neighbours, start: Cell, goal: Cell, distance: dict, cap: int) -> int:
@@ -124,7 +134,7 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
     """Figure 3 (with Figure 4): abstract ``level`` times, then fill every pair of abstract states.
 
     One Dijkstra per abstract goal gives exact distances to its representative (for the optimal
-    actions) and a shortest-path tree (for the first region an optimal path enters).
+    actions and for the first region an optimal path enters, :func:`first_cell_outside`).
     ``progress``: an optional callable taking the number of goal regions done (for a tqdm bar).
     """
     began = time.process_time()
@@ -140,10 +150,7 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
             if a == b or start not in distances.cost:
                 continue
             depth[a, b] = optimal_depth(neighbours, start, goal, distances.cost, cap)
-            cell = start
-            while region_of[cell] == a:  # follow the optimal path (toward the Dijkstra source)
-                cell = distances.tree[cell]
-            next_region[a, b] = region_of[cell]
+            next_region[a, b] = region_of[first_cell_outside(neighbours, start, distances.cost, region_of)]
         if progress is not None:
             progress(1)
     return PatternDatabase(hierarchy, level, cap, depth, next_region, representatives,
