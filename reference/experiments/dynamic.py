@@ -25,9 +25,11 @@ import numpy as np
 
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.astar import astar_cost
-from reference.solutions.dynamic.lrta import Controller, Neighbours, fixed_depth, general_lrta
+from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
 from reference.solutions.dynamic.pattern_database import PatternDatabase, build_pattern_database
 from reference.solutions.dynamic.tree import DepthTree, collect_samples, oracle, train_depth_tree
+
+ENGINES = ("compiled", "python")
 
 #: The three maps of the study (Baldur's Gate II, 176 x 176 and 160 x 160): the paper used three
 #: 161-193 cell maps of a real-time strategy game; these are the MovingAI game maps in that range
@@ -64,9 +66,68 @@ def pick_problems(blocked: np.ndarray, count: int, *, low: float = 90.0, high: f
     return problems
 
 
-def run_problem(neighbours: Neighbours, problem: Problem, controller: Controller, max_actions: int) -> dict:
+#: One way to run general LRTA* on a problem: ``runner(start, goal, max_actions) -> Run``.
+Runner = Callable[[Cell, Cell, int], Run]
+
+
+class Engine:
+    """The methods of the study on one map, run by the readable code (``"python"``, the reference)
+    or by its compiled twins (``"compiled"``, :mod:`reference.solutions.compiled.dynamic`; the same
+    runs, tested move for move, only faster)."""
+
+    def __init__(self, blocked: np.ndarray, kind: str = "compiled") -> None:
+        if kind not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, not {kind!r}")
+        self.kind = kind
+        self.neighbours = Neighbours(blocked)
+        self.blocked = self.neighbours.blocked
+        if kind == "compiled":
+            from reference.solutions.compiled import dynamic as compiled
+
+            self.compiled = compiled
+            self.lookahead = compiled.Lookahead(self.blocked)
+
+    def controlled(self, controller: Controller) -> Runner:
+        """General LRTA* with a Python ``controller`` (line 3 of Figure 1)."""
+        if self.kind == "python":
+            return lambda start, goal, limit: general_lrta(self.neighbours, start, goal, controller, max_actions=limit)
+        return lambda start, goal, limit: self.compiled.general_lrta_compiled(
+            self.blocked, start, goal, controller, max_actions=limit, lookahead=self.lookahead)
+
+    def fixed(self, depth: int) -> Runner:
+        if self.kind == "python":
+            return self.controlled(fixed_depth(depth))
+        return lambda start, goal, limit: self.compiled.run_fixed(
+            self.blocked, start, goal, depth, max_actions=limit, lookahead=self.lookahead)
+
+    def oracle(self, d_max: int) -> Runner:
+        return self.controlled(oracle(d_max) if self.kind == "python" else self.compiled.oracle_compiled(d_max))
+
+    def tree(self, tree: DepthTree) -> Runner:
+        return self.controlled(tree.controller())
+
+    def database(self, level: int, cap: int, progress=None) -> PatternDatabase:
+        if self.kind == "python":
+            return build_pattern_database(self.neighbours, level, cap, progress)
+        return self.compiled.build_pattern_database_compiled(self.neighbours, level, cap, progress)
+
+    def with_database(self, database: PatternDatabase, goals: str) -> Runner:
+        if self.kind == "python":
+            return self.controlled(database.controller(goals))
+        return lambda start, goal, limit: self.compiled.run_database(
+            self.blocked, start, goal, database, goals, max_actions=limit, lookahead=self.lookahead)
+
+    def samples(self, start: Cell, goal: Cell, d_maxes: Sequence[int], max_actions: int):
+        """Training features and labels (:func:`reference.solutions.dynamic.tree.collect_samples`)."""
+        if self.kind == "python":
+            return collect_samples(self.neighbours, start, goal, d_maxes, max_actions=max_actions)
+        return self.compiled.collect_samples_compiled(self.blocked, start, goal, d_maxes, max_actions=max_actions,
+                                                      lookahead=self.lookahead)
+
+
+def run_problem(problem: Problem, runner: Runner, max_actions: int) -> dict:
     """One run as the CLI reports it (suboptimality = cost / optimal)."""
-    run = general_lrta(neighbours, problem.start, problem.goal, controller, max_actions=max_actions)
+    run = runner(problem.start, problem.goal, max_actions)
     optimal = cost_value(problem.optimal)
     return {"reached": run.reached, "cost": cost_value(run.cost), "optimal": optimal,
             "suboptimality": cost_value(run.cost) / optimal if optimal else 1.0,
@@ -86,6 +147,7 @@ class Study:
     levels: Sequence[int] = (2, 3, 4, 5)
     max_actions_factor: int = 20   # a run stops unreached after this many times its optimal cost in actions
     seed: int = 0
+    engine: str = "compiled"
 
 
 def load_map(movingai: Path, name: str) -> np.ndarray:
@@ -101,17 +163,17 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
     """Every method on every problem; returns (rows, database rows for Table 2)."""
     from tqdm import tqdm
 
-    maps = {name: Neighbours(load_map(movingai, name)) for name in study.maps}
+    maps = {name: Engine(load_map(movingai, name), study.engine) for name in study.maps}
     low, high = study.cost_range
     problems = {name: pick_problems(n.blocked, study.problems, low=low, high=high, seed=study.seed + i, map_name=name)
                 for i, (name, n) in enumerate(maps.items())}
     rows: list[dict] = []
     databases: list[dict] = []
 
-    def evaluate(method: str, setting, name: str, controller: Controller, bar) -> None:
+    def evaluate(method: str, setting, name: str, runner: Runner, bar) -> None:
         for number, problem in enumerate(problems[name]):
             limit = study.max_actions_factor * int(cost_value(problem.optimal) + 1)
-            row = run_problem(maps[name], problem, controller, limit)
+            row = run_problem(problem, runner, limit)
             rows.append({"method": method, "setting": setting, "map": name, "problem": number, **row})
             bar.update(1)
 
@@ -120,14 +182,14 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
     with tqdm(total=total, desc="LRTA* runs", unit="run", disable=not progress) as bar:
         for name in maps:
             for depth in study.fixed_depths:
-                evaluate("fixed", depth, name, fixed_depth(depth), bar)
+                evaluate("fixed", depth, name, maps[name].fixed(depth), bar)
         # Decision trees: train on the other maps' problems (leave one map out), test on this one.
         samples = {}
         for name in maps if study.tree_depths else ():
             xs, ys = [], {d: [] for d in study.tree_depths}
             for problem in problems[name][: max(5, per_map // 4)]:
-                x, y = collect_samples(maps[name], problem.start, problem.goal, study.tree_depths,
-                                       max_actions=20 * int(cost_value(problem.optimal) + 1))
+                x, y = maps[name].samples(problem.start, problem.goal, study.tree_depths,
+                                          20 * int(cost_value(problem.optimal) + 1))
                 xs.append(x)
                 for d in study.tree_depths:
                     ys[d].append(y[d])
@@ -140,14 +202,14 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
                 tree = train_depth_tree(x, y, seed=study.seed)
                 log(f"tree d_max={d_max} for {name}: {len(y)} samples, min leaf {tree.min_samples_leaf}, "
                     f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}")
-                evaluate("tree", d_max, name, tree.controller(), bar)
-                evaluate("oracle", d_max, name, oracle(d_max), bar)
+                evaluate("tree", d_max, name, maps[name].tree(tree), bar)
+                evaluate("oracle", d_max, name, maps[name].oracle(d_max), bar)
         for level in study.levels:
             for name in maps:
-                database = build_pattern_database(maps[name], level, study.cap)
+                database = maps[name].database(level, study.cap)
                 databases.append(database_row(name, database))
                 for goals, method in (("g", "pdb G"), ("gi", "pdb G+I"), ("i", "pdb I")):
-                    evaluate(method, level, name, database.controller(goals), bar)
+                    evaluate(method, level, name, maps[name].with_database(database, goals), bar)
     return rows, databases
 
 
