@@ -203,6 +203,7 @@ def _run(blocked, start, goal, mode, fixed, region_of, depth_table, next_region,
     cost_b = 0
     state = start
     subgoal = -1
+    used = np.zeros(representatives.shape[0], np.bool_)   # the regions whose representative was a goal
     while state != goal and actions + 1 <= max_actions:   # line 2
         # line 3: the controller
         if mode == 0:
@@ -213,8 +214,10 @@ def _run(blocked, start, goal, mode, fixed, region_of, depth_table, next_region,
             a, b = region_of[state], region_of[goal]
             stored = depth_table[a, b]
             via = next_region[a, b]
-            if via >= 0 and (mode == 3 or (mode == 2 and stored > cap)):
+            if (via >= 0 and (mode == 3 or (mode == 2 and stored > cap)) and not used[via]
+                    and representatives[via] != state):  # each intermediate goal at most once
                 depth, target_goal = min(depth_table[a, via], cap), representatives[via]
+                used[via] = True
             else:
                 depth, target_goal = min(stored, cap), goal
             subgoal = target_goal if target_goal != goal else -1
