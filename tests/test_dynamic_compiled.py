@@ -83,6 +83,11 @@ def test_training_samples_are_the_same(problem):
     x2, labels2 = compiled.collect_samples_compiled(blocked, start, goal, [2, 5], max_actions=300)
     assert np.array_equal(x, x2)
     assert all(np.array_equal(labels[d], labels2[d]) for d in (2, 5))
+    # along another controller's trajectory (retraining a tree on its own runs)
+    follow = lambda agent: (1 + int(features(agent, 5)[3]) % 5, agent.goal)  # noqa: E731
+    x, labels = collect_samples(Neighbours(blocked), start, goal, [5], max_actions=300, follow=follow)
+    x2, labels2 = compiled.collect_samples_compiled(blocked, start, goal, [5], max_actions=300, follow=follow)
+    assert np.array_equal(x, x2) and np.array_equal(labels[5], labels2[5])
 
 
 def test_a_real_map_sample(shared_dir):

@@ -3,7 +3,7 @@
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method fixed --depth 4
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method pdb --level 4 --goals i --jsonl
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method tree --depth 10
-    ftr dynamic compare --out docs/dynamic                 # the paper's study, scaled to this machine (~30 min)
+    ftr dynamic compare --out docs/dynamic                 # the paper's study at its size (see docs/dynamic.md)
 
 ``run`` prints exactly {"index", "reached", "cost", "optimal", "suboptimality",
 "expansions_per_action", "max_expansions_per_action"} (suboptimality = cost / optimal; optimal is
@@ -46,18 +46,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare = commands.add_parser("compare", help="the paper's study: Figures 5-7, Table 2, findings.md")
     compare.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR")
     compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default ../shared/movingai)")
-    compare.add_argument("--problems", type=int, default=25,
-                         help="problems per map (default 25; the paper: 100, which takes about an hour here)")
-    compare.add_argument("--levels", type=int, nargs="+", default=[5, 6],
-                         help="abstraction levels (default 5 6; level 4 takes about a minute per map, 3 several)")
-    compare.add_argument("--depths", type=int, nargs="+", default=[1, 2, 4, 6, 10, 14], help="fixed depths")
-    compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 20], help="d_max of the trees")
-    compare.add_argument("--scaling-problems", type=int, default=10,
-                         help="problems on the 512 x 512 map (0: skip the scaling run)")
+    compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
+    compare.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
+                         help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map, "
+                              "level 0 would take about 25 min and 0.5 GB per map)")
+    compare.add_argument("--depths", type=int, nargs="+", default=list(range(1, 15)), help="fixed depths (default 1-14)")
+    compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 15, 20],
+                         help="d_max of the trees (default 5 10 15 20)")
+    compare.add_argument("--scaling-problems", type=int, default=100,
+                         help="problems on the 512 x 512 map (default 100; 0: skip the scaling run)")
     compare.add_argument("--replot", action="store_true",
                          help="no new runs: rebuild summary, figures and findings.md from DIR/runs.csv")
     compare.add_argument("--only-scaling", action="store_true", help="run only the 512 x 512 scaling run")
-    compare.add_argument("--scaling-levels", type=int, nargs="+", default=[7], help="levels of the scaling run (default 7)")
+    compare.add_argument("--scaling-levels", type=int, nargs="+", default=[4, 5, 6, 7],
+                         help="levels of the scaling run (default 4-7; level 3 would take about 20 min)")
     compare.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                          help="compiled twins (default; Numba) or the readable reference code: the same runs, slower")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
@@ -159,7 +161,7 @@ def run_compare(args: argparse.Namespace) -> int:
                       tree_depths=tuple(args.tree_depths), engine=args.engine)
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
-            fixed_depths=(1, 2, 4, 8, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine)
+            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine)
     log = lambda text: print(text, file=sys.stderr)  # noqa: E731
     if args.only_scaling:
         if scaling is None:

@@ -117,12 +117,13 @@ class Engine:
         return lambda start, goal, limit: self.compiled.run_database(
             self.blocked, start, goal, database, goals, max_actions=limit, lookahead=self.lookahead)
 
-    def samples(self, start: Cell, goal: Cell, d_maxes: Sequence[int], max_actions: int):
+    def samples(self, start: Cell, goal: Cell, d_maxes: Sequence[int], max_actions: int,
+                follow: Controller | None = None):
         """Training features and labels (:func:`reference.solutions.dynamic.tree.collect_samples`)."""
         if self.kind == "python":
-            return collect_samples(self.neighbours, start, goal, d_maxes, max_actions=max_actions)
+            return collect_samples(self.neighbours, start, goal, d_maxes, max_actions=max_actions, follow=follow)
         return self.compiled.collect_samples_compiled(self.blocked, start, goal, d_maxes, max_actions=max_actions,
-                                                      lookahead=self.lookahead)
+                                                      lookahead=self.lookahead, follow=follow)
 
 
 def run_problem(problem: Problem, runner: Runner, max_actions: int) -> dict:
@@ -159,8 +160,8 @@ def load_map(movingai: Path, name: str) -> np.ndarray:
 
 
 def run_study(movingai: Path, study: Study, progress: bool = True,
-              log: Callable[[str], None] = print) -> tuple[list[dict], list[dict]]:
-    """Every method on every problem; returns (rows, database rows for Table 2)."""
+              log: Callable[[str], None] = print) -> tuple[list[dict], list[dict], list[dict]]:
+    """Every method on every problem; returns (rows, database rows for Table 2, one row per tree)."""
     from tqdm import tqdm
 
     maps = {name: Engine(load_map(movingai, name), study.engine) for name in study.maps}
@@ -169,6 +170,7 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
                 for i, (name, n) in enumerate(maps.items())}
     rows: list[dict] = []
     databases: list[dict] = []
+    trees: list[dict] = []
 
     def evaluate(method: str, setting, name: str, runner: Runner, bar) -> None:
         for number, problem in enumerate(problems[name]):
@@ -178,7 +180,7 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
             bar.update(1)
 
     per_map = study.problems
-    total = len(maps) * per_map * (len(study.fixed_depths) + 2 * len(study.tree_depths) + 3 * len(study.levels))
+    total = len(maps) * per_map * (len(study.fixed_depths) + 3 * len(study.tree_depths) + 3 * len(study.levels))
     with tqdm(total=total, desc="LRTA* runs", unit="run", disable=not progress) as bar:
         for name in maps:
             for depth in study.fixed_depths:
@@ -201,22 +203,46 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
                 y = np.concatenate([samples[m][1][d_max] for m in others])
                 tree = train_depth_tree(x, y, seed=study.seed)
                 log(f"tree d_max={d_max} for {name}: {len(y)} samples, min leaf {tree.min_samples_leaf}, "
-                    f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}")
+                    f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}, {tree.leaves} leaves")
                 evaluate("tree", d_max, name, maps[name].tree(tree), bar)
                 evaluate("oracle", d_max, name, maps[name].oracle(d_max), bar)
+                # Retrained once on the states the tree's own agent visits (DAgger), same problems.
+                own_x, own_y = [x], [y]
+                for other in others:
+                    for problem in problems[other][: max(5, per_map // 4)]:
+                        more_x, more_y = maps[other].samples(problem.start, problem.goal, [d_max],
+                                                             20 * int(cost_value(problem.optimal) + 1),
+                                                             follow=tree.controller())
+                        own_x.append(more_x)
+                        own_y.append(more_y[d_max])
+                retrained = train_depth_tree(np.vstack(own_x), np.concatenate(own_y), seed=study.seed)
+                log(f"  retrained on its own runs: {sum(map(len, own_y))} samples, CV accuracy "
+                    f"{retrained.accuracy:.2f}, {retrained.leaves} leaves")
+                evaluate("tree, retrained", d_max, name, maps[name].tree(retrained), bar)
+                trees.append({"test map": name, "d_max": d_max, "samples": len(y), "leaves": tree.leaves,
+                              "min_samples_leaf": tree.min_samples_leaf, "ccp_alpha": tree.ccp_alpha,
+                              "cv_accuracy": tree.accuracy, "retrained_samples": sum(map(len, own_y)),
+                              "retrained_leaves": retrained.leaves, "retrained_cv_accuracy": retrained.accuracy})
         for level in study.levels:
             for name in maps:
                 database = maps[name].database(level, study.cap)
                 databases.append(database_row(name, database))
                 for goals, method in (("g", "pdb G"), ("gi", "pdb G+I"), ("i", "pdb I")):
                     evaluate(method, level, name, maps[name].with_database(database, goals), bar)
-    return rows, databases
+    return rows, databases, trees
 
 
 def database_row(name: str, database: PatternDatabase) -> dict:
-    capped = float(np.mean(database.depth > database.cap))
+    """Table 2's row: size, build time, and how often the cap is reached toward the global goal
+    (``capped_pairs``) and toward the intermediate goal (``capped_intermediate``), over the pairs
+    of different, connected regions."""
+    pairs = database.next_region >= 0
+    via = np.where(pairs, database.next_region, 0)
+    toward_via = np.take_along_axis(database.depth, via, axis=1)
     return {"map": name, "level": database.level, "regions": database.regions, "size": database.size,
-            "seconds": database.seconds, "capped_pairs": capped}
+            "seconds": database.seconds,
+            "capped_pairs": float(np.mean(database.depth[pairs] > database.cap)) if pairs.any() else 0.0,
+            "capped_intermediate": float(np.mean(toward_via[pairs] > database.cap)) if pairs.any() else 0.0}
 
 
 def summarise(rows: Sequence[dict]) -> list[dict]:
@@ -245,7 +271,8 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
 
     if ax is None:
         ax = Figure(figsize=(7, 5)).subplots()
-    markers = {"fixed": "s", "tree": "^", "oracle": "v", "pdb G": "o", "pdb G+I": "D", "pdb I": "P"}
+    markers = {"fixed": "s", "tree": "^", "tree, retrained": "<", "oracle": "v", "pdb G": "o", "pdb G+I": "D",
+               "pdb I": "P"}
     for method in methods:
         points = sorted((r for r in summary if r["method"] == method), key=lambda r: r["expansions_per_action"])
         if not points:
@@ -253,6 +280,7 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
         xs = [p["expansions_per_action"] for p in points]
         ys = [p["suboptimality"] for p in points]
         label = {"fixed": "fixed depth (label: d)", "tree": "decision tree (label: d_max)",
+                 "tree, retrained": "tree retrained on its own runs (label: d_max)",
                  "oracle": "oracle depth (label: d_max)"}.get(method, f"{method} (label: level)")
         ax.errorbar(xs, ys, yerr=[p["suboptimality_se"] for p in points], marker=markers.get(method, "."),
                     label=label, capsize=2)
@@ -342,7 +370,8 @@ def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: s
 
     paths = []
     for stem, methods, title in (
-        ("figure5", ("fixed", "tree", "oracle", "pdb G"), "Figure 5: margins for improvement over fixed depth"),
+        ("figure5", ("fixed", "tree", "tree, retrained", "oracle", "pdb G"),
+         "Figure 5: margins for improvement over fixed depth"),
         ("figure6", ("fixed", "pdb G", "pdb G+I", "pdb I"), "Figure 6: effects of dynamic goal selection"),
     ):
         ax = plot_tradeoff(summary, methods, title + where)
@@ -355,7 +384,8 @@ def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = Non
     """Run the study (and the scaled-up one), write CSVs, tables, figures and findings.md into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
-    rows, databases = run_study(movingai, study, progress, log)
+    rows, databases, trees = run_study(movingai, study, progress, log)
+    write_csv(trees, out / "trees.csv")
     write_csv(rows, out / "runs.csv")
     write_csv(databases, out / "table2.csv")
     written = report(out, study, rows, databases, time.time() - began)
@@ -411,7 +441,7 @@ def compare_scaling(out: Path, movingai: Path, scaling: Study, progress: bool = 
     """Only the scaling run (Figure 7 and its Table 2 rows), into ``out``/scaling.md and figure7.png."""
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
-    rows, databases = run_study(movingai, scaling, progress, log)
+    rows, databases, _ = run_study(movingai, scaling, progress, log)
     write_csv(rows, out / "runs_512.csv")
     write_csv(databases, out / "table2_512.csv")
     return scaling_report(out, scaling, rows, databases, time.time() - began)
@@ -439,7 +469,7 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
                 ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
                  "max_expansions_per_action", "work_ratio", "quality_ratio"])
             + "\n## Table 2 rows (512 x 512)\n\n"
-            + markdown_table(list(databases), ["map", "level", "regions", "size", "seconds", "capped_pairs"]))
+            + markdown_table(list(databases), ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"]))
     atomic_write_text(out / "scaling.md", text)
     return [figure, out / "scaling.md"]
 
@@ -468,7 +498,7 @@ def findings(study: Study, summary, databases, seconds: float | None) -> str:
             "divided by this setting's. Empty where the setting lies outside the fixed-depth curve or "
             "solved too few problems.\n\n",
             "## Table 2: pattern databases per abstraction level\n\n",
-            markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs"]),
+            markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"]),
             "\n`size`: stored pairs (regions²); `seconds`: processor time to build in pure Python; "
             "`capped_pairs`: share of pairs whose optimal depth exceeds the cap.\n\n",
             "## Headlines\n\n"]

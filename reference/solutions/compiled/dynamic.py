@@ -510,7 +510,8 @@ def build_pattern_database_compiled(blocked_or_neighbours, level: int, cap: int,
 
 
 def collect_samples_compiled(blocked: np.ndarray, start: Cell, goal: Cell, d_maxes, *, n: int | None = None,
-                             max_actions: int = 20_000, lookahead: Lookahead | None = None):
+                             max_actions: int = 20_000, lookahead: Lookahead | None = None,
+                             follow: Controller | None = None):
     """The twin of :func:`reference.solutions.dynamic.tree.collect_samples` (same features and labels)."""
     from reference.solutions.dynamic.tree import HISTORY, depth_label, features
 
@@ -529,5 +530,6 @@ def collect_samples_compiled(blocked: np.ndarray, start: Cell, goal: Cell, d_max
         rows.append(features(agent, n))
         for d_max in d_maxes:
             labels[d_max].append(depth_label(steps, min(d_max, max(steps))))
-        apply_compiled(agent, out, max(steps), goal)
+        depth = max(steps) if follow is None else min(max(1, follow(agent)[0]), max(steps))
+        apply_compiled(agent, out, depth, goal)
     return np.array(rows, dtype=float).reshape(-1, 4), {d: np.array(v, dtype=int) for d, v in labels.items()}
