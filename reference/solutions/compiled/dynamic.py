@@ -17,7 +17,7 @@ raises the same h values and counts the same expansions (tested move for move):
   ``goal * cells + cell`` holding ``straight << 32 | diagonal``; a missing key is the octile distance.
 
 What is compiled: one lookahead with the choices of every depth up to it (lines 4, 5 and 7 of
-Figure 1, :func:`lookahead`), the h update (line 6), the whole run of one problem for a fixed depth or
+Figure 1, :meth:`Lookahead.choices`), the h update (line 6), the whole run of one problem for a fixed depth or
 a pattern-database lookup with goal selection G, G+I or I (:func:`run_fixed`, :func:`run_database`),
 and the pattern database's inner loop, the optimal depth for every start region toward one goal
 region (:func:`build_pattern_database_compiled`). Decision trees keep their Python controller and
@@ -45,7 +45,6 @@ from reference.world.grid import SQRT2, Cell
 
 #: Goal selections of a database run, as the compiled loop numbers them (0 is fixed depth).
 GOAL_MODES = {"g": 1, "gi": 2, "i": 3}
-SHIFT = np.int64(1) << np.int64(32)   # h pairs are packed as straight * SHIFT + diagonal
 
 
 def new_heuristic_table():
