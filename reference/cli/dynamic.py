@@ -62,6 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="levels of the scaling run (default 4-7; level 3 would take about 20 min)")
     compare.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                          help="compiled twins (default; Numba) or the readable reference code: the same runs, slower")
+    compare.add_argument("--tree-trajectories", choices=("each", "deepest"), default="each",
+                         help="the trees' training agent follows each tree's own d_max (default, the paper) or the "
+                              "deepest d_max for all trees (one run labels them all; cheaper)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
     compare.set_defaults(handler=run_compare)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
@@ -158,7 +161,8 @@ def run_compare(args: argparse.Namespace) -> int:
         scaling = None
     else:
         study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
-                      tree_depths=tuple(args.tree_depths), engine=args.engine)
+                      tree_depths=tuple(args.tree_depths), engine=args.engine,
+                      tree_trajectories=args.tree_trajectories)
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
             fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine)

@@ -149,6 +149,7 @@ class Study:
     max_actions_factor: int = 20   # a run stops unreached after this many times its optimal cost in actions
     seed: int = 0
     engine: str = "compiled"
+    tree_trajectories: str = "each"   # "each": training follows each d_max; "deepest": the largest d_max for all
 
 
 def load_map(movingai: Path, name: str) -> np.ndarray:
@@ -186,21 +187,26 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
             for depth in study.fixed_depths:
                 evaluate("fixed", depth, name, maps[name].fixed(depth), bar)
         # Decision trees: train on the other maps' problems (leave one map out), test on this one.
-        samples = {}
+        # The training agent follows the d_max search of the tree being trained (the paper's training
+        # phase), or, with tree_trajectories="deepest", one run at the largest d_max labels them all.
+        runs = [[d] for d in study.tree_depths] if study.tree_trajectories == "each" else [list(study.tree_depths)]
+        samples: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
         for name in maps if study.tree_depths else ():
-            xs, ys = [], {d: [] for d in study.tree_depths}
-            for problem in problems[name][: max(5, per_map // 4)]:
-                x, y = maps[name].samples(problem.start, problem.goal, study.tree_depths,
-                                          20 * int(cost_value(problem.optimal) + 1))
-                xs.append(x)
-                for d in study.tree_depths:
-                    ys[d].append(y[d])
-            samples[name] = (np.vstack(xs), {d: np.concatenate(v) for d, v in ys.items()})
+            for d_maxes in runs:
+                xs, ys = [], {d: [] for d in d_maxes}
+                for problem in problems[name][: max(5, per_map // 4)]:
+                    x, y = maps[name].samples(problem.start, problem.goal, d_maxes,
+                                              20 * int(cost_value(problem.optimal) + 1))
+                    xs.append(x)
+                    for d in d_maxes:
+                        ys[d].append(y[d])
+                for d in d_maxes:
+                    samples[name, d] = (np.vstack(xs), np.concatenate(ys[d]))
         for d_max in study.tree_depths:
             for name in maps:
                 others = [m for m in maps if m != name] or [name]
-                x = np.vstack([samples[m][0] for m in others])
-                y = np.concatenate([samples[m][1][d_max] for m in others])
+                x = np.vstack([samples[m, d_max][0] for m in others])
+                y = np.concatenate([samples[m, d_max][1] for m in others])
                 tree = train_depth_tree(x, y, seed=study.seed)
                 log(f"tree d_max={d_max} for {name}: {len(y)} samples, min leaf {tree.min_samples_leaf}, "
                     f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}, {tree.leaves} leaves")
