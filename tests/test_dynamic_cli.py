@@ -52,6 +52,10 @@ def test_run_prints_exactly_the_agreed_object(small, extra):
     # 7 straight + 3 diagonal moves.
     assert row["optimal"] == pytest.approx(7 + 3 * np.sqrt(2))
     assert row["suboptimality"] == pytest.approx(row["cost"] / row["optimal"]) and row["suboptimality"] >= 1
+    # the readable reference engine gives the same run
+    python = ftr("run", str(path), "--scen", str(scen), "--index", "0", "--jsonl", "--engine", "python", *extra)
+    assert python.returncode == 0, python.stderr
+    assert json.loads(python.stdout) == row
 
 
 def test_run_mistakes_are_one_line_and_exit_2(small, tmp_path):

@@ -130,3 +130,21 @@ def test_every_goal_selection_reaches_the_goal_on_a_small_map():
     for goals in ("g", "gi", "i"):
         run = general_lrta(blocked, (0, 0), (4, 5), database.controller(goals), max_actions=500)
         assert run.reached and max(run.depths) <= 3
+
+
+def test_goal_selection_never_cycles_forever():
+    """Every goal selection reaches every reachable goal (each intermediate goal is taken at most once,
+    then LRTA* toward the global goal is complete): random maps, many problems, generous limits."""
+    from reference.solutions.shortest_paths import dijkstra
+
+    rng = np.random.default_rng(11)
+    for trial in range(12):
+        blocked = rng.random((10, 12)) < 0.3
+        free = list(zip(*np.nonzero(~blocked)))
+        start = tuple(int(v) for v in free[rng.integers(len(free))])
+        reachable = list(dijkstra(blocked, start, connectivity=8).cost)
+        goal = reachable[rng.integers(len(reachable))]
+        database = build_pattern_database(Neighbours(blocked), level=1 + trial % 2, cap=1 + trial % 3)
+        for goals in ("g", "gi", "i"):
+            run = general_lrta(blocked, start, goal, database.controller(goals), max_actions=20_000)
+            assert run.reached, (trial, goals)

@@ -3,7 +3,7 @@
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method fixed --depth 4
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method pdb --level 4 --goals i --jsonl
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method tree --depth 10
-    ftr dynamic compare --out docs/dynamic                 # the paper's study, scaled to this machine (~30 min)
+    ftr dynamic compare --out docs/dynamic                 # the paper's study at its size (see docs/dynamic.md)
 
 ``run`` prints exactly {"index", "reached", "cost", "optimal", "suboptimality",
 "expansions_per_action", "max_expansions_per_action"} (suboptimality = cost / optimal; optimal is
@@ -40,22 +40,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--goals", choices=("g", "gi", "i"), default="g", help="pdb: goal selection G, G+I or I")
     run.add_argument("--max-actions", type=int, default=100_000, help="give up after this many actions")
     run.add_argument("--jsonl", action="store_true", help="print only the JSON object")
+    run.add_argument("--engine", choices=("compiled", "python"), default="compiled",
+                     help="compiled twins (default; Numba) or the readable reference code: the same run")
     run.set_defaults(handler=run_line)
     compare = commands.add_parser("compare", help="the paper's study: Figures 5-7, Table 2, findings.md")
     compare.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR")
     compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default ../shared/movingai)")
-    compare.add_argument("--problems", type=int, default=25,
-                         help="problems per map (default 25; the paper: 100, which takes about an hour here)")
-    compare.add_argument("--levels", type=int, nargs="+", default=[5, 6],
-                         help="abstraction levels (default 5 6; level 4 takes about a minute per map, 3 several)")
-    compare.add_argument("--depths", type=int, nargs="+", default=[1, 2, 4, 6, 10, 14], help="fixed depths")
-    compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 20], help="d_max of the trees")
-    compare.add_argument("--scaling-problems", type=int, default=10,
-                         help="problems on the 512 x 512 map (0: skip the scaling run)")
+    compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
+    compare.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
+                         help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map, "
+                              "level 0 would take about 25 min and 0.5 GB per map)")
+    compare.add_argument("--depths", type=int, nargs="+", default=list(range(1, 15)), help="fixed depths (default 1-14)")
+    compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 15, 20],
+                         help="d_max of the trees (default 5 10 15 20)")
+    compare.add_argument("--scaling-problems", type=int, default=100,
+                         help="problems on the 512 x 512 map (default 100; 0: skip the scaling run)")
     compare.add_argument("--replot", action="store_true",
                          help="no new runs: rebuild summary, figures and findings.md from DIR/runs.csv")
     compare.add_argument("--only-scaling", action="store_true", help="run only the 512 x 512 scaling run")
-    compare.add_argument("--scaling-levels", type=int, nargs="+", default=[7], help="levels of the scaling run (default 7)")
+    compare.add_argument("--scaling-levels", type=int, nargs="+", default=[4, 5, 6, 7],
+                         help="levels of the scaling run (default 4-7; level 3 would take about 20 min)")
+    compare.add_argument("--engine", choices=("compiled", "python"), default="compiled",
+                         help="compiled twins (default; Numba) or the readable reference code: the same runs, slower")
+    compare.add_argument("--tree-trajectories", choices=("each", "deepest"), default="each",
+                         help="the trees' training agent follows each tree's own d_max (default, the paper) or the "
+                              "deepest d_max for all trees (one run labels them all; cheaper)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
     compare.set_defaults(handler=run_compare)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
@@ -85,9 +94,8 @@ def _problem(args: argparse.Namespace):
 
 
 def run_line(args: argparse.Namespace) -> int:
-    from reference.experiments.dynamic import Problem, run_problem
+    from reference.experiments.dynamic import Engine, Problem, run_problem
     from reference.solutions.compiled.astar import astar_cost
-    from reference.solutions.dynamic.lrta import Neighbours, fixed_depth
 
     for name in ("depth", "level", "cap", "max_actions"):
         value = getattr(args, name)
@@ -98,25 +106,22 @@ def run_line(args: argparse.Namespace) -> int:
     optimal, _ = astar_cost(blocked, scenario.start, scenario.target, connectivity=8)
     if optimal is None:
         raise UsageError(f"{args.scen}, line {args.index}: the goal cannot be reached from the start")
-    neighbours = Neighbours(blocked)
+    engine = Engine(blocked, args.engine)
     if args.method == "fixed":
-        controller = fixed_depth(args.depth or 1)
+        runner = engine.fixed(args.depth or 1)
     elif args.method == "tree":
-        controller = _train_tree(args, scenarios, blocked, neighbours)
+        runner = engine.tree(_train_tree(args, scenarios, blocked, engine))
     else:
-        from reference.solutions.dynamic.pattern_database import build_pattern_database
-
-        controller = build_pattern_database(neighbours, args.level, args.cap).controller(args.goals)
-    row = run_problem(neighbours, Problem(scenario.map, scenario.start, scenario.target, optimal), controller,
-                      args.max_actions)
+        runner = engine.with_database(engine.database(args.level, args.cap), args.goals)
+    row = run_problem(Problem(scenario.map, scenario.start, scenario.target, optimal), runner, args.max_actions)
     print(json.dumps({"index": args.index, **row}))
     return 0
 
 
-def _train_tree(args, scenarios, blocked, neighbours):
+def _train_tree(args, scenarios, blocked, engine):
     import numpy as np
 
-    from reference.solutions.dynamic.tree import collect_samples, train_depth_tree
+    from reference.solutions.dynamic.tree import train_depth_tree
 
     d_max = args.depth or 10
     others = [s for i, s in enumerate(scenarios) if i != args.index and not blocked[s.start] and not blocked[s.target]
@@ -126,10 +131,10 @@ def _train_tree(args, scenarios, blocked, neighbours):
         raise UsageError(f"{args.scen}: no other line on this map to train the decision tree on")
     xs, ys = [], []
     for s in others:
-        x, y = collect_samples(neighbours, s.start, s.target, [d_max], max_actions=20 * int(s.optimal_length + 2))
+        x, y = engine.samples(s.start, s.target, [d_max], 20 * int(s.optimal_length + 2))
         xs.append(x)
         ys.append(y[d_max])
-    return train_depth_tree(np.vstack(xs), np.concatenate(ys)).controller()
+    return train_depth_tree(np.vstack(xs), np.concatenate(ys))
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -151,14 +156,16 @@ def run_compare(args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"{movingai}: missing {', '.join(missing)} (give the MovingAI folder with --movingai DIR)")
     if args.quick:
-        study = Study(maps=STUDY_MAPS[:1], problems=2, fixed_depths=(1, 4), tree_depths=(4,), levels=(7,))
+        study = Study(maps=STUDY_MAPS[:1], problems=2, fixed_depths=(1, 4), tree_depths=(4,), levels=(7,),
+                      engine=args.engine)
         scaling = None
     else:
         study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
-                      tree_depths=tuple(args.tree_depths))
+                      tree_depths=tuple(args.tree_depths), engine=args.engine,
+                      tree_trajectories=args.tree_trajectories)
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
-            fixed_depths=(1, 2, 4, 8, 14), tree_depths=(), levels=tuple(args.scaling_levels))
+            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine)
     log = lambda text: print(text, file=sys.stderr)  # noqa: E731
     if args.only_scaling:
         if scaling is None:

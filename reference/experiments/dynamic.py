@@ -25,13 +25,15 @@ import numpy as np
 
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.astar import astar_cost
-from reference.solutions.dynamic.lrta import Controller, Neighbours, fixed_depth, general_lrta
+from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
 from reference.solutions.dynamic.pattern_database import PatternDatabase, build_pattern_database
 from reference.solutions.dynamic.tree import DepthTree, collect_samples, oracle, train_depth_tree
 
+ENGINES = ("compiled", "python")
+
 #: The three maps of the study (Baldur's Gate II, 176 x 176 and 160 x 160): the paper used three
 #: 161-193 cell maps of a real-time strategy game; these are the MovingAI game maps in that range
-#: with the fewest free cells, which keeps pattern databases within minutes in pure Python.
+#: with the fewest free cells (chosen when the databases were built in pure Python; kept so results compare).
 STUDY_MAPS = ("bgmaps/AR0405SR.map", "bgmaps/AR0505SR.map", "bgmaps/AR0412SR.map")
 SCALING_MAP = "bg512/AR0011SR.map"
 SCALING_COST_RANGE = (270.0, 300.0)   # about three times the study's 90-100, as the paper's maps grew
@@ -64,9 +66,69 @@ def pick_problems(blocked: np.ndarray, count: int, *, low: float = 90.0, high: f
     return problems
 
 
-def run_problem(neighbours: Neighbours, problem: Problem, controller: Controller, max_actions: int) -> dict:
+#: One way to run general LRTA* on a problem: ``runner(start, goal, max_actions) -> Run``.
+Runner = Callable[[Cell, Cell, int], Run]
+
+
+class Engine:
+    """The methods of the study on one map, run by the readable code (``"python"``, the reference)
+    or by its compiled twins (``"compiled"``, :mod:`reference.solutions.compiled.dynamic`; the same
+    runs, tested move for move, only faster)."""
+
+    def __init__(self, blocked: np.ndarray, kind: str = "compiled") -> None:
+        if kind not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, not {kind!r}")
+        self.kind = kind
+        self.neighbours = Neighbours(blocked)
+        self.blocked = self.neighbours.blocked
+        if kind == "compiled":
+            from reference.solutions.compiled import dynamic as compiled
+
+            self.compiled = compiled
+            self.lookahead = compiled.Lookahead(self.blocked)
+
+    def controlled(self, controller: Controller) -> Runner:
+        """General LRTA* with a Python ``controller`` (line 3 of Figure 1)."""
+        if self.kind == "python":
+            return lambda start, goal, limit: general_lrta(self.neighbours, start, goal, controller, max_actions=limit)
+        return lambda start, goal, limit: self.compiled.general_lrta_compiled(
+            self.blocked, start, goal, controller, max_actions=limit, lookahead=self.lookahead)
+
+    def fixed(self, depth: int) -> Runner:
+        if self.kind == "python":
+            return self.controlled(fixed_depth(depth))
+        return lambda start, goal, limit: self.compiled.run_fixed(
+            self.blocked, start, goal, depth, max_actions=limit, lookahead=self.lookahead)
+
+    def oracle(self, d_max: int) -> Runner:
+        return self.controlled(oracle(d_max) if self.kind == "python" else self.compiled.oracle_compiled(d_max))
+
+    def tree(self, tree: DepthTree) -> Runner:
+        return self.controlled(tree.controller())
+
+    def database(self, level: int, cap: int, progress=None) -> PatternDatabase:
+        if self.kind == "python":
+            return build_pattern_database(self.neighbours, level, cap, progress)
+        return self.compiled.build_pattern_database_compiled(self.neighbours, level, cap, progress)
+
+    def with_database(self, database: PatternDatabase, goals: str) -> Runner:
+        if self.kind == "python":
+            return self.controlled(database.controller(goals))
+        return lambda start, goal, limit: self.compiled.run_database(
+            self.blocked, start, goal, database, goals, max_actions=limit, lookahead=self.lookahead)
+
+    def samples(self, start: Cell, goal: Cell, d_maxes: Sequence[int], max_actions: int,
+                follow: Controller | None = None):
+        """Training features and labels (:func:`reference.solutions.dynamic.tree.collect_samples`)."""
+        if self.kind == "python":
+            return collect_samples(self.neighbours, start, goal, d_maxes, max_actions=max_actions, follow=follow)
+        return self.compiled.collect_samples_compiled(self.blocked, start, goal, d_maxes, max_actions=max_actions,
+                                                      lookahead=self.lookahead, follow=follow)
+
+
+def run_problem(problem: Problem, runner: Runner, max_actions: int) -> dict:
     """One run as the CLI reports it (suboptimality = cost / optimal)."""
-    run = general_lrta(neighbours, problem.start, problem.goal, controller, max_actions=max_actions)
+    run = runner(problem.start, problem.goal, max_actions)
     optimal = cost_value(problem.optimal)
     return {"reached": run.reached, "cost": cost_value(run.cost), "optimal": optimal,
             "suboptimality": cost_value(run.cost) / optimal if optimal else 1.0,
@@ -86,9 +148,12 @@ class Study:
     levels: Sequence[int] = (2, 3, 4, 5)
     max_actions_factor: int = 20   # a run stops unreached after this many times its optimal cost in actions
     seed: int = 0
+    engine: str = "compiled"
+    tree_trajectories: str = "each"   # "each": training follows each d_max; "deepest": the largest d_max for all
 
 
-def _load(movingai: Path, name: str) -> np.ndarray:
+def load_map(movingai: Path, name: str) -> np.ndarray:
+    """The blocked array of a MovingAI map (ground-only agent: only passable ground is free)."""
     from reference.world.maps import read_terrain
     from reference.world.terrain import GROUND_ONLY, passable
 
@@ -96,64 +161,94 @@ def _load(movingai: Path, name: str) -> np.ndarray:
 
 
 def run_study(movingai: Path, study: Study, progress: bool = True,
-              log: Callable[[str], None] = print) -> tuple[list[dict], list[dict]]:
-    """Every method on every problem; returns (rows, database rows for Table 2)."""
+              log: Callable[[str], None] = print) -> tuple[list[dict], list[dict], list[dict]]:
+    """Every method on every problem; returns (rows, database rows for Table 2, one row per tree)."""
     from tqdm import tqdm
 
-    maps = {name: Neighbours(_load(movingai, name)) for name in study.maps}
+    maps = {name: Engine(load_map(movingai, name), study.engine) for name in study.maps}
     low, high = study.cost_range
     problems = {name: pick_problems(n.blocked, study.problems, low=low, high=high, seed=study.seed + i, map_name=name)
                 for i, (name, n) in enumerate(maps.items())}
     rows: list[dict] = []
     databases: list[dict] = []
+    trees: list[dict] = []
 
-    def evaluate(method: str, setting, name: str, controller: Controller, bar) -> None:
+    def evaluate(method: str, setting, name: str, runner: Runner, bar) -> None:
         for number, problem in enumerate(problems[name]):
             limit = study.max_actions_factor * int(cost_value(problem.optimal) + 1)
-            row = run_problem(maps[name], problem, controller, limit)
+            row = run_problem(problem, runner, limit)
             rows.append({"method": method, "setting": setting, "map": name, "problem": number, **row})
             bar.update(1)
 
     per_map = study.problems
-    total = len(maps) * per_map * (len(study.fixed_depths) + 2 * len(study.tree_depths) + 3 * len(study.levels))
+    total = len(maps) * per_map * (len(study.fixed_depths) + 3 * len(study.tree_depths) + 3 * len(study.levels))
     with tqdm(total=total, desc="LRTA* runs", unit="run", disable=not progress) as bar:
         for name in maps:
             for depth in study.fixed_depths:
-                evaluate("fixed", depth, name, fixed_depth(depth), bar)
+                evaluate("fixed", depth, name, maps[name].fixed(depth), bar)
         # Decision trees: train on the other maps' problems (leave one map out), test on this one.
-        samples = {}
+        # The training agent follows the d_max search of the tree being trained (the paper's training
+        # phase), or, with tree_trajectories="deepest", one run at the largest d_max labels them all.
+        runs = [[d] for d in study.tree_depths] if study.tree_trajectories == "each" else [list(study.tree_depths)]
+        samples: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
         for name in maps if study.tree_depths else ():
-            xs, ys = [], {d: [] for d in study.tree_depths}
-            for problem in problems[name][: max(5, per_map // 4)]:
-                x, y = collect_samples(maps[name], problem.start, problem.goal, study.tree_depths,
-                                       max_actions=20 * int(cost_value(problem.optimal) + 1))
-                xs.append(x)
-                for d in study.tree_depths:
-                    ys[d].append(y[d])
-            samples[name] = (np.vstack(xs), {d: np.concatenate(v) for d, v in ys.items()})
+            for d_maxes in runs:
+                xs, ys = [], {d: [] for d in d_maxes}
+                for problem in problems[name][: max(5, per_map // 4)]:
+                    x, y = maps[name].samples(problem.start, problem.goal, d_maxes,
+                                              20 * int(cost_value(problem.optimal) + 1))
+                    xs.append(x)
+                    for d in d_maxes:
+                        ys[d].append(y[d])
+                for d in d_maxes:
+                    samples[name, d] = (np.vstack(xs), np.concatenate(ys[d]))
         for d_max in study.tree_depths:
             for name in maps:
                 others = [m for m in maps if m != name] or [name]
-                x = np.vstack([samples[m][0] for m in others])
-                y = np.concatenate([samples[m][1][d_max] for m in others])
+                x = np.vstack([samples[m, d_max][0] for m in others])
+                y = np.concatenate([samples[m, d_max][1] for m in others])
                 tree = train_depth_tree(x, y, seed=study.seed)
                 log(f"tree d_max={d_max} for {name}: {len(y)} samples, min leaf {tree.min_samples_leaf}, "
-                    f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}")
-                evaluate("tree", d_max, name, tree.controller(), bar)
-                evaluate("oracle", d_max, name, oracle(d_max), bar)
+                    f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}, {tree.leaves} leaves")
+                evaluate("tree", d_max, name, maps[name].tree(tree), bar)
+                evaluate("oracle", d_max, name, maps[name].oracle(d_max), bar)
+                # Retrained once on the states the tree's own agent visits (DAgger), same problems.
+                own_x, own_y = [x], [y]
+                for other in others:
+                    for problem in problems[other][: max(5, per_map // 4)]:
+                        more_x, more_y = maps[other].samples(problem.start, problem.goal, [d_max],
+                                                             20 * int(cost_value(problem.optimal) + 1),
+                                                             follow=tree.controller())
+                        own_x.append(more_x)
+                        own_y.append(more_y[d_max])
+                retrained = train_depth_tree(np.vstack(own_x), np.concatenate(own_y), seed=study.seed)
+                log(f"  retrained on its own runs: {sum(map(len, own_y))} samples, CV accuracy "
+                    f"{retrained.accuracy:.2f}, {retrained.leaves} leaves")
+                evaluate("tree, retrained", d_max, name, maps[name].tree(retrained), bar)
+                trees.append({"test map": name, "d_max": d_max, "samples": len(y), "leaves": tree.leaves,
+                              "min_samples_leaf": tree.min_samples_leaf, "ccp_alpha": tree.ccp_alpha,
+                              "cv_accuracy": tree.accuracy, "retrained_samples": sum(map(len, own_y)),
+                              "retrained_leaves": retrained.leaves, "retrained_cv_accuracy": retrained.accuracy})
         for level in study.levels:
             for name in maps:
-                database = build_pattern_database(maps[name], level, study.cap)
+                database = maps[name].database(level, study.cap)
                 databases.append(database_row(name, database))
                 for goals, method in (("g", "pdb G"), ("gi", "pdb G+I"), ("i", "pdb I")):
-                    evaluate(method, level, name, database.controller(goals), bar)
-    return rows, databases
+                    evaluate(method, level, name, maps[name].with_database(database, goals), bar)
+    return rows, databases, trees
 
 
 def database_row(name: str, database: PatternDatabase) -> dict:
-    capped = float(np.mean(database.depth > database.cap))
+    """Table 2's row: size, build time, and how often the cap is reached toward the global goal
+    (``capped_pairs``) and toward the intermediate goal (``capped_intermediate``), over the pairs
+    of different, connected regions."""
+    pairs = database.next_region >= 0
+    via = np.where(pairs, database.next_region, 0)
+    toward_via = np.take_along_axis(database.depth, via, axis=1)
     return {"map": name, "level": database.level, "regions": database.regions, "size": database.size,
-            "seconds": database.seconds, "capped_pairs": capped}
+            "seconds": database.seconds,
+            "capped_pairs": float(np.mean(database.depth[pairs] > database.cap)) if pairs.any() else 0.0,
+            "capped_intermediate": float(np.mean(toward_via[pairs] > database.cap)) if pairs.any() else 0.0}
 
 
 def summarise(rows: Sequence[dict]) -> list[dict]:
@@ -182,7 +277,8 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
 
     if ax is None:
         ax = Figure(figsize=(7, 5)).subplots()
-    markers = {"fixed": "s", "tree": "^", "oracle": "v", "pdb G": "o", "pdb G+I": "D", "pdb I": "P"}
+    markers = {"fixed": "s", "tree": "^", "tree, retrained": "<", "oracle": "v", "pdb G": "o", "pdb G+I": "D",
+               "pdb I": "P"}
     for method in methods:
         points = sorted((r for r in summary if r["method"] == method), key=lambda r: r["expansions_per_action"])
         if not points:
@@ -190,6 +286,7 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
         xs = [p["expansions_per_action"] for p in points]
         ys = [p["suboptimality"] for p in points]
         label = {"fixed": "fixed depth (label: d)", "tree": "decision tree (label: d_max)",
+                 "tree, retrained": "tree retrained on its own runs (label: d_max)",
                  "oracle": "oracle depth (label: d_max)"}.get(method, f"{method} (label: level)")
         ax.errorbar(xs, ys, yerr=[p["suboptimality_se"] for p in points], marker=markers.get(method, "."),
                     label=label, capsize=2)
@@ -279,7 +376,8 @@ def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: s
 
     paths = []
     for stem, methods, title in (
-        ("figure5", ("fixed", "tree", "oracle", "pdb G"), "Figure 5: margins for improvement over fixed depth"),
+        ("figure5", ("fixed", "tree", "tree, retrained", "oracle", "pdb G"),
+         "Figure 5: margins for improvement over fixed depth"),
         ("figure6", ("fixed", "pdb G", "pdb G+I", "pdb I"), "Figure 6: effects of dynamic goal selection"),
     ):
         ax = plot_tradeoff(summary, methods, title + where)
@@ -292,7 +390,8 @@ def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = Non
     """Run the study (and the scaled-up one), write CSVs, tables, figures and findings.md into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
-    rows, databases = run_study(movingai, study, progress, log)
+    rows, databases, trees = run_study(movingai, study, progress, log)
+    write_csv(trees, out / "trees.csv")
     write_csv(rows, out / "runs.csv")
     write_csv(databases, out / "table2.csv")
     written = report(out, study, rows, databases, time.time() - began)
@@ -348,7 +447,7 @@ def compare_scaling(out: Path, movingai: Path, scaling: Study, progress: bool = 
     """Only the scaling run (Figure 7 and its Table 2 rows), into ``out``/scaling.md and figure7.png."""
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
-    rows, databases = run_study(movingai, scaling, progress, log)
+    rows, databases, _ = run_study(movingai, scaling, progress, log)
     write_csv(rows, out / "runs_512.csv")
     write_csv(databases, out / "table2_512.csv")
     return scaling_report(out, scaling, rows, databases, time.time() - began)
@@ -376,9 +475,62 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
                 ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
                  "max_expansions_per_action", "work_ratio", "quality_ratio"])
             + "\n## Table 2 rows (512 x 512)\n\n"
-            + markdown_table(list(databases), ["map", "level", "regions", "size", "seconds", "capped_pairs"]))
+            + markdown_table(list(databases), ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"])
+            + "\n## Headlines of the scaling run\n\n" + scaling_headlines(heads, databases, summary))
     atomic_write_text(out / "scaling.md", text)
     return [figure, out / "scaling.md"]
+
+
+def _best(heads: Sequence[dict], methods: Sequence[str], key: str) -> dict | None:
+    return max((h for h in heads if h["method"] in methods and h[key]), key=lambda h: h[key], default=None)
+
+
+def _setting(row: dict) -> str:
+    return f"{row['method']} {row['setting']} (sub-optimality {row['suboptimality']:.3f} at " \
+           f"{row['expansions_per_action']:.1f} expansions per action)"
+
+
+def goal_headline(heads: Sequence[dict], claim: str, summary: Sequence[dict] = ()) -> str:
+    """"Intermediate goals expand an order of magnitude fewer states than fixed depth of similar
+    sub-optimality" (Figures 6 and 7). Where no reliable intermediate-goal setting lies inside the
+    fixed-depth curve, it holds a fortiori if one has a lower sub-optimality than every fixed depth
+    (whose unsolved runs make theirs a lower bound) with a tenth of the expansions of the best one."""
+    best = _best(heads, ("pdb G+I", "pdb I"), "work_ratio")
+    if best is None:
+        fixed = [r for r in summary if r["method"] == "fixed"]
+        best_fixed = min(fixed, key=lambda r: r["suboptimality"], default=None)
+        dominating = [r for r in summary if r["method"] in ("pdb G+I", "pdb I") and reliable(r) and best_fixed
+                      and r["suboptimality"] < best_fixed["suboptimality"]
+                      and 10 * r["expansions_per_action"] <= best_fixed["expansions_per_action"]]
+        if dominating:
+            top = min(dominating, key=lambda r: r["suboptimality"])
+            return (f"- *{claim}*: **holds** (a fortiori: {len(dominating)} intermediate-goal settings solve at least "
+                    f"{RELIABLE:.0%} of their problems with a lower sub-optimality than every fixed depth and a tenth "
+                    f"of the expansions of the best one, fixed {best_fixed['setting']} at "
+                    f"{best_fixed['suboptimality']:.2f} (a lower bound: it solved {best_fixed['reached']} of "
+                    f"{best_fixed['problems']}) with {best_fixed['expansions_per_action']:.0f} expansions per action; "
+                    f"e.g. {_setting(top)}).\n")
+        return f"- *{claim}*: **not measured** (no reliable intermediate-goal setting inside the fixed-depth curve).\n"
+    verdict = "holds" if best["work_ratio"] >= 10 else f"does not hold, because the best saving is {best['work_ratio']:.1f}x"
+    return (f"- *{claim}*: **{verdict}** (best: {_setting(best)}; fixed depth needs {best['work_ratio']:.1f}x its "
+            "expansions per action for the same sub-optimality).\n")
+
+
+def scaling_headlines(heads: Sequence[dict], databases: Sequence[dict], summary: Sequence[dict]) -> str:
+    text = goal_headline(heads, "Intermediate goals, even at abstraction level 6, expand an order of magnitude fewer "
+                                "states than fixed depth of similar sub-optimality (Figure 7)", summary)
+    level5 = [d for d in databases if d["level"] == 5]
+    if level5:
+        capped, intermediate = level5[0]["capped_pairs"], level5[0]["capped_intermediate"]
+        about_ten = 0.05 <= capped <= 0.2
+        verdict = ("holds" if about_ten and intermediate < 0.01 else
+                   f"holds for local goals ({intermediate:.1%}); does not hold for the global goal, because its share "
+                   f"is {capped:.0%}" if intermediate < 0.01 else f"does not hold, because the shares are {capped:.0%} "
+                   f"and {intermediate:.0%}")
+        text += (f"- *At level 5 (cap 30) the global goal reaches the cap about 10% of the time, local goals never*: "
+                 f"**{verdict}** (measured over pairs of connected regions, not per action: {capped:.1%} toward the "
+                 f"global goal, {intermediate:.1%} toward the intermediate goal).\n")
+    return text
 
 
 def findings(study: Study, summary, databases, seconds: float | None) -> str:
@@ -405,9 +557,10 @@ def findings(study: Study, summary, databases, seconds: float | None) -> str:
             "divided by this setting's. Empty where the setting lies outside the fixed-depth curve or "
             "solved too few problems.\n\n",
             "## Table 2: pattern databases per abstraction level\n\n",
-            markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs"]),
-            "\n`size`: stored pairs (regions²); `seconds`: processor time to build in pure Python; "
-            "`capped_pairs`: share of pairs whose optimal depth exceeds the cap.\n\n",
+            markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"]),
+            "\n`size`: stored pairs (regions²); `seconds`: processor time to build (with the engine the study ran, "
+            "compiled by default); `capped_pairs`: share of pairs of connected regions whose optimal depth toward the "
+            "global goal exceeds the cap; `capped_intermediate`: the same toward their intermediate goal.\n\n",
             "## Headlines\n\n"]
     if best_work:
         verdict = "holds" if best_work["work_ratio"] >= 9 else (
@@ -426,4 +579,31 @@ def findings(study: Study, summary, databases, seconds: float | None) -> str:
                     f"{best_quality['quality_ratio']:.1f}x).\n")
     else:
         text.append("- *Four times better quality*: **not measured** (no reliable dynamic setting within the fixed-depth curve's range).\n")
+    # Figure 5: "the classifier approach outperforms the baseline for all but the largest depth (20)"
+    for method in ("tree", "tree, retrained"):
+        rows = sorted((r for r in summary if r["method"] == method), key=lambda r: r["setting"])
+        if not rows:
+            continue
+        better = {r["setting"]: any(h["method"] == method and h["setting"] == r["setting"] and
+                                    ((h["work_ratio"] or 0) > 1 or (h["quality_ratio"] or 0) > 1) for h in heads)
+                  for r in rows}
+        shallow = [d for d in better if d != max(better)]
+        verdict = ("not measured (one d_max only)" if not shallow else "holds" if all(better[d] for d in shallow)
+                   else "does not hold, because not every smaller d_max lies below the fixed-depth curve")
+        text.append(f"- *The classifier outperforms fixed depth for all but the largest d_max* ({method}): "
+                    f"**{verdict}**"
+                    f" (below the curve: {', '.join(str(d) for d in better if better[d]) or 'none'}; "
+                    f"not: {', '.join(str(d) for d in better if not better[d]) or 'none'}).\n")
+    text.append(goal_headline(heads, "Intermediate goals expand an order of magnitude fewer states than fixed depth "
+                                     "of similar sub-optimality (Figure 6)", summary))
+    fixed = [r for r in summary if r["method"] == "fixed"]
+    dominating = sorted((r for r in summary if r["method"] != "fixed" and reliable(r) and fixed and all(
+        r["suboptimality"] < f["suboptimality"] for f in fixed) and r["expansions_per_action"] <= min(
+        f["expansions_per_action"] for f in fixed if f["suboptimality"] == min(g["suboptimality"] for g in fixed))),
+        key=lambda r: (r["method"], r["setting"]))
+    if dominating:
+        text.append("\nBeyond the fixed-depth curve (no ratio can be read off, the curve does not reach them): "
+                    + "; ".join(_setting(r) for r in dominating)
+                    + " have a lower sub-optimality than every fixed depth, with fewer expansions per action than "
+                      "the best fixed depth.\n")
     return "".join(text)

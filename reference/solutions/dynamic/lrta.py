@@ -202,6 +202,7 @@ class Agent:
     expansions: list[int] = field(default_factory=list)
     cost: Cost = ZERO
     subgoal: Cell | None = None   # an intermediate goal a controller has committed to
+    used_subgoals: set[Cell] = field(default_factory=set)   # every intermediate goal taken so far
 
     @property
     def state(self) -> Cell:

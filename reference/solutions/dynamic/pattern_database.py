@@ -7,20 +7,31 @@ For every pair of abstract states (A, B) at abstraction level ℓ, with represen
   d = 1 .. c at which general LRTA* with a fresh octile h takes an optimal action (a move on some
   optimal path, found from Dijkstra distances to r_B); ``c + 1`` when no depth up to the cap does
   (Figure 3, line 5; Figure 4, line 5a). ``depth[A, A] = 1``.
-* ``next_region[A, B]``: the abstract state an optimal path from r_A to r_B enters first (the
-  intermediate goal of Figure 4, line 5b, is its representative); the depth toward it is
+* ``next_region[A, B]``: the abstract state an optimal path from r_A to r_B enters first (the one that
+  always takes the first optimal move in successor order; the intermediate goal of Figure 4,
+  line 5b, is its representative); the depth toward it is
   ``depth[A, next_region[A, B]]``, so one table serves all three goal selections:
 
   - **G** (global goal): depth ``min(depth[A, B], c)``, goal the agent's goal.
   - **G+I**: as G unless ``depth[A, B] > c``; then the intermediate goal (Figure 4, lines 5a-5c).
   - **I**: always the intermediate goal, unless the agent is in the goal's region.
 
-At run time the agent looks up its own region and its goal's (constant time per action). One
-addition to the paper: an agent keeps an intermediate goal until it stands on it (the depth is still
-looked up at every action, for the pair (own region, the intermediate goal's region)). Switching
-goals at every action lets an agent on a region border ping-pong for ever: the region on one side
-sends it across, the region on the other sends it back (measured: 1,500 round trips on
-AR0405SR, level 5, before this rule).
+At run time the agent looks up its own region and its goal's (constant time per action). Two
+additions to the paper, which is silent on what happens when goals change under an agent's feet:
+
+1. *An intermediate goal is kept until the agent stands on it* (the depth is still looked up at every
+   action, for the pair (own region, the intermediate goal's region)). Switching goals at every
+   action lets an agent on a region border ping-pong for ever: the region on one side sends it
+   across, the region on the other sends it back (measured: 1,500 round trips on AR0405SR, level 5).
+2. *Each intermediate goal is taken at most once per run* (and never the cell the agent stands on);
+   when the table names one already taken, the agent heads for the global goal instead. Without
+   it, goals still cycle: two regions whose optimal paths run through each other name each other's
+   representatives (I), or a region that trusts the global goal sends the agent into a capped region
+   whose intermediate goal leads back (G+I); measured on AR0405SR, 20 problems: I at level 4 left
+   4 unsolved, G+I at level 5 left 5 (after 20 x the optimal cost in actions). With the rule a run
+   takes finitely many intermediate goals (one per region at most), each reached in finite time
+   (LRTA* toward a fixed goal is complete on a finite connected map), and then only the global
+   goal: every run reaches its goal.
 
 >>> import numpy as np
 >>> from reference.solutions.dynamic.lrta import Neighbours, general_lrta
@@ -54,6 +65,15 @@ def optimal_actions(neighbours: Neighbours, cell: Cell, distance: dict) -> set[C
     """The moves from ``cell`` that lie on an optimal path (``distance``: exact costs to the goal)."""
     here = distance.get(cell)
     return {n for n, step in neighbours[cell] if n in distance and add_costs(step, distance[n]) == here}
+
+
+def first_cell_outside(neighbours: Neighbours, start: Cell, distance: dict, region_of: dict) -> Cell:
+    """The first cell outside ``start``'s region on the optimal path that always takes the first
+    optimal move in successor order (E, SE, S, ...): where an optimal path leaves the region."""
+    cell = start
+    while region_of[cell] == region_of[start]:
+        cell = next(n for n, step in neighbours[cell] if n in distance and add_costs(step, distance[n]) == distance[cell])
+    return cell
 
 
 def optimal_depth(neighbours: Neighbours, start: Cell, goal: Cell, distance: dict, cap: int) -> int:
@@ -93,14 +113,15 @@ class PatternDatabase:
         """Entries stored: one per pair of abstract states."""
         return self.regions ** 2
 
-    def lookup(self, cell: Cell, goal: Cell, goals: str = "g") -> tuple[int, Cell]:
-        """Depth and goal for an agent at ``cell`` heading for ``goal`` (Figure 1, line 3)."""
+    def lookup(self, cell: Cell, goal: Cell, goals: str = "g", used: set[Cell] = frozenset()) -> tuple[int, Cell]:
+        """Depth and goal for an agent at ``cell`` heading for ``goal`` (Figure 1, line 3); an
+        intermediate goal in ``used`` (or ``cell`` itself) is refused for the global goal."""
         a = self.hierarchy.region(cell, self.level)
         b = self.hierarchy.region(goal, self.level)
         depth = int(self.depth[a, b])
         via = int(self.next_region[a, b])
         intermediate = via >= 0 and (goals == "i" or (goals == "gi" and depth > self.cap))
-        if intermediate:
+        if intermediate and self.representatives[via] not in used and self.representatives[via] != cell:
             return min(int(self.depth[a, via]), self.cap), self.representatives[via]
         return min(depth, self.cap), goal
 
@@ -113,8 +134,10 @@ class PatternDatabase:
                 a = self.hierarchy.region(agent.state, self.level)
                 c = self.hierarchy.region(agent.subgoal, self.level)
                 return min(int(self.depth[a, c]), self.cap), agent.subgoal
-            depth, goal = self.lookup(agent.state, agent.goal, goals)
+            depth, goal = self.lookup(agent.state, agent.goal, goals, agent.used_subgoals)
             agent.subgoal = goal if goal != agent.goal else None
+            if agent.subgoal is not None:
+                agent.used_subgoals.add(goal)
             return depth, goal
 
         return control
@@ -124,7 +147,7 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
     """Figure 3 (with Figure 4): abstract ``level`` times, then fill every pair of abstract states.
 
     One Dijkstra per abstract goal gives exact distances to its representative (for the optimal
-    actions) and a shortest-path tree (for the first region an optimal path enters).
+    actions and for the first region an optimal path enters, :func:`first_cell_outside`).
     ``progress``: an optional callable taking the number of goal regions done (for a tqdm bar).
     """
     began = time.process_time()
@@ -140,10 +163,7 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
             if a == b or start not in distances.cost:
                 continue
             depth[a, b] = optimal_depth(neighbours, start, goal, distances.cost, cap)
-            cell = start
-            while region_of[cell] == a:  # follow the optimal path (toward the Dijkstra source)
-                cell = distances.tree[cell]
-            next_region[a, b] = region_of[cell]
+            next_region[a, b] = region_of[first_cell_outside(neighbours, start, distances.cost, region_of)]
         if progress is not None:
             progress(1)
     return PatternDatabase(hierarchy, level, cap, depth, next_region, representatives,

@@ -12,7 +12,10 @@ The label of a state is the shallowest depth ``d_s`` such that every depth ``d_s
 the same action as the ``d_max`` search ("the progression is stopped" at the first disagreeing
 depth). One search to ``d_max`` gives the actions of every shallower depth (see :mod:`.lrta`), so
 :func:`collect_samples` labels a step for every ``d_max`` at once while the agent follows the
-deepest search. The classifier is scikit-learn's ``DecisionTreeClassifier`` (the paper used WEKA's
+deepest search (as the paper's training phase: "the agent first conducts a d_max-ply search to
+derive the 'optimal' action"). The trees of the study are also retrained once on the states their
+own agent visits (``collect_samples(..., follow=tree)``; DAgger, Ross et al. 2011), since a shallow
+agent meets states a deep one does not. The classifier is scikit-learn's ``DecisionTreeClassifier`` (the paper used WEKA's
 J48), its minimum leaf size and cost-complexity pruning chosen by cross-validation.
 
 >>> depth_label({1: "E", 2: "S", 3: "E", 4: "E"}, d_max=4)    # depths 3 and 4 agree, 2 does not
@@ -54,8 +57,13 @@ def depth_label(steps: dict[int, Cell], d_max: int) -> int:
 
 
 def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Sequence[int], *,
-                    n: int = HISTORY, max_actions: int = 20_000) -> tuple[np.ndarray, dict[int, np.ndarray]]:
-    """Run LRTA* at depth ``max(d_maxes)``; per step, the features and the label for each d_max."""
+                    n: int = HISTORY, max_actions: int = 20_000,
+                    follow: Controller | None = None) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """Run LRTA* at depth ``max(d_maxes)``; per step, the features and the label for each d_max.
+
+    ``follow``: move with the depth this controller picks instead (a trained tree), the labels still
+    from the deepest search: samples along the tree's own trajectories, for retraining (DAgger).
+    """
     deepest = max(d_maxes)
     agent = Agent(neighbours, start, goal, path=[start])
     rows: list[list[float]] = []
@@ -69,7 +77,8 @@ def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Se
         rows.append(features(agent, n))
         for d_max in d_maxes:
             labels[d_max].append(depth_label(steps, min(d_max, max(steps))))
-        apply(agent, choices[max(choices)], goal)
+        depth = max(choices) if follow is None else min(max(1, follow(agent)[0]), max(choices))
+        apply(agent, choices[depth], goal)
     return np.array(rows, dtype=float).reshape(-1, 4), {d: np.array(v, dtype=int) for d, v in labels.items()}
 
 
@@ -95,6 +104,10 @@ class DepthTree:
     min_samples_leaf: int
     ccp_alpha: float
     accuracy: float
+
+    @property
+    def leaves(self) -> int:
+        return int(self.classifier.get_n_leaves())
 
     def controller(self, n: int = HISTORY) -> Controller:
         tree = self.classifier.tree_
