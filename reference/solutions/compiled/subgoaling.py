@@ -48,6 +48,7 @@ import numpy as np
 from numba import njit
 
 from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _pop_min, _search, _sift_up
+from reference.solutions.subgoaling import algorithm_table
 from reference.world.grid import SQRT2, Cell, Cost, Gridworld, check_connectivity
 from reference.world.trace import SearchRecord, Trace
 
@@ -581,21 +582,9 @@ def astar_run(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8) -
                        cost if found else None, seconds, seconds, 1, workspace.expanded[:expansions].copy())
 
 
-#: The algorithms by the readable package's names (:data:`reference.solutions.subgoaling.ALGORITHMS`);
+#: The algorithms by the readable package's names (:func:`reference.solutions.subgoaling.algorithm_table`);
 #: ``tree`` a :class:`CompiledTree`.
-ALGORITHMS: dict[str, Callable[..., CompiledRun]] = {
-    "astar": lambda grid, start, goal, connectivity, tree, max_moves: astar_run(grid, start, goal, connectivity),
-    "lrta": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star(grid, start, goal, connectivity, max_moves),
-    "lrta_subgoal": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "nearest", max_moves),
-    "lrta_subgoal_sub": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "sub", max_moves),
-    "lrta_subgoal_arrival": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "nearest", max_moves, "on_arrival"),
-    "lrta_subgoal_sub_arrival": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "sub", max_moves, "on_arrival"),
-}
+ALGORITHMS: dict[str, Callable[..., CompiledRun]] = algorithm_table(astar_run, lrta_star, lrta_star_subgoaling)
 
 
 def run_algorithm(name: str, grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,

@@ -42,21 +42,30 @@ def astar_run(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8) -
     return KnownMapRun(trace, result.cost, [seconds])
 
 
-#: The algorithms by the names traces and the command line use. ``tree`` is the goal's subgoal
-#: tree, built beforehand (preprocessing; only the subgoaling variants read it).
-ALGORITHMS: dict[str, Callable[..., KnownMapRun]] = {
-    "astar": lambda grid, start, goal, connectivity, tree, max_moves: astar_run(grid, start, goal, connectivity),
-    "lrta": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star(grid, start, goal, connectivity, max_moves),
-    "lrta_subgoal": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "nearest", max_moves),
-    "lrta_subgoal_sub": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "sub", max_moves),
-    "lrta_subgoal_arrival": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "nearest", max_moves, "on_arrival"),
-    "lrta_subgoal_sub_arrival": lambda grid, start, goal, connectivity, tree, max_moves:
-        lrta_star_subgoaling(grid, start, goal, connectivity, tree, "sub", max_moves, "on_arrival"),
-}
+def algorithm_table(astar_run: Callable, lrta_star: Callable, lrta_star_subgoaling: Callable) -> dict[str, Callable]:
+    """The algorithms by the names traces and the command line use, made from one engine's three
+    entry points (this package's, or the compiled twins' of
+    :mod:`reference.solutions.compiled.subgoaling`). Each is called
+    ``(grid, start, goal, connectivity, tree, max_moves)``; ``tree`` is the goal's subgoal tree, built
+    beforehand (preprocessing; only the subgoaling variants read it)."""
+
+    def subgoaling(first_goal: str, switch: str = "any_tree_state") -> Callable:
+        return lambda grid, start, goal, connectivity, tree, max_moves: lrta_star_subgoaling(
+            grid, start, goal, connectivity, tree, first_goal, max_moves, switch)
+
+    return {
+        "astar": lambda grid, start, goal, connectivity, tree, max_moves: astar_run(grid, start, goal, connectivity),
+        "lrta": lambda grid, start, goal, connectivity, tree, max_moves:
+            lrta_star(grid, start, goal, connectivity, max_moves),
+        "lrta_subgoal": subgoaling("nearest"),
+        "lrta_subgoal_sub": subgoaling("sub"),
+        "lrta_subgoal_arrival": subgoaling("nearest", "on_arrival"),
+        "lrta_subgoal_sub_arrival": subgoaling("sub", "on_arrival"),
+    }
+
+
+#: The readable algorithms by name (:func:`algorithm_table`).
+ALGORITHMS: dict[str, Callable[..., KnownMapRun]] = algorithm_table(astar_run, lrta_star, lrta_star_subgoaling)
 
 assert set(ALGORITHMS) <= set(TRACE_NAMES), "every subgoaling algorithm has a trace name"
 
@@ -70,6 +79,6 @@ def run_algorithm(name: str, grid: Gridworld, start: Cell, goal: Cell, connectiv
 
 
 __all__ = [
-    "ALGORITHMS", "FIRST_GOALS", "SWITCHES", "KnownMapRun", "SubgoalTree", "astar_run", "build_subgoal_tree", "lrta_star",
-    "lrta_star_subgoaling", "run_algorithm",
+    "ALGORITHMS", "FIRST_GOALS", "SWITCHES", "KnownMapRun", "SubgoalTree", "algorithm_table", "astar_run",
+    "build_subgoal_tree", "lrta_star", "lrta_star_subgoaling", "run_algorithm",
 ]
