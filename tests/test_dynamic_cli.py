@@ -60,7 +60,7 @@ def test_run_prints_exactly_the_agreed_object(small, extra):
 
 def test_run_mistakes_are_one_line_and_exit_2(small, tmp_path):
     path, scen = small
-    for args, words in ((["--index", "9"], "index 9 does not exist"), (["--index", "0", "--depth", "0"], "--depth"),
+    for args, words in ((["--index", "9"], "has 4 scenario lines (0 to 3)"), (["--index", "0", "--depth", "0"], "--depth"),
                         (["--index", "0", "--method", "pdb", "--level", "-1"], "--level")):
         done = ftr("run", str(path), "--scen", str(scen), *args)
         assert done.returncode == 2 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1

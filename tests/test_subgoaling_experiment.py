@@ -123,7 +123,7 @@ def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["subgoal", "run", "no-such.map", "--scen", "no-such.scen"], "no such file"),
+    (["subgoal", "run", "no-such.map", "--scen", "no-such.scen"], "no such map file"),
     (["subgoal", "compare", "--out", "x", "--maps", "nowhere"], "unknown map"),
     (["subgoal", "compare", "--out", "x", "--problems", "0", "--shared", "."], "no such file"),
 ])

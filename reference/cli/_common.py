@@ -88,3 +88,30 @@ def _text(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.3f}" if abs(value) < 10 else f"{value:,.1f}"
     return str(value)
+
+
+def load_scenario_line(map_path: Path, scen_path: Path, index: int):
+    """A MovingAI map with the lines of a scenario file, for the commands that solve line ``index``:
+    ``(terrain, scenarios, blocked)``, ``blocked`` being the cells that line's agent cannot enter
+    (SPEC §12: water only for an agent that starts on water). Anything wrong is a UsageError naming
+    it: a missing file, an index out of range, a line for another map's size, a start or goal its
+    agent cannot stand on. (A malformed file raises MapFormatError, which ``ftr`` reports.)"""
+    from reference.world.maps import read_scen, read_terrain
+    from reference.world.terrain import passable, scenario_capability
+
+    for path, what in ((map_path, "map"), (scen_path, "scenario")):
+        if not path.is_file():
+            raise UsageError(f"{path}: no such {what} file")
+    terrain, scenarios = read_terrain(map_path), read_scen(scen_path)
+    if not 0 <= index < len(scenarios):
+        raise UsageError(f"--index {index}: {scen_path} has {len(scenarios)} scenario lines (0 to {len(scenarios) - 1})")
+    scenario = scenarios[index]
+    if terrain.shape != (scenario.height, scenario.width):
+        raise UsageError(f"{scen_path}, line {index}: the scenario's map is {scenario.width} x {scenario.height} "
+                         f"(width x height), {map_path} is {terrain.shape[1]} x {terrain.shape[0]}")
+    blocked = ~passable(terrain, scenario_capability(terrain, scenario.start))
+    for label, cell in (("start", scenario.start), ("goal", scenario.target)):
+        if blocked[cell]:
+            raise UsageError(f"{scen_path}, line {index}: the {label} (row {cell[0]}, col {cell[1]}) "
+                             f"is not passable for the line's agent on {map_path.name}")
+    return terrain, scenarios, blocked

@@ -175,14 +175,14 @@ def _known_map_run(args: argparse.Namespace) -> GameMapRun:
     from reference.world.trace import Trace
 
     from . import UsageError
-    from .subgoal import _problem
+    from .subgoal import scenario_problem
 
     if args.path.is_dir() or args.scen is None or args.start or args.target:
         raise UsageError(f"--algorithm {args.algorithm} plans on a known game map: give MAP --scen FILE --index I")
     if args.max_moves < 1:
         raise UsageError("--max-moves must be at least 1")
     connectivity = args.connectivity or 8
-    grid, start, goal, _optimal = _problem(argparse.Namespace(map=args.path, scen=args.scen, index=args.index))
+    grid, start, goal, _optimal = scenario_problem(args.path, args.scen, args.index)
     trace = Trace.load(args.trace, grid.height, grid.width) if args.trace else None
     if trace is not None:
         if tuple(trace.trajectory[0]) != start:

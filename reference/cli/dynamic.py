@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from . import UsageError
+from ._common import load_scenario_line
 
 METHODS = ("fixed", "tree", "pdb")
 
@@ -70,29 +71,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 
 
-def _problem(args: argparse.Namespace):
-    from reference.world.maps import read_scen, read_terrain
-    from reference.world.terrain import passable, scenario_capability
-
-    if not args.map.is_file():
-        raise UsageError(f"{args.map}: no such map file")
-    if not args.scen.is_file():
-        raise UsageError(f"{args.scen}: no such scenario file")
-    scenarios = read_scen(args.scen)
-    if not 0 <= args.index < len(scenarios):
-        raise UsageError(f"{args.scen} has {len(scenarios)} scenario lines; index {args.index} does not exist")
-    terrain = read_terrain(args.map)
-    scenario = scenarios[args.index]
-    if terrain.shape != (scenario.height, scenario.width):
-        raise UsageError(f"{args.scen}, line {args.index}: the scenario's map is {scenario.width} x {scenario.height}, "
-                         f"{args.map} is {terrain.shape[1]} x {terrain.shape[0]}")
-    blocked = ~passable(terrain, scenario_capability(terrain, scenario.start))
-    for label, cell in (("start", scenario.start), ("goal", scenario.target)):
-        if blocked[cell]:
-            raise UsageError(f"{args.scen}, line {args.index}: the {label} (row {cell[0]}, col {cell[1]}) is not passable")
-    return scenarios, blocked
-
-
 def run_line(args: argparse.Namespace) -> int:
     from reference.experiments.dynamic import Engine, Problem, run_problem
     from reference.solutions.compiled.astar import astar_cost
@@ -101,7 +79,7 @@ def run_line(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value is not None and value < (0 if name == "level" else 1):
             raise UsageError(f"--{name.replace('_', '-')} must be at least {0 if name == 'level' else 1}, not {value}")
-    scenarios, blocked = _problem(args)
+    _, scenarios, blocked = load_scenario_line(args.map, args.scen, args.index)
     scenario = scenarios[args.index]
     optimal, _ = astar_cost(blocked, scenario.start, scenario.target, connectivity=8)
     if optimal is None:

@@ -18,7 +18,7 @@ import shlex
 from pathlib import Path
 
 from . import UsageError
-from ._common import format_table
+from ._common import format_table, load_scenario_line
 
 ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival", "lrta_subgoal_sub_arrival")
 ENGINE_HELP = ("compiled: the Numba twins, the same walks, much faster; python: the readable reference code "
@@ -75,30 +75,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.set_defaults(handler=compare_command)
 
 
-def _problem(args: argparse.Namespace):
-    """The agent's grid, start, goal and the line's optimal length, or a UsageError saying why not."""
-    from reference.world.maps import MapFormatError, read_scen, read_terrain
-    from reference.world.terrain import grid_for, scenario_capability
+def scenario_problem(map_path: Path, scen_path: Path, index: int):
+    """The line's agent's grid, start, goal and the line's optimal length (or a UsageError)."""
+    from reference.world.grid import Gridworld
 
-    for path in (args.map, args.scen):
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file")
-    try:
-        terrain = read_terrain(args.map)
-        scenarios = read_scen(args.scen)
-    except MapFormatError as error:
-        raise UsageError(str(error)) from None
-    if not 0 <= args.index < len(scenarios):
-        raise UsageError(f"--index {args.index}: {args.scen} has {len(scenarios)} scenario lines (0 to {len(scenarios) - 1})")
-    scenario = scenarios[args.index]
-    if (scenario.height, scenario.width) != terrain.shape:
-        raise UsageError(f"scenario {args.index} is for a {scenario.width} x {scenario.height} map (width x height); "
-                         f"{args.map} is {terrain.shape[1]} x {terrain.shape[0]}")
-    grid = grid_for(terrain, scenario_capability(terrain, scenario.start))
-    for name, cell in (("start", scenario.start), ("goal", scenario.target)):
-        if grid.is_blocked(cell):
-            raise UsageError(f"scenario {args.index}: the {name} {cell} (row, col) is not passable on {args.map}")
-    return grid, scenario.start, scenario.target, scenario.optimal_length
+    terrain, scenarios, blocked = load_scenario_line(map_path, scen_path, index)
+    scenario = scenarios[index]
+    return Gridworld(*terrain.shape, blocked=blocked), scenario.start, scenario.target, scenario.optimal_length
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -111,7 +94,7 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
 
-    grid, start, goal, optimal = _problem(args)
+    grid, start, goal, optimal = scenario_problem(args.map, args.scen, args.index)
     tree = build_subgoal_tree(grid, goal, args.connectivity) if args.algorithm.startswith("lrta_subgoal") or args.picture else None
     run = run_algorithm(args.algorithm, grid, start, goal, args.connectivity, tree)
     result = {"index": args.index, "reached": run.reached, "cost": cost_value(run.cost) if run.reached else None,
