@@ -169,7 +169,7 @@ def test_large_samples_are_written_gzipped_and_read_back(tmp_path, monkeypatch):
     from reference.experiments import realtime as experiment
 
     rows = [comparison_row(i, "dstar_lite", None, 10 + i) for i in range(5)]
-    monkeypatch.setattr(experiment, "LARGE_SAMPLE", 3)
+    monkeypatch.setattr(experiment, "LARGE_RUNS", 100)
     experiment.write_report(rows, tmp_path)
     assert not (tmp_path / "runs.csv").exists()
     assert experiment.read_runs(tmp_path / "runs.csv.gz") == rows

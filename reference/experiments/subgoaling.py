@@ -40,7 +40,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from reference.experiments.parallel import map_with_progress
-from reference.experiments.realtime import Finding, findings_markdown, to_csv, to_markdown
+from reference.experiments.realtime import Finding, findings_markdown, open_runs, to_csv, to_markdown, write_runs
 from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
 from reference.world.fileio import atomic_write_bytes, atomic_write_text
 from reference.world.grid import Cell, Gridworld, cost_value
@@ -232,9 +232,9 @@ def every_tree(task: tuple[str, str, int | None, int]) -> dict[str, Any]:
 
 
 def read_runs(path: str | Path) -> list[dict[str, Any]]:
-    """Rows written by :func:`write_report` (``runs.csv``), numbers as numbers."""
+    """Rows written by :func:`write_report` (``runs.csv`` or ``runs.csv.gz``), numbers as numbers."""
     rows = []
-    with open(path, newline="", encoding="utf-8") as handle:
+    with open_runs(path) as handle:
         for raw in csv.DictReader(handle):
             row: dict[str, Any] = {}
             for key, value in raw.items():
@@ -557,7 +557,7 @@ def plot_example_tree(rows: Sequence[dict], shared: str | Path | None, maps: Seq
 
 def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
                  shared: str | Path | None = None, maps: Sequence[GameMap] = MAPS) -> list[Path]:
-    """Write runs.csv, the tables (CSV and Markdown), the figures and findings.md into ``outdir``
+    """Write every run (:func:`~reference.experiments.realtime.write_runs`), the tables (CSV and Markdown), the figures and findings.md into ``outdir``
     (``maps``: where the rows' maps are, for the example tree's picture)."""
     outdir = Path(outdir)
     written: list[Path] = []
@@ -566,7 +566,8 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
         atomic_write_text(outdir / name, content)
         written.append(outdir / name)
 
-    text("runs.csv", to_csv([{k: v for k, v in r.items()} for r in rows]))
+    runs = write_runs(outdir, rows)
+    written.append(runs)
     tables = {"figure2": (figure2_table(rows), FIGURE2_COLUMNS), "per_map": (per_map_table(rows), None),
               "trees": (trees_table(rows), None), "first_goal": (first_goal_table(rows), None)}
     for stem, (table, columns) in tables.items():
@@ -598,7 +599,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
                "## Per map", "", to_markdown(tables["per_map"][0]),
                "## Subgoal trees (`trees_built` goals per map; `all_trees_s`: the CPU time for every free cell, "
                "extrapolated from `trees_s` when fewer were built)", "", to_markdown(tables["trees"][0]),
-               "Every run: `runs.csv`; figures: `suboptimality.png`, `times.png`, `tree_sizes.png`, "
+               f"Every run: `{runs.name}`; figures: `suboptimality.png`, `times.png`, `tree_sizes.png`, "
                "`example_tree.png`.", ""]
     text("findings.md", "\n".join(report))
     return written
