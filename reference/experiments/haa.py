@@ -20,7 +20,6 @@ every problem (expansions and optimal cost, identical to the readable A*) and re
 
 from __future__ import annotations
 
-import io
 import math
 import time
 import zlib
@@ -37,7 +36,7 @@ from reference.solutions.haa import build_abstraction, haa_star
 from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of, mask_name
 from reference.solutions.haa.query import annotated_astar, annotated_blocked
 from reference.solutions.haa.multiterrain import with_terrain
-from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.fileio import atomic_write_text
 from reference.world.grid import cost_value
 from reference.world.maps import read_terrain
 from reference.world.terrain import OUT_OF_BOUNDS
@@ -414,12 +413,6 @@ def _long_problem_ratios(runs: Sequence[dict], cluster_size: Any) -> str:
 # -- figures -----------------------------------------------------------------------------------------
 
 
-def _png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    return buffer.getvalue()
-
-
 def plot_graph_size(graphs: Sequence[dict]):
     from matplotlib.figure import Figure
 
@@ -506,6 +499,8 @@ def _bucket_centre(label: str) -> float:
 
 def write_report(result: dict[str, list[dict]], outdir: str | Path, command: str = "", scaled_down: str = "") -> list[Path]:
     """Tables (CSV + Markdown), raw rows, figures and ``findings.md`` into ``outdir``."""
+    from reference.experiments.plots import save_figure
+
     outdir = Path(outdir)
     written: list[Path] = []
 
@@ -529,8 +524,7 @@ def write_report(result: dict[str, list[dict]], outdir: str | Path, command: str
     for stem, plot, rows in (("figure_graph_size", plot_graph_size, graphs),
                              ("figure_path_quality", plot_path_quality, runs),
                              ("figure_search_effort", plot_search_effort, runs)):
-        atomic_write_bytes(outdir / f"{stem}.png", _png(plot(rows)))
-        written.append(outdir / f"{stem}.png")
+        written.append(save_figure(plot(rows), outdir / f"{stem}.png", dpi=110))
     maps = len({g["map"] for g in graphs})
     problems = len({(r["map"], r["problem"]) for r in runs if r["algorithm"] == "AA*"})
     report = [
@@ -743,14 +737,15 @@ def _far_apart(terrain: np.ndarray, size: int, capability, tries: int = 40) -> t
 def write_pictures(outdir: str | Path, shared: Path = SHARED) -> list[Path]:
     """The pictures of docs/haa.md: clearance numbers on the toy map, a clearance colour scale on a
     Warcraft III map, abstract graphs (toy map: both qualities; a Baldur's Gate map), agents' paths."""
+    from reference.experiments.plots import save_figure
+
     from reference.world.terrain import GROUND, TREES, WATER, terrain_from_strings
 
     outdir = Path(outdir)
     written = []
 
     def save(name: str, figure) -> None:
-        atomic_write_bytes(outdir / name, _png(figure))
-        written.append(outdir / name)
+        written.append(save_figure(figure, outdir / name, dpi=110))
 
     toy = terrain_from_strings(TOY_MAP)
     save("picture_clearance_numbers.png", plot_clearance_numbers(toy))

@@ -553,12 +553,6 @@ def _figure(rows: Sequence[dict]):
     return figure, figure.subplots(1, len(kinds), squeeze=False)[0], kinds
 
 
-def _png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    return buffer.getvalue()
-
-
 def plot_time_vs_expansions(rows: Sequence[dict]):
     """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead (log-log)."""
     from matplotlib.ticker import NullFormatter
@@ -636,6 +630,8 @@ def plot_time_vs_path_length(rows: Sequence[dict]):
 
 def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") -> list[Path]:
     """Write the tables (CSV and Markdown), the raw runs, both figures and ``findings.md`` into ``outdir``."""
+    from reference.experiments.plots import save_figure
+
     outdir = Path(outdir)
     written: list[Path] = []
 
@@ -657,8 +653,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
         text(f"{stem}.md", to_markdown(table, columns))
     for stem, plot in (("figure7_time_vs_expansions", plot_time_vs_expansions),
                        ("figure8_time_vs_path_length", plot_time_vs_path_length)):
-        atomic_write_bytes(outdir / f"{stem}.png", _png(plot(groups)))
-        written.append(outdir / f"{stem}.png")
+        written.append(save_figure(plot(groups), outdir / f"{stem}.png", dpi=110))
     kinds = {kind: len({r["instance"] for r in rows if r["kind"] == kind}) for kind in KINDS}
     sizes = sorted({r["size"] for r in rows})
     found = findings(groups)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import csv
 import gc
-import io
 import statistics
 import time
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ import numpy as np
 from reference.experiments.parallel import map_with_progress
 from reference.experiments.realtime import Finding, findings_markdown, open_runs, to_csv, to_markdown, write_runs
 from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
-from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.fileio import atomic_write_text
 from reference.world.grid import Cell, Gridworld, cost_value
 from reference.world.maps import read_map
 
@@ -413,12 +412,6 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
 # -- figures ----------------------------------------------------------------------------------------
 
 
-def _png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    return buffer.getvalue()
-
-
 def plot_suboptimality(rows: Sequence[dict]):
     """Per map, each algorithm's solution cost over the optimal one (box plots, log scale)."""
     from matplotlib.figure import Figure
@@ -559,6 +552,8 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
                  shared: str | Path | None = None, maps: Sequence[GameMap] = MAPS) -> list[Path]:
     """Write every run (:func:`~reference.experiments.realtime.write_runs`), the tables (CSV and Markdown), the figures and findings.md into ``outdir``
     (``maps``: where the rows' maps are, for the example tree's picture)."""
+    from reference.experiments.plots import save_figure
+
     outdir = Path(outdir)
     written: list[Path] = []
 
@@ -577,10 +572,8 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
     if tables["trees"][0]:
         plots.append(("tree_sizes", plot_tree_sizes))
     for stem, plot in plots:
-        atomic_write_bytes(outdir / f"{stem}.png", _png(plot(rows)))
-        written.append(outdir / f"{stem}.png")
-    atomic_write_bytes(outdir / "example_tree.png", _png(plot_example_tree(rows, shared, maps)))
-    written.append(outdir / "example_tree.png")
+        written.append(save_figure(plot(rows), outdir / f"{stem}.png", dpi=110))
+    written.append(save_figure(plot_example_tree(rows, shared, maps), outdir / "example_tree.png", dpi=110))
     problems = _problem_rows(rows)
     maps = list(dict.fromkeys(r["map"] for r in problems))
     count = len({(r["map"], r["problem"]) for r in problems})
