@@ -8,6 +8,7 @@ kit's way, one that does not), runs them in fresh interpreters, edits the callee
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -59,5 +60,6 @@ def test_the_kit_fingerprints_its_own_sources():
 
     folder = Path(compiled.__file__).parent
     stamp = folder / "__pycache__" / FINGERPRINT_FILE
-    if stamp.exists():  # absent only where the installation is read-only
-        assert stamp.read_text() == sources_fingerprint(folder)
+    if not os.access(folder, os.W_OK):
+        pytest.skip("a read-only installation: Numba does not cache beside the sources")
+    assert stamp.read_text() == sources_fingerprint(folder)  # written on import, and up to date
