@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.set_defaults(handler=run_line)
     compare = commands.add_parser("compare", help="the paper's study: Figures 5-7, Table 2, findings.md")
     compare.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR")
-    compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default ../shared/movingai)")
+    compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
     compare.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
                          help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map, "
@@ -119,7 +119,7 @@ def run_compare(args: argparse.Namespace) -> int:
     from reference.experiments.dynamic import (
         SCALING_CAP, SCALING_COST_RANGE, SCALING_MAP, STUDY_MAPS, Study, compare, compare_scaling,
     )
-    from reference.experiments.movingai import default_movingai_dir
+    from reference.experiments.movingai_data import movingai_dir, require_movingai
 
     if args.replot:
         from reference.experiments.dynamic import replot
@@ -129,10 +129,10 @@ def run_compare(args: argparse.Namespace) -> int:
         for path in replot(args.out):
             print(path)
         return 0
-    movingai = args.movingai or default_movingai_dir()
+    movingai = require_movingai(movingai_dir(args.movingai), *sorted({m.split("/")[0] for m in (*STUDY_MAPS, SCALING_MAP)}))
     missing = [m for m in (*STUDY_MAPS, SCALING_MAP) if not (movingai / m).is_file()]
     if missing:
-        raise UsageError(f"{movingai}: missing {', '.join(missing)} (give the MovingAI folder with --movingai DIR)")
+        raise UsageError(f"{movingai}: missing {', '.join(missing)} (`ftr movingai fetch` gets them)")
     if args.quick:
         study = Study(maps=STUDY_MAPS[:1], problems=2, fixed_depths=(1, 4), tree_depths=(4,), levels=(7,),
                       engine=args.engine)

@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--check-all", action="store_true",
                         help="check every MovingAI scenario line against its optimal length (no MAP or --scen)")
     parser.add_argument("--movingai", type=Path, metavar="DIR",
-                        help="with --check-all: the MovingAI folder (default ../shared/movingai)")
+                        help="with --check-all: the MovingAI folder (default: see `ftr movingai where`)")
     parser.add_argument("--out", type=Path, default=Path("docs/gamemaps"), metavar="DIR",
                         help="with --check-all: where the report goes (default docs/gamemaps)")
     parser.add_argument("--sample", type=int, metavar="N", help="with --check-all: only N lines spread over each file")
@@ -136,13 +136,12 @@ def _draw(args: argparse.Namespace, terrain, scenario, index: int, result) -> No
 
 
 def check_all(args: argparse.Namespace) -> int:
-    from reference.experiments.movingai import default_movingai_dir, failures, run_check
+    from reference.experiments.movingai import failures, run_check
+    from reference.experiments.movingai_data import movingai_dir, require_movingai
 
     if args.map is not None or args.scen is not None or args.index is not None:
         raise UsageError("--check-all takes no MAP, --scen or --index")
-    movingai = args.movingai or default_movingai_dir()
-    if not movingai.is_dir():
-        raise UsageError(f"{movingai}: no such folder (give the MovingAI folder with --movingai DIR)")
+    movingai = require_movingai(movingai_dir(args.movingai))
     reports = run_check(movingai, args.out, args.sample)
     failed = failures(reports)
     print(f"{sum(len(r.lines) for r in reports):,} lines checked, {len(failed)} do not match outside Warcraft III; "

@@ -37,6 +37,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.world.fileio import atomic_write_text
 from reference.world.grid import cost_value
 from reference.world.maps import Scenario, read_scen, read_scen_terrains
@@ -307,14 +308,9 @@ def compare_engines(scen_path: Path, sample: int = 20) -> dict[str, float]:
     return {"lines": len(problems), "expansions": expansions, **seconds, "ratio": seconds["readable"] / seconds["compiled"]}
 
 
-def default_movingai_dir() -> Path:
-    """``../shared/movingai`` beside the repository."""
-    return Path(__file__).resolve().parents[3] / "shared" / "movingai"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reference.experiments.movingai", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--movingai", type=Path, default=default_movingai_dir(), help="the MovingAI folder (default ../shared/movingai)")
+    parser.add_argument("--movingai", type=Path, default=None, help="the MovingAI folder (default: see `ftr movingai where`)")
     parser.add_argument("--out", type=Path, default=Path("docs/gamemaps"), help="where the report goes (default docs/gamemaps)")
     parser.add_argument("--sample", type=int, default=None, help="check N lines spread over each file (default: all)")
     parser.add_argument("--engines", type=Path, metavar="SCEN",
@@ -325,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.engines.name}: {numbers['lines']} lines, {numbers['expansions']:,} expansions each; readable "
               f"{numbers['readable']:.2f} s, compiled {numbers['compiled']:.3f} s: {numbers['ratio']:.0f}x")
         return 0
-    reports = run_check(args.movingai, args.out, args.sample)
+    reports = run_check(require_movingai(movingai_dir(args.movingai)), args.out, args.sample)
     print(f"{sum(len(r.lines) for r in reports):,} lines checked, {len(failures(reports))} failures; report in {args.out}")
     return 1 if failures(reports) else 0
 
