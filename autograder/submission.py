@@ -336,9 +336,12 @@ def _load_folder(path: Path, listing: Listing, modules: str) -> Submission:
             refused[relative] = f"a {entry.kind}" + (" (links are never followed or copied)"
                                                      if entry.kind == "symbolic link" else "")
             continue
+        if entry.size > MAX_BYTES:
+            refused[relative] = f"{_size(entry.size)}, over the {_size(MAX_BYTES)} limit"
+            continue
         if len(submission.files) >= MAX_FILES or total + entry.size > MAX_BYTES:
             if entry in required:
-                refused[relative] = f"{_size(entry.size)}, over the {_size(MAX_BYTES)} limit for all files"
+                refused[relative] = f"{_size(entry.size)}, over what is left of the {_size(MAX_BYTES)} limit"
             else:
                 left_out.append(relative)
             continue
