@@ -141,9 +141,9 @@ def list_folder(root: Path, max_entries: int = MAX_ENTRIES) -> Listing:
     """
     entries: list[Entry] = []
     ignored: list[str] = []
-    truncated = False
+    too_many = too_deep = False
     pending = deque([""])               # folders to list, breadth first
-    while pending and not truncated:
+    while pending and not too_many:
         folder = pending.popleft()
         try:
             found = _scan(root, folder)
@@ -160,16 +160,16 @@ def list_folder(root: Path, max_entries: int = MAX_ENTRIES) -> Listing:
                 ignored.append(relative + "/")
                 continue
             if len(entries) >= max_entries:
-                truncated = True
+                too_many = True
                 break
             entries.append(Entry(relative, kind, info.st_size, (info.st_dev, info.st_ino)))
             if kind == "folder":
                 if relative.count("/") + 1 >= MAX_DEPTH:
-                    truncated = True
+                    too_deep = True
                 else:
                     pending.append(relative)
     entries.sort(key=lambda e: (e.relative.count("/"), e.relative))
-    return Listing(entries, ignored, truncated)
+    return Listing(entries, ignored, too_many or too_deep)
 
 
 def _scan(root: Path, folder: str) -> list[tuple[str, os.stat_result]]:
@@ -305,7 +305,8 @@ def _find_modules(listing: Listing) -> str | None:
 
 def _folder_notebook(path: Path, listing: Listing) -> Submission:
     """A folder without modules: its one notebook (a link or special file is named, never read)."""
-    notebooks = [e for e in listing.entries if e.name.endswith(".ipynb") and e.kind != "folder"]
+    notebooks = [e for e in listing.entries if e.name.endswith(".ipynb") and e.kind != "folder"
+                 and not e.name.startswith(".")]         # ._work.ipynb: macOS metadata, not a notebook
     regular = [e for e in notebooks if e.kind == "file"]
     if len(regular) != 1:
         if not regular and notebooks:

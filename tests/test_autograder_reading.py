@@ -136,6 +136,7 @@ def test_a_link_beside_a_real_notebook_is_named_and_the_real_one_is_graded(tmp_p
     folder.mkdir()
     shutil.copy(FIXTURES / "correct_notebook" / "replanning.ipynb", folder / "mine.ipynb")
     (folder / "theirs.ipynb").symlink_to(SOURCE_NOTEBOOK)
+    (folder / "._mine.ipynb").write_bytes(APPLEDOUBLE)     # macOS metadata, no second notebook
     loaded = load_submission(folder)
     assert loaded.kind == "notebook" and loaded.name == "bob"
     assert loaded.all_sources and "theirs.ipynb is a symbolic link: not read" in loaded.warnings
@@ -287,6 +288,20 @@ def test_a_zip_unpacked_into_a_folder_with_its_macos_twin_is_found(tmp_path):
     (folder / "__MACOSX" / "project" / "heap.py").write_bytes(APPLEDOUBLE)
     add_virtual_environment(folder, ".venv", 3)            # a heap.py in site-packages is no second folder
     assert sorted(load_submission(folder).files) == CORRECT_FILES
+
+
+def test_a_deep_tree_is_looked_at_only_so_far_and_the_rest_still_graded(tmp_path):
+    folder = correct_folder(tmp_path / "lena")
+    deep = folder
+    for level in range(loader.MAX_DEPTH + 8):
+        deep = deep / f"d{level}"
+    deep.mkdir(parents=True)
+    (deep / "bottom.py").write_text("x = 1\n")
+    (folder / "z_helper.py").write_text("y = 2\n")
+    (folder / "._notes.ipynb").write_bytes(APPLEDOUBLE)
+    loaded = load_submission(folder)
+    assert sorted(loaded.files) == sorted(CORRECT_FILES + ["z_helper.py"])
+    assert any(f"{loader.MAX_DEPTH} levels: only the first were looked at" in w for w in loaded.warnings)
 
 
 def test_required_modules_first_then_helpers_next_to_them_then_deeper(tmp_path):
