@@ -37,7 +37,7 @@ MAX_BYTES = 5 * 2**20
 #: A notebook file is read only up to this size.
 MAX_NOTEBOOK_BYTES = 20 * 2**20
 #: The code of a notebook's code cells (characters, all cells) and its top-level statements.
-MAX_NOTEBOOK_CODE = 2 * 2**20
+MAX_NOTEBOOK_CODE = 2**19     # ast.parse holds about 600 bytes per character at its peak: 300 MB here
 MAX_NOTEBOOK_STATEMENTS = 50_000
 #: A folder is looked at up to this many entries, this many folders deep.
 MAX_ENTRIES = 10_000
