@@ -138,6 +138,7 @@ def list_folder(root: Path, max_entries: int = MAX_ENTRIES) -> Listing:
     >>> (root / ".venv").mkdir(); (root / "link.py").symlink_to("/dev/zero")
     >>> [(e.relative, e.kind) for e in list_folder(root).entries], list_folder(root).ignored
     ([('heap.py', 'file'), ('link.py', 'symbolic link')], ['.venv/'])
+    >>> import shutil; shutil.rmtree(root)
     """
     entries: list[Entry] = []
     ignored: list[str] = []

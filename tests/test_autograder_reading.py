@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import doctest
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+import venv
 from pathlib import Path
 
 import pytest
@@ -250,12 +252,10 @@ def test_reading_stops_one_byte_past_the_limit_whatever_the_size_says(tmp_path):
 # -- 4. the file selection keeps the required modules ---------------------------------------------------
 
 def add_virtual_environment(folder: Path, name: str, files: int) -> None:
-    """A real virtual environment layout (python -m venv would take seconds; the layout is what
-    matters): pyvenv.cfg, bin/, and ``files`` modules in site-packages, one of them a heap.py."""
-    packages = folder / name / "lib" / "python3.11" / "site-packages"
-    packages.mkdir(parents=True)
-    (folder / name / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.11.7\n")
-    (folder / name / "bin").mkdir()
+    """A real virtual environment (``venv``, without pip: its bin/python is a link to an interpreter
+    outside the folder), with ``files`` modules in its site-packages, one of them a heap.py."""
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(folder / name)
+    packages = next((folder / name / "lib").glob("python3*/site-packages"))
     for number in range(files):
         (packages / f"module_{number:03}.py").write_text("raise SystemExit('never imported')\n")
     (packages / "heap.py").write_text("raise SystemExit('not the student heap')\n")
@@ -489,7 +489,7 @@ STATEMENT = st.one_of(
     st.just("def broken(:"),
     st.just('"""a docstring"""'),
 )
-CELL = st.tuples(st.lists(STATEMENT, max_size=6), st.sampled_from(["\n", "; ", "\r\n"]),
+CELL = st.tuples(st.lists(STATEMENT, max_size=6), st.sampled_from(["\n", "; ", "\r\n", "\x0c\n"]),
                  st.one_of(st.none(), st.integers(1, 30)), st.sampled_from(["code", "markdown"]))
 
 
@@ -499,6 +499,10 @@ def test_kept_statements_are_those_of_the_previous_algorithm(cells):
     notebook = {"cells": [{"cell_type": kind, "execution_count": count, "source": separator.join(statements)}
                           for statements, separator, count, kind in cells]}
     assert notebook_statements(notebook) == referee_statements(notebook)
+
+
+def test_the_module_docstring_examples_hold():
+    assert doctest.testmod(loader).failed == 0
 
 
 def test_the_existing_examples_are_kept_as_before():
