@@ -230,7 +230,9 @@ def open_regular(root: Path, relative: str, identity: tuple[int, int] | None = N
             raise Unreadable("a symbolic link (links are never followed)") from None
         raise Unreadable(f"cannot be opened ({error.strerror})") from None
     info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or (identity is not None and (info.st_dev, info.st_ino) != identity):
+    # The identity check needs lstat and fstat to agree on (st_dev, st_ino), as they do on POSIX.
+    changed = identity is not None and _BENEATH and (info.st_dev, info.st_ino) != identity
+    if not stat.S_ISREG(info.st_mode) or changed:
         os.close(fd)
         what = kind_of(info.st_mode)
         raise Unreadable(f"a {what}, not a regular file" if what != "file" else "changed while being read")

@@ -180,6 +180,19 @@ def test_fifos_sockets_devices_and_links_are_never_opened_by_the_loader_or_the_h
     assert time.monotonic() - began < 60  # (the child's own timeout is the real guard)
 
 
+def test_without_descriptor_relative_opens_the_same_files_are_refused(tmp_path, monkeypatch):
+    """Windows (a student's own ``ftr check``) opens whole paths: the same refusals, by lstat first."""
+    monkeypatch.setattr(loader, "_BENEATH", False)
+    folder = correct_folder(tmp_path / "walt")
+    add_hostile_files(folder)
+    loaded = load_submission(folder)
+    assert sorted(loaded.files) == CORRECT_FILES
+    assert "helper.py is a FIFO (named pipe): not used" in loaded.warnings
+    assert len(content_hash(folder)) == 64
+    with pytest.raises(Unreadable, match="symbolic link"):
+        read_regular(folder, "zero.py", 100)
+
+
 def test_the_hash_names_special_files_so_a_change_is_seen_and_never_blocks(tmp_path):
     folder = correct_folder(tmp_path / "dave")
     before = content_hash(folder)
