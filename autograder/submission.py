@@ -34,8 +34,10 @@ from pathlib import Path
 #: Limits on what is copied into the sandbox (the Python files of a folder submission).
 MAX_FILES = 50
 MAX_BYTES = 5 * 2**20
-#: A notebook file is read only up to this size.
+#: A notebook file is read only up to this size, and parsed only with at most this many ``[`` and ``{``
+#: (each may be a JSON array or object: 20 MiB of ``[],`` would cost the JSON reader 550 MB).
 MAX_NOTEBOOK_BYTES = 20 * 2**20
+MAX_NOTEBOOK_CONTAINERS = 1_000_000
 #: The code of a notebook's code cells (characters, all cells) and its top-level statements.
 MAX_NOTEBOOK_CODE = 2**19     # ast.parse holds about 600 bytes per character at its peak: 300 MB here
 MAX_NOTEBOOK_STATEMENTS = 50_000
@@ -522,9 +524,12 @@ def _load_notebook(path: Path, root: Path, entry: Entry) -> Submission:
         data = read_regular(root, entry.relative, MAX_NOTEBOOK_BYTES, entry.identity)
     except Unreadable as why:
         raise SubmissionError(f"{path}: {why}") from None
+    if data.count(b"[") + data.count(b"{") > MAX_NOTEBOOK_CONTAINERS:
+        raise SubmissionError(f"{path}: the notebook holds more than {MAX_NOTEBOOK_CONTAINERS:,} '[' and '{{' "
+                              "characters (the limit: each may be a JSON array or object)")
     try:
         notebook = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+    except (ValueError, RecursionError) as error:  # also a 5,000-digit number: Python's int limit
         raise SubmissionError(f"{path}: not a readable notebook ({type(error).__name__}: {str(error)[:200]})") from None
     if not isinstance(notebook, dict):
         raise SubmissionError(f"{path}: not a notebook (expected a JSON object with cells)")

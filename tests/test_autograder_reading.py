@@ -254,6 +254,23 @@ def test_a_huge_notebook_is_refused_before_reading(tmp_path):
     assert "the notebook is 1 GiB, over the 20 MiB limit for notebooks" in load_in_child(folder)["error"]
 
 
+def test_a_notebook_of_millions_of_tiny_json_objects_is_refused_before_parsing(tmp_path):
+    """20 MiB of ``{},`` would be 7 million dicts (550 MB) in the JSON reader."""
+    path = tmp_path / "mona.ipynb"
+    count = loader.MAX_NOTEBOOK_CONTAINERS + 1
+    path.write_text('{"cells": [], "junk": [' + "{}," * (count - 1) + "{}]}")
+    result = load_in_child(path)
+    assert result["error"].endswith("the notebook holds more than 1,000,000 '[' and '{' characters "
+                                    "(the limit: each may be a JSON array or object)")
+    assert result["peak_kib"] < 200 * 1024
+    path.write_text('{"cells": [], "junk": [' + "{}," * 1000 + "{}]}")
+    assert load_in_child(path)["kind"] == "notebook"
+    for junk in ("[" * 100_000, "9" * 5_000):       # too deep, too many digits: one line each
+        path.write_text('{"cells": [], "junk": ' + junk)
+        with pytest.raises(SubmissionError, match="mona.ipynb: not a readable notebook"):
+            load_submission(path)
+
+
 def test_reading_stops_one_byte_past_the_limit_whatever_the_size_says(tmp_path):
     """/proc files say size 0 and have content: the reader trusts the bytes, not the size."""
     assert os.stat("/proc/self/status").st_size == 0
