@@ -438,7 +438,8 @@ def test_notebook_reading_scales_linearly(one_line):
 
 def test_notebook_code_and_statement_limits_give_one_clear_line():
     too_much_code = {"cells": [{"cell_type": "code", "source": "#" * (MAX_NOTEBOOK_CODE + 1)}]}
-    with pytest.raises(SubmissionError, match=rf"more than {MAX_NOTEBOOK_CODE:,} characters of code \(the limit; code cell 1"):
+    expected = rf"more than {MAX_NOTEBOOK_CODE:,} characters of code \(the limit; code cell 1"
+    with pytest.raises(SubmissionError, match=expected):
         notebook_statements(too_much_code)
     cells = [{"cell_type": "code", "execution_count": 7, "source": "a = 1\n" * (MAX_NOTEBOOK_STATEMENTS // 2)}] * 3
     with pytest.raises(SubmissionError, match=r"more than 50,000 top-level statements \(the limit; In \[7\]"):
