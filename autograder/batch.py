@@ -17,13 +17,15 @@ import hashlib
 import io
 import json
 import os
+import stat
 import traceback
 from dataclasses import replace
 from pathlib import Path
 
 from .grader import GradingOptions, default_workers, grade_submission
 from .report import error_report, write_private
-from .submission import MAX_BYTES, SubmissionError, load_submission
+from .submission import (MAX_NOTEBOOK_BYTES, Entry, SubmissionError, Unreadable, kind_of, list_folder, load_submission,
+                         open_regular)
 
 GRADEBOOK_FIRST_COLUMNS = ("submission", "score", "max_score", "extra_credit", "error")
 
@@ -38,31 +40,39 @@ def submission_entries(folder: Path) -> list[Path]:
 def content_hash(path: Path) -> str:
     """A hash of a submission's files, so a changed resubmission is graded again.
 
-    Symbolic links are hashed as links (their target's name), never followed: a link to a 1 GiB file
-    or to another student's folder costs nothing. At most ``MAX_BYTES`` of each file are read.
+    What the loader looks at is hashed the way it sees it (:func:`autograder.submission.list_folder`):
+    each entry's name and kind; a regular file's size and its first ``MAX_NOTEBOOK_BYTES`` (read in
+    chunks, so a 1 GiB sparse file costs 20 MiB of reading and kilobytes of memory); a symbolic link,
+    FIFO, socket or device by its kind only, never opened or followed, so nothing here blocks.
     """
     digest = hashlib.sha256()
-    if path.is_file():
-        entries = [(path.name, path)]
+    try:
+        info = os.lstat(path)
+    except OSError as error:
+        return hashlib.sha256(f"unreadable: {error.strerror}".encode()).hexdigest()
+    if stat.S_ISDIR(info.st_mode):
+        listing = list_folder(path)
+        entries = listing.entries
+        digest.update(f"ignored {listing.ignored} truncated {listing.truncated}\0".encode("utf-8", "surrogateescape"))
     else:
-        entries = []
-        for folder, subfolders, files in os.walk(path, followlinks=False):
-            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-            entries += [(os.path.relpath(os.path.join(folder, name), path), Path(folder) / name) for name in files]
-            entries += [(os.path.relpath(os.path.join(folder, d), path) + "/", Path(folder) / d)
-                        for d in subfolders if os.path.islink(os.path.join(folder, d))]
-            if len(entries) > 10_000:
-                break
-    for relative, file in sorted(entries):
-        digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
-        if file.is_symlink():
-            digest.update(b"link:" + os.fsencode(os.readlink(file)))
+        entries = [Entry("", kind_of(info.st_mode), info.st_size, (info.st_dev, info.st_ino))]
+    for entry in entries:
+        digest.update(f"{entry.relative}\0{entry.kind}\0".encode("utf-8", "surrogateescape"))
+        if entry.kind != "file":
+            continue
+        digest.update(f"{entry.size}\0".encode())
+        try:
+            fd = open_regular(path, entry.relative, entry.identity)
+        except Unreadable as why:
+            digest.update(f"unreadable: {why}\0".encode())
             continue
         try:
-            with open(file, "rb") as handle:
-                digest.update(handle.read(MAX_BYTES))
-        except OSError:
-            digest.update(b"unreadable")
+            left = MAX_NOTEBOOK_BYTES
+            while left > 0 and (chunk := os.read(fd, min(1 << 16, left))):
+                digest.update(chunk)
+                left -= len(chunk)
+        finally:
+            os.close(fd)
     return digest.hexdigest()
 
 
