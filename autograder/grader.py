@@ -10,14 +10,18 @@ The checks (points from the rubric, :mod:`autograder.rubric`):
   share of the check, all or nothing per group: every run as the SPEC says, full; all runs correct
   A* but some break remaining ties (equal f and g) in another order, the rubric's ``[policy]
   other_ties_credit`` of the group; any run wrong, crashed or too slow, nothing for that group.
-* ``efficiency``: a probe on a 1001 x 1001 grid (a fresh random one per grading where the reference
-  solutions are installed) must reach the target, and its CPU time, measured in a fresh child, be at
+* ``efficiency``: a probe on a 1001 x 1001 grid (derived from the secret seed, so a regrade times the
+  same probe; a random one where there is no seed but the reference solutions are installed) is run
+  twice, each time in a fresh child; each run must be the run Repeated Forward A* makes there
+  (judged like any instance), and the faster one's CPU time (the child's whole process tree) be at
   most the rubric's ``[policy] efficiency_ratio`` times the reference's CPU time plus a little slack.
 * ``heap_from_scratch`` (extra credit): the heap check passes again in a child where ``heapq``,
   ``queue``, ``bisect`` and their kin cannot be imported, and no module or cell names them.
 
 With hidden instances the hidden group's points are a check of their own (``<id>_hidden``, shown
-after the due date on Gradescope).
+after the due date on Gradescope), and hidden instances run in a second phase, in children of their
+own started after every public task is answered: no child that saw a hidden instance ever answers a
+public task, and no task's label names an instance.
 
 >>> options = GradingOptions()
 >>> options.hidden, options.full, options.efficiency_ratio is None
@@ -40,10 +44,10 @@ from . import heapcheck
 from .expected import SETTINGS, ExpectedRun, compute_expected, expected_run
 from .instances import (GROUP_TITLES, derived_seed, efficiency_probe, grouped_public_instances, hidden_instances,
                         secret_seed)
-from .report import CheckResult, GradeReport
+from .report import CheckResult, GradeReport, printable
 from .rubric import TITLES, load_rubric
 from .sandbox import Lane, Limits, Sandbox, TaskOutcome
-from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run, walked_as_sensed
+from .searchcheck import RULE_OBSERVE, judge_run
 from .submission import Submission, load_submission
 
 EFFICIENCY_SLACK_SECONDS = 0.3
@@ -80,15 +84,16 @@ class InstanceSet:
     suffix: str            # "" or "_hidden": appended to the check id
     instances: list[tuple[str, Instance]]
     visibility: str
+    hidden: bool = False   # made from the secret seed: run in children of their own, after the public ones
 
 
 def instance_sets(options: GradingOptions) -> list[InstanceSet]:
     hidden = [("hidden", instance) for instance in hidden_instances()] if options.hidden or options.hidden_only else []
     if options.hidden_only:
-        return [InstanceSet("", hidden, "visible")]
+        return [InstanceSet("", hidden, "visible", hidden=True)]
     sets = [InstanceSet("", grouped_public_instances(full=options.full), "visible")]
     if hidden:
-        sets.append(InstanceSet("_hidden", hidden, "after_due_date"))
+        sets.append(InstanceSet("_hidden", hidden, "after_due_date", hidden=True))
     return sets
 
 
@@ -101,8 +106,11 @@ def _bits(instance: Instance):
 
 
 def search_task(task_id: int, instance: Instance, check_id: str, task_seconds: float,
-                expected: ExpectedRun | None = None) -> tuple[dict, list]:
-    """The task for one run, with its CPU budget and reply size cap from the reference's run."""
+                expected: ExpectedRun | None = None, group: str | None = None) -> tuple[dict, list]:
+    """The task for one run, with its CPU budget and reply size cap from the reference's run.
+
+    Everything in it reaches the child: its label names the function, never the instance (the grader
+    names the instance in its own messages), and ``group`` (the tasks a time-out skips) is neutral."""
     _algorithm, tie_break, function = SETTINGS[check_id]
     bits, bit_bytes = _bits(instance)
     expected = expected or expected_run(instance, check_id)  # computed (or loaded) before any student code runs
@@ -110,10 +118,10 @@ def search_task(task_id: int, instance: Instance, check_id: str, task_seconds: f
     reply_bytes = (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves)
     header = {"kind": "search", "id": task_id, "function": function, "tie_break": tie_break,
               "height": instance.grid.height, "width": instance.grid.width, "start": list(instance.start),
-              "target": list(instance.target), "bit_bytes": bit_bytes, "group": check_id,
+              "target": list(instance.target), "bit_bytes": bit_bytes, "group": group or check_id,
               "cpu_seconds": round(task_seconds + SECONDS_PER_EXPANSION * expected.expansions, 1),
               "reply_bytes": reply_bytes,
-              "label": f"{function}(..., tie_break={tie_break!r}) on {instance.name}"}
+              "label": f"{function}(..., tie_break={tie_break!r})"}
     return header, [bits]
 
 
@@ -166,63 +174,74 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     if options.full:  # all 50 mazes: Repeated Backward A* alone expands millions of cells on some
         limits = replace(limits, total_seconds=max(limits.total_seconds, FULL_SET_TOTAL_SECONDS))
 
-    # Every task, by lane; what each task id means.
-    lanes: list[Lane] = []
+    # Every task, by lane; what each task id means. Two phases: the public one (the heap, public
+    # instances, the probe, from scratch), then the hidden one, in children of its own started only
+    # after every public task has been answered, so nothing a child learns of a hidden instance can
+    # reach a visible check.
     meaning: dict[int, tuple] = {}
     sequences = heapcheck.make_sequences(heap_seed)
-    search_tasks = []
+    public_tasks, hidden_tasks = [], []
     if "heap" in wanted or "heap_from_scratch" in wanted:
-        search_tasks.append(({"kind": "heap", "id": 0, "sequences": sequences, "label": "the heap check",
+        public_tasks.append(({"kind": "heap", "id": 0, "sequences": sequences, "label": "the heap check",
                               "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, []))
         meaning[0] = ("heap", None, None, None)
     for check_id in SETTINGS:
         if check_id not in wanted:
             continue
-        for instance_set in sets:
+        for number, instance_set in enumerate(sets):
             for group, instance in instance_set.instances:
                 task_id = len(meaning) + 1
-                search_tasks.append(search_task(task_id, instance, check_id, limits.task_seconds))
+                task = search_task(task_id, instance, check_id, limits.task_seconds, group=f"{check_id}/{number}")
+                (hidden_tasks if instance_set.hidden else public_tasks).append(task)
                 meaning[task_id] = (check_id, instance_set, group, instance)
-    workers = options.workers or default_workers()
-    lanes += _balanced_lanes(search_tasks, max(1, workers)) if search_tasks else []
+    workers = max(1, options.workers or default_workers())
+    lanes: list[Lane] = _balanced_lanes(public_tasks, workers) if public_tasks else []
+    hidden_lanes = _balanced_lanes(hidden_tasks, workers) if hidden_tasks else []
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
         task_id = len(meaning) + 1
         lanes.append(Lane([({"kind": "heap", "id": task_id, "sequences": sequences, "label": "the heap check "
                              "(from scratch)", "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])],
                           settings={"from_scratch": True}, hello=SCRATCH_HELLO))
         meaning[task_id] = ("heap_from_scratch", None, None, None)
-    probe = reference_cpu = probe_limit = None
+    probe = reference_cpu = probe_limit = probe_expected = None
     if "efficiency" in wanted:
-        probe = efficiency_probe(secrets.randbits(64) if _has_reference() else None)
+        probe = efficiency_probe(probe_seed())
         reference_cpu, probe_expected = reference_seconds(probe)
         probe_limit = options.efficiency_ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS
         probe_tasks = []
-        for _ in range(2):  # the faster of two runs in a child of their own counts; a run far over is stopped
+        for _ in range(2):  # the faster of two runs counts; a run far over is stopped
             task_id = len(meaning) + 1
-            header, arrays = search_task(task_id, probe, "forward_larger_g", limits.task_seconds, probe_expected)
-            header.update(group="efficiency", cpu_seconds=round(2 * probe_limit + 1.0, 2))
+            header, arrays = search_task(task_id, probe, "forward_larger_g", limits.task_seconds, probe_expected,
+                                         group="efficiency")
+            header.update(cpu_seconds=round(2 * probe_limit + 1.0, 2))
             probe_tasks.append((header, arrays))
             meaning[task_id] = ("efficiency", None, (probe_expected.searches,), probe)
-        lanes.append(Lane(probe_tasks))
-    if not lanes:
+        # fresh: each timed run in a new child, which cannot replay an earlier run from memory
+        lanes.append(Lane(probe_tasks, fresh=True))
+    if not lanes and not hidden_lanes:
         raise ValueError(f"nothing to grade: none of the checks {wanted} is in the rubric")
-    lanes[0].hello = HELLO
+    (lanes or hidden_lanes)[0].hello = HELLO
 
     hello: dict = {}
     scratch_hello: dict = {}
     judged: dict[int, _Judged] = {}
-    total_tasks = sum(len(lane.tasks) for lane in lanes)
+    total_tasks = sum(len(lane.tasks) for lane in lanes + hidden_lanes)
+    expected_of = {"efficiency": probe_expected}
     with Sandbox(submission.files, limits) as sandbox:
         progress = _progress(total_tasks, submission.name, options.progress)
-        for outcome in sandbox.run(lanes, workers):
-            if outcome.task_id == HELLO:
-                hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
+        deadline = time.monotonic() + limits.total_seconds  # one budget for both phases
+        for phase in (lanes, hidden_lanes):
+            if not phase:
                 continue
-            if outcome.task_id == SCRATCH_HELLO:
-                scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
-                continue
-            judged[outcome.task_id] = _judge_safely(outcome, meaning.get(outcome.task_id), sequences)
-            progress.update(1)
+            for outcome in sandbox.run(phase, workers, deadline):
+                if outcome.task_id == HELLO:
+                    hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
+                    continue
+                if outcome.task_id == SCRATCH_HELLO:
+                    scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
+                    continue
+                judged[outcome.task_id] = _judge_safely(outcome, meaning.get(outcome.task_id), sequences, expected_of)
+                progress.update(1)
         progress.close()
 
     missing = _missing_names(hello, submission)
@@ -254,7 +273,20 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
                        submission.warnings + _import_warnings(hello), time.monotonic() - began)
 
 
-def _judge_safely(outcome: TaskOutcome, meaning: tuple | None, sequences: list) -> _Judged:
+def probe_seed() -> int | None:
+    """The efficiency probe's seed: derived from the secret seed where there is one (a regrade times the
+    same probe), else random where the reference solutions can time a fresh probe, else None (the
+    public probe: the student bundle)."""
+    from .instances import SecretSeedMissing
+
+    try:
+        return derived_seed(secret_seed(), "efficiency probe")
+    except SecretSeedMissing:
+        return secrets.randbits(64) if _has_reference() else None
+
+
+def _judge_safely(outcome: TaskOutcome, meaning: tuple | None, sequences: list,
+                  expected_of: dict | None = None) -> _Judged:
     """Judge one reply; any exception while judging (a reply crafted to break the grader) is that
     task's error, never the grader's."""
     judged = _Judged(seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds, timed_out=outcome.timed_out)
@@ -270,7 +302,8 @@ def _judge_safely(outcome: TaskOutcome, meaning: tuple | None, sequences: list) 
             else:
                 judged.passed, judged.messages = heapcheck.judge_heap(sequences, outcome.header.get("outcomes"))
         elif kind == "efficiency":
-            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome)
+            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome,
+                                                                           (expected_of or {}).get("efficiency"))
             judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
         else:
             judged.tier, judged.problem, judged.note = _judge(kind, instance, outcome)
@@ -289,7 +322,8 @@ def _set_label(options: GradingOptions) -> str:
 def _progress(total: int, name: str, enabled: bool):
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=f"grading {name}", unit="task", disable=not enabled, leave=False)
+    return tqdm(total=total, desc=f"grading {printable(name, newlines=False)}", unit="task", disable=not enabled,
+                leave=False)
 
 
 def _missing_names(hello: dict, submission: Submission) -> dict[str, str]:
@@ -466,8 +500,10 @@ def _efficiency_result(points: float, probe: Instance, searches: int, reference:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
     runs = [run or _Judged(problem="not run") for run in runs]
-    if runs[0].problem:
-        result.messages.append(f"the probe's run must reach the target before its speed counts: {runs[0].problem}")
+    wrong = next((run.problem for run in runs if run.problem and not run.timed_out), None)
+    if wrong:  # every timed run must compute what it should, or its time means nothing
+        result.messages.append("the probe's run must be the run Repeated Forward A* makes before its speed "
+                               f"counts, and it is not:\n{wrong}")
         return result.finish()
     good = [run.cpu_seconds if run.cpu_seconds is not None else run.seconds
             for run in runs if not run.timed_out and not run.problem]
@@ -487,23 +523,16 @@ def _efficiency_result(points: float, probe: Instance, searches: int, reference:
     return result.finish()
 
 
-def _probe_problem(probe: Instance, outcome: TaskOutcome | None) -> str | None:
-    """Why a probe run does not count for speed: it failed, is malformed, or did not reach the target.
-
-    Only this is required: whether each search is exactly right is the other checks' business, so a
-    mistake in the searches does not cost the efficiency points too.
-    """
+def _probe_problem(probe: Instance, outcome: TaskOutcome | None, expected: ExpectedRun | None) -> str | None:
+    """Why a probe run does not count for speed: it failed, or it is not the run Repeated Forward A*
+    makes on the probe (judged like any instance: exactly the expected run, or a correct A* that
+    breaks remaining ties otherwise). A run that computes something else is not timed: returning no
+    search, or a walk without searching, takes no time at all."""
     if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
         return _failure_text(outcome)
-    try:
-        validate_run(outcome.header, outcome.arrays, probe.grid.height, probe.grid.width)
-    except MalformedRun as error:
-        return f"the returned trace is malformed: {error}"
-    trajectory, visited = outcome.arrays[0], outcome.arrays[4]
-    target = probe.target[0] * probe.grid.width + probe.target[1]
-    if not outcome.header["reached"] or trajectory[-1] != target or not walked_as_sensed(trajectory, visited, target, True):
-        return "the agent did not walk to the target"
-    return None
+    expected = expected or expected_run(probe, "forward_larger_g")
+    verdict = judge_run(probe, "forward", "larger_g", outcome.header, outcome.arrays, expected)
+    return verdict.problem if verdict.tier == "wrong" else None
 
 
 def _from_scratch_result(points: float, submission: Submission, count: int, judged: _Judged | None,
