@@ -209,10 +209,10 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
         reference_cpu, probe_expected = reference_seconds(probe)
         probe_limit = options.efficiency_ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS
         probe_tasks = []
-        for _ in range(2):  # the faster of two runs counts; a run far over is stopped
+        for number in range(2):  # the faster of two runs counts; a run far over is stopped (not the other)
             task_id = len(meaning) + 1
             header, arrays = search_task(task_id, probe, "forward_larger_g", limits.task_seconds, probe_expected,
-                                         group="efficiency")
+                                         group=f"efficiency/{number}")
             header.update(cpu_seconds=round(2 * probe_limit + 1.0, 2))
             probe_tasks.append((header, arrays))
             meaning[task_id] = ("efficiency", None, (probe_expected.searches,), probe)
@@ -384,10 +384,32 @@ def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
 def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
     """(tier, message or None, note or None) for one instance's run."""
     if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
-        return "wrong", f"{instance.name}: {_failure_text(outcome, check_id)}", None
+        text = _failure_text(outcome, check_id)
+        return "wrong", f"{instance.name}: {text}{_size_hint(text, expected_run(instance, check_id))}", None
     algorithm, tie_break, _ = SETTINGS[check_id]
     verdict = judge_run(instance, algorithm, tie_break, outcome.header, outcome.arrays, expected_run(instance, check_id))
     return verdict.tier, verdict.problem, verdict.note
+
+
+def _size_hint(failure: str, expected: ExpectedRun) -> str:
+    """For a reply refused as too large: what the run did, compared with the expected run.
+
+    >>> run = ExpectedRun(True, 100, 20_000, 300, "", "")
+    >>> _size_hint("a message of 900,000 bytes is larger than the limit of 800,000 bytes", run).split(":")[0]
+    '\\n(your run returned about 5 times the data of the expected run (100 searches, 20,000 expansions, 300 moves)'
+    """
+    import re
+
+    match = re.search(r"a message of ([\d,]+) bytes is larger than the limit", failure)
+    if not match:
+        return ""
+    size = int(match.group(1).replace(",", ""))
+    # what a correct reply holds: 4 bytes per cell (2 per expansion, 5 per search, 2 per move), plus its header
+    correct = 4 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves) + 200
+    return (f"\n(your run returned about {size / correct:.0f} times the data of the expected run "
+            f"({expected.searches:,} searches, {expected.expansions:,} expansions, {expected.moves:,} moves): does "
+            f"each search stop as soon as g(goal) is no larger than the smallest f in OPEN, and does the agent "
+            f"search again only when its path ahead is blocked?)")
 
 
 def _search_result(check_id: str, point_per_weight: float, weights: dict[str, float], instance_set: InstanceSet,
@@ -500,7 +522,8 @@ def _efficiency_result(points: float, probe: Instance, searches: int, reference:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
     runs = [run or _Judged(problem="not run") for run in runs]
-    wrong = next((run.problem for run in runs if run.problem and not run.timed_out), None)
+    wrong = next((run.problem for run in runs if run.problem and not run.timed_out
+                  and not run.problem.startswith("not run")), None)
     if wrong:  # every timed run must compute what it should, or its time means nothing
         result.messages.append("the probe's run must be the run Repeated Forward A* makes before its speed "
                                f"counts, and it is not:\n{wrong}")
