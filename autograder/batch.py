@@ -75,13 +75,18 @@ def content_hash(path: Path) -> str:
 MAX_REPORT_NAME_BYTES = 100
 
 
+def _stem(path: Path) -> str:
+    """The student's name for an entry: a folder's name, a notebook's without ``.ipynb``."""
+    return path.name[:-len(".ipynb")] if path.name.endswith(".ipynb") and not path.is_dir() else path.name
+
+
 def display_name(path: Path) -> str:
     """The entry's name as the gradebook and reports show it: undecodable bytes and controls escaped.
 
     >>> display_name(Path(os.fsdecode(b"caf\\xe9\\x1b[2J")))
     'caf\\\\xe9\\\\x1b[2J'
     """
-    return printable(path.name, newlines=False)
+    return printable(_stem(path), newlines=False)
 
 
 def report_name(path: Path) -> str:
@@ -92,7 +97,7 @@ def report_name(path: Path) -> str:
     >>> report_name(Path("ada")), report_name(Path("x" * 300))[-12:]
     ('ada', 'x-0d4e2ca9e9')
     """
-    stem = path.name[:-len(".ipynb")] if path.name.endswith(".ipynb") and not path.is_dir() else path.name
+    stem = _stem(path)
     safe = printable(stem, newlines=False)
     if safe == stem and len(stem.encode()) <= MAX_REPORT_NAME_BYTES and stem not in ("gradebook", ""):
         return stem
