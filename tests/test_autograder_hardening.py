@@ -1,5 +1,6 @@
-"""The grader hardened against what students choose (issue 19, items 6, 7, 11, 13 and "also seen";
-issue 18's "grading stops when the sandbox cannot start"). Every submission here is graded for real:
+"""The grader hardened against what students choose: folder names, terminal control sequences, timed
+runs, hidden instances, resumed reports, tie credit; and grading that stops when no sandbox can
+start. Every submission here is graded for real:
 real folders with hostile names, real sandboxed children, `ftr` run as a subprocess.
 
 Referees are independent of the code under test: the names and escapes are written out by hand
@@ -52,7 +53,7 @@ def open_folder() -> Path:
     return folder
 
 
-# -- item 6: names chosen by students ---------------------------------------------------------------------
+# -- names chosen by students --------------------------------------------------------------------------
 
 HOSTILE_NAMES = {
     # the folder's bytes on disk: the name the gradebook must show (escaped, never a live formula)
@@ -105,7 +106,7 @@ def test_names_students_chose_never_end_the_batch_or_become_formulas():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-# -- item 7: terminal control sequences -------------------------------------------------------------------
+# -- terminal control sequences ------------------------------------------------------------------------
 
 ESCAPES = ("\x1b[2J\x1b[H[ok  ] forward_larger_g  14 / 14\x1b]0;window title\x07"
            "\x1b]52;c;cm0gLXJmIH4K\x07\x9b31m\r[ok  ] heap  8 / 8\u202e")
@@ -156,7 +157,7 @@ def test_control_sequences_reach_no_terminal_report_or_gradescope_raw(tmp_path):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-# -- issue 18: grading stops when the sandbox cannot start -----------------------------------------------
+# -- grading stops when the sandbox cannot start -----------------------------------------------------
 
 def test_no_sandbox_means_no_grading_and_no_reports(tmp_path):
     """A child interpreter that cannot run: `ftr grade`, `ftr check` and `ftr grade-all` stop before
@@ -220,7 +221,7 @@ def test_grade_all_grades_again_when_options_rubric_or_seed_change():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-# -- item 13: hidden instances never reach visible feedback -----------------------------------------------
+# -- hidden instances never reach visible feedback ----------------------------------------------------
 
 SPY = '''
 import sys
@@ -267,7 +268,7 @@ def test_a_child_that_saw_a_hidden_instance_never_answers_a_visible_check(monkey
         shutil.rmtree(folder, ignore_errors=True)
 
 
-# -- item 11: efficiency ----------------------------------------------------------------------------------
+# -- efficiency ---------------------------------------------------------------------------------------
 
 NO_SEARCH_ON_BIG_GRIDS = ('''def repeated_forward_astar(world, start, target, tie_break="larger_g"):
     return _run(world, start, target, tie_break, "forward")''',
