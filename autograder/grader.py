@@ -144,6 +144,50 @@ def default_workers() -> int:
 
 
 @dataclass
+class Task:
+    """One run the grader asks a child for, and what it needs to judge the reply.
+
+    ``check``: ``heap``, ``heap_from_scratch``, ``efficiency`` or a search check's id; a search task
+    also has its instance, its instance set and group; an efficiency task its probe's expected run.
+    """
+
+    id: int
+    check: str
+    instance: Instance | None = None
+    instance_set: InstanceSet | None = None
+    group: str | None = None
+    expected: ExpectedRun | None = None
+
+
+@dataclass
+class Probe:
+    """The efficiency probe of one grading: the instance, the reference's run and CPU time, the limit."""
+
+    instance: Instance
+    expected: ExpectedRun
+    reference_seconds: float
+    limit: float
+
+
+@dataclass
+class Plan:
+    """Every task of one grading, in lanes: public ones first, hidden ones in children of their own."""
+
+    tasks: dict[int, Task]
+    public_lanes: list[Lane]
+    hidden_lanes: list[Lane]
+    sets: list[InstanceSet]
+    sequences: list
+    limits: Limits
+    workers: int
+    probe: Probe | None = None
+
+    def of_check(self, check: str, instance_set: InstanceSet | None = None) -> list[Task]:
+        return [task for task in self.tasks.values()
+                if task.check == check and (instance_set is None or task.instance_set is instance_set)]
+
+
+@dataclass
 class _Judged:
     """What the grader keeps of one reply once it is judged (the reply itself is dropped)."""
 
@@ -157,8 +201,18 @@ class _Judged:
     messages: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Replies:
+    """What came back from the children, judged: per task id, and the children's first messages."""
+
+    judged: dict[int, _Judged] = field(default_factory=dict)
+    hello: dict = field(default_factory=dict)
+    scratch_hello: dict = field(default_factory=dict)
+
+
 def grade_submission(submission: Submission | str | Path, options: GradingOptions | None = None) -> GradeReport:
-    """Grade one submission (a folder or notebook path, or a loaded :class:`Submission`)."""
+    """Grade one submission (a folder or notebook path, or a loaded :class:`Submission`):
+    plan the tasks, run them in the sandbox judging each reply as it arrives, score the checks."""
     began = time.monotonic()
     options = options or GradingOptions()
     if not isinstance(submission, Submission):
@@ -167,110 +221,125 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     if options.efficiency_ratio is None:
         options = replace(options, efficiency_ratio=rubric.efficiency_ratio)
     wanted = options.checks or tuple(rubric.autograded) + tuple(rubric.extra_credit)
+    plan = plan_tasks(options, rubric, wanted)
+    replies = run_tasks(submission, plan, options.progress)
+    results = score(plan, replies, rubric, wanted, submission, options)
+    return GradeReport(submission.name, submission.kind, _set_label(options), results,
+                       submission.warnings + _import_warnings(replies.hello), time.monotonic() - began)
+
+
+def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan:
+    """Every task of a grading and its lanes. Two phases: the public one (the heap, public instances,
+    the probe, from scratch), then the hidden one, whose children start only after every public task
+    has been answered, so nothing a child learns of a hidden instance can reach a visible check."""
     sets = instance_sets(options)
     graded_hidden = options.hidden or options.hidden_only
     heap_seed = derived_seed(secret_seed(), "heap sequences") if graded_hidden else PUBLIC_HEAP_SEED
     limits = options.limits
     if options.full:  # all 50 mazes: Repeated Backward A* alone expands millions of cells on some
         limits = replace(limits, total_seconds=max(limits.total_seconds, FULL_SET_TOTAL_SECONDS))
-
-    # Every task, by lane; what each task id means. Two phases: the public one (the heap, public
-    # instances, the probe, from scratch), then the hidden one, in children of its own started only
-    # after every public task has been answered, so nothing a child learns of a hidden instance can
-    # reach a visible check.
-    meaning: dict[int, tuple] = {}
     sequences = heapcheck.make_sequences(heap_seed)
-    public_tasks, hidden_tasks = [], []
+    tasks: dict[int, Task] = {}
+    public, hidden = [], []
+
+    def heap_task(check: str, label: str) -> tuple[dict, list]:
+        task = Task(len(tasks), check)
+        tasks[task.id] = task
+        return ({"kind": "heap", "id": task.id, "sequences": sequences, "label": label,
+                 "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])
+
     if "heap" in wanted or "heap_from_scratch" in wanted:
-        public_tasks.append(({"kind": "heap", "id": 0, "sequences": sequences, "label": "the heap check",
-                              "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, []))
-        meaning[0] = ("heap", None, None, None)
+        public.append(heap_task("heap", "the heap check"))
     for check_id in SETTINGS:
         if check_id not in wanted:
             continue
         for number, instance_set in enumerate(sets):
             for group, instance in instance_set.instances:
-                task_id = len(meaning) + 1
-                task = search_task(task_id, instance, check_id, limits.task_seconds, group=f"{check_id}/{number}")
-                (hidden_tasks if instance_set.hidden else public_tasks).append(task)
-                meaning[task_id] = (check_id, instance_set, group, instance)
+                task = Task(len(tasks), check_id, instance, instance_set, group)
+                tasks[task.id] = task
+                (hidden if instance_set.hidden else public).append(
+                    search_task(task.id, instance, check_id, limits.task_seconds, group=f"{check_id}/{number}"))
     workers = max(1, options.workers or default_workers())
-    lanes: list[Lane] = _balanced_lanes(public_tasks, workers) if public_tasks else []
-    hidden_lanes = _balanced_lanes(hidden_tasks, workers) if hidden_tasks else []
+    public_lanes = _balanced_lanes(public, workers) if public else []
+    hidden_lanes = _balanced_lanes(hidden, workers) if hidden else []
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
-        task_id = len(meaning) + 1
-        lanes.append(Lane([({"kind": "heap", "id": task_id, "sequences": sequences, "label": "the heap check "
-                             "(from scratch)", "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])],
-                          settings={"from_scratch": True}, hello=SCRATCH_HELLO))
-        meaning[task_id] = ("heap_from_scratch", None, None, None)
-    probe = reference_cpu = probe_limit = probe_expected = None
+        public_lanes.append(Lane([heap_task("heap_from_scratch", "the heap check (from scratch)")],
+                                 settings={"from_scratch": True}, hello=SCRATCH_HELLO))
+    probe = None
     if "efficiency" in wanted:
-        probe = efficiency_probe(probe_seed())
-        reference_cpu, probe_expected = reference_seconds(probe)
-        probe_limit = options.efficiency_ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS
-        probe_tasks = []
+        instance = efficiency_probe(probe_seed())
+        reference_cpu, expected = reference_seconds(instance)
+        probe = Probe(instance, expected, reference_cpu, options.efficiency_ratio * reference_cpu
+                      + EFFICIENCY_SLACK_SECONDS)
+        runs = []
         for number in range(2):  # the faster of two runs counts; a run far over is stopped (not the other)
-            task_id = len(meaning) + 1
-            header, arrays = search_task(task_id, probe, "forward_larger_g", limits.task_seconds, probe_expected,
+            task = Task(len(tasks), "efficiency", instance, expected=expected)
+            tasks[task.id] = task
+            header, arrays = search_task(task.id, instance, "forward_larger_g", limits.task_seconds, expected,
                                          group=f"efficiency/{number}")
-            header.update(cpu_seconds=round(2 * probe_limit + 1.0, 2))
-            probe_tasks.append((header, arrays))
-            meaning[task_id] = ("efficiency", None, (probe_expected.searches,), probe)
+            header.update(cpu_seconds=round(2 * probe.limit + 1.0, 2))
+            runs.append((header, arrays))
         # fresh: each timed run in a new child, which cannot replay an earlier run from memory
-        lanes.append(Lane(probe_tasks, fresh=True))
-    if not lanes and not hidden_lanes:
+        public_lanes.append(Lane(runs, fresh=True))
+    if not public_lanes and not hidden_lanes:
         raise ValueError(f"nothing to grade: none of the checks {wanted} is in the rubric")
-    (lanes or hidden_lanes)[0].hello = HELLO
+    (public_lanes or hidden_lanes)[0].hello = HELLO
+    return Plan(tasks, public_lanes, hidden_lanes, sets, sequences, limits, workers, probe)
 
-    hello: dict = {}
-    scratch_hello: dict = {}
-    judged: dict[int, _Judged] = {}
-    total_tasks = sum(len(lane.tasks) for lane in lanes + hidden_lanes)
-    expected_of = {"efficiency": probe_expected}
-    with Sandbox(submission.files, limits) as sandbox:
-        progress = _progress(total_tasks, submission.name, options.progress)
-        deadline = time.monotonic() + limits.total_seconds  # one budget for both phases
-        for phase in (lanes, hidden_lanes):
+
+def run_tasks(submission: Submission, plan: Plan, progress: bool = False) -> Replies:
+    """Run the plan's lanes in the submission's sandbox, the public phase then the hidden one (one time
+    budget for both), and judge each reply as it arrives (it is dropped once judged)."""
+    replies = Replies()
+    with Sandbox(submission.files, plan.limits) as sandbox:
+        bar = _progress(sum(len(lane.tasks) for lane in plan.public_lanes + plan.hidden_lanes), submission.name,
+                        progress)
+        deadline = time.monotonic() + plan.limits.total_seconds
+        for phase in (plan.public_lanes, plan.hidden_lanes):
             if not phase:
                 continue
-            for outcome in sandbox.run(phase, workers, deadline):
+            for outcome in sandbox.run(phase, plan.workers, deadline):
                 if outcome.task_id == HELLO:
-                    hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
-                    continue
-                if outcome.task_id == SCRATCH_HELLO:
-                    scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
-                    continue
-                judged[outcome.task_id] = _judge_safely(outcome, meaning.get(outcome.task_id), sequences, expected_of)
-                progress.update(1)
-        progress.close()
+                    replies.hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
+                elif outcome.task_id == SCRATCH_HELLO:
+                    replies.scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
+                else:
+                    replies.judged[outcome.task_id] = _judge_safely(outcome, plan.tasks.get(outcome.task_id),
+                                                                    plan.sequences)
+                    bar.update(1)
+        bar.close()
+    return replies
 
-    missing = _missing_names(hello, submission)
+
+def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submission: Submission,
+          options: GradingOptions) -> list[CheckResult]:
+    """Each wanted check's result from the judged replies, in the rubric's order."""
+    missing = _missing_names(replies.hello, submission)
+    judged = replies.judged
     results: list[CheckResult] = []
-    for check_id in rubric.autograded:
+    for check_id, points in rubric.autograded.items():
         if check_id not in wanted:
             continue
-        points = rubric.autograded[check_id]
         if check_id == "heap":
-            results.append(_heap_result(points, len(sequences), judged.get(0), missing))
+            heap = plan.of_check("heap")
+            results.append(_heap_result(points, len(plan.sequences), judged.get(heap[0].id) if heap else None,
+                                        missing))
         elif check_id == "efficiency":
-            runs = [judged.get(i) for i, m in meaning.items() if m[0] == "efficiency"]
-            searches = next(m[2][0] for m in meaning.values() if m[0] == "efficiency")
-            results.append(_efficiency_result(points, probe, searches, reference_cpu, probe_limit, runs, missing,
-                                              options))
+            runs = [judged.get(task.id) for task in plan.of_check("efficiency")]
+            results.append(_efficiency_result(points, plan.probe, runs, missing, options))
         else:
             weights = rubric.groups
-            in_play = {group for instance_set in sets for group, _ in instance_set.instances}
+            in_play = {group for instance_set in plan.sets for group, _ in instance_set.instances}
             total_weight = sum(weights[group] for group in in_play) or 1.0
-            for instance_set in sets:
-                ids = [i for i, m in meaning.items() if m[0] == check_id and m[1] is instance_set]
-                results.append(_search_result(check_id, points / total_weight, weights, instance_set, ids, meaning,
-                                              judged, missing, rubric.ties_credit))
+            for instance_set in plan.sets:
+                results.append(_search_result(check_id, points / total_weight, weights, instance_set,
+                                              plan.of_check(check_id, instance_set), judged, missing,
+                                              rubric.ties_credit))
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
-        scratch_id = next(i for i, m in meaning.items() if m[0] == "heap_from_scratch")
-        results.append(_from_scratch_result(rubric.extra_credit["heap_from_scratch"], submission, len(sequences),
-                                            judged.get(scratch_id), scratch_hello))
-    return GradeReport(submission.name, submission.kind, _set_label(options), results,
-                       submission.warnings + _import_warnings(hello), time.monotonic() - began)
+        scratch = plan.of_check("heap_from_scratch")[0]
+        results.append(_from_scratch_result(rubric.extra_credit["heap_from_scratch"], submission, len(plan.sequences),
+                                            judged.get(scratch.id), replies.scratch_hello))
+    return results
 
 
 def probe_seed() -> int | None:
@@ -285,28 +354,26 @@ def probe_seed() -> int | None:
         return secrets.randbits(64) if _has_reference() else None
 
 
-def _judge_safely(outcome: TaskOutcome, meaning: tuple | None, sequences: list,
-                  expected_of: dict | None = None) -> _Judged:
+def _judge_safely(outcome: TaskOutcome, task: Task | None, sequences: list) -> _Judged:
     """Judge one reply; any exception while judging (a reply crafted to break the grader) is that
     task's error, never the grader's."""
     judged = _Judged(seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds, timed_out=outcome.timed_out)
-    if meaning is None:
+    if task is None:
         judged.problem = "a reply for a task the grader never sent"
         return judged
-    kind, _, _, instance = meaning
+    instance = task.instance
     try:
-        if kind in ("heap", "heap_from_scratch"):
+        if task.check in ("heap", "heap_from_scratch"):
             if outcome.failure or outcome.header.get("kind") != "heap":
                 reason = outcome.failure or str(outcome.header.get("error", "an unexpected reply"))[:3000]
                 judged.messages = [f"the heap check did not complete: {reason}"]
             else:
                 judged.passed, judged.messages = heapcheck.judge_heap(sequences, outcome.header.get("outcomes"))
-        elif kind == "efficiency":
-            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome,
-                                                                           (expected_of or {}).get("efficiency"))
+        elif task.check == "efficiency":
+            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome, task.expected)
             judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
         else:
-            judged.tier, judged.problem, judged.note = _judge(kind, instance, outcome)
+            judged.tier, judged.problem, judged.note = _judge(task.check, instance, outcome)
     except Exception as error:  # noqa: BLE001
         judged.tier = "wrong"
         judged.problem = f"{getattr(instance, 'name', 'the heap check')}: the reply could not be judged ({type(error).__name__})"
@@ -413,8 +480,7 @@ def _size_hint(failure: str, expected: ExpectedRun) -> str:
 
 
 def _search_result(check_id: str, point_per_weight: float, weights: dict[str, float], instance_set: InstanceSet,
-                   ids: list[int], meaning: dict, judged: dict[int, _Judged], missing: dict,
-                   ties_credit: float) -> CheckResult:
+                   tasks: list[Task], judged: dict[int, _Judged], missing: dict, ties_credit: float) -> CheckResult:
     """One part of a search check: each instance group all or nothing (with the ties tier)."""
     title = TITLES[check_id] + (" — hidden instances" if instance_set.suffix else "")
     groups = list(dict.fromkeys(group for group, _ in instance_set.instances))
@@ -426,8 +492,8 @@ def _search_result(check_id: str, point_per_weight: float, weights: dict[str, fl
         return result.finish()
     problems, summaries, points = [], [], 0.0
     for group in groups:
-        verdicts = [judged.get(i) or _Judged(problem=f"{meaning[i][3].name}: not run") for i in ids
-                    if meaning[i][2] == group]
+        verdicts = [judged.get(task.id) or _Judged(problem=f"{task.instance.name}: not run") for task in tasks
+                    if task.group == group]
         result.seconds += sum(v.seconds for v in verdicts)
         group_points = point_per_weight * weights[group]
         wrong = [v for v in verdicts if v.tier not in ("exact", "ties")]
@@ -514,9 +580,8 @@ def _calibrated_seconds(probe: Instance) -> float:
     return CALIBRATION_FACTOR * (time.process_time() - began)
 
 
-def _efficiency_result(points: float, probe: Instance, searches: int, reference: float, limit: float,
-                       runs: list[_Judged | None],
-                       missing: dict, options: GradingOptions) -> CheckResult:
+def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None], missing: dict,
+                       options: GradingOptions) -> CheckResult:
     result = CheckResult("efficiency", TITLES["efficiency"], 0.0, points)
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
@@ -534,6 +599,8 @@ def _efficiency_result(points: float, probe: Instance, searches: int, reference:
     result.seconds = student
     took = f"took {student:.2f} s of CPU time" if good else f"was stopped after {student:.2f} s"
     estimated = "" if _has_reference() else " (estimated: this installation has no reference solutions)"
+    probe, searches = timing.instance, timing.expected.searches
+    reference, limit = timing.reference_seconds, timing.limit
     summary = (f"{probe.grid.height} x {probe.grid.width} grid, {searches} "
                f"small searches: your code {took}, the reference {reference:.2f} s{estimated} "
                f"(limit {options.efficiency_ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
