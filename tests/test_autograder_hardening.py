@@ -380,3 +380,35 @@ def rubric():
     from autograder.rubric import load_rubric
 
     return load_rubric()
+
+
+FLOODER = '''
+def repeated_forward_astar(world, start, target, tie_break="larger_g"):
+    start = list(start)
+    return {"algorithm": "forward", "tie_break": tie_break, "reached": False, "trajectory": [start],
+            "searches": [{"start": start, "goal": list(target), "expanded": [start] * 400_000, "path": []}]}
+
+
+repeated_backward_astar = adaptive_astar = repeated_forward_astar
+'''
+
+
+def test_a_reply_too_large_says_how_far_it_is_from_the_expected_run():
+    """400,000 expansions where the handout's example needs a few dozen: the message compares the
+    reply with the expected run (its searches, expansions and moves) instead of quoting byte counts."""
+    from autograder.expected import expected_run
+    from autograder.instances import example_instances
+
+    folder = open_folder()
+    try:
+        submission = folder / "flooder"
+        submission.mkdir()
+        shutil.copy(SUBMISSIONS / "correct_dicts" / "heap.py", submission / "heap.py")
+        (submission / "replanning.py").write_text(FLOODER)
+        report = grade_submission(submission, GradingOptions(checks=("forward_larger_g",)))
+        text = "\n".join(next(c for c in report.checks if c.id == "forward_larger_g").messages)
+        example = expected_run(example_instances()[0], "forward_larger_g")
+        assert "times the data of the expected run" in text, text
+        assert f"({example.searches} searches, {example.expansions} expansions" in text, text
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
