@@ -1,10 +1,14 @@
 """``ftr grade-all``: grade a folder of submissions, one report each, and a CSV gradebook.
 
 Each entry of the folder (a sub-folder, or a ``.ipynb`` file) is one student's submission. For
-each, ``OUT/<name>.json`` and ``OUT/<name>.txt`` are written atomically; ``OUT/gradebook.csv`` is
+each, ``OUT/<report name>.json`` and ``.txt`` are written atomically; ``OUT/gradebook.csv`` is
 rebuilt from all reports at the end. Already graded submissions (a report exists whose recorded
-content hash matches the submission's files) are skipped unless ``force``. A submission that
-breaks the grader itself gets an error report with 0 points; the batch carries on.
+content hash and grading options match) are skipped unless ``force``. A submission that breaks the
+grader itself gets an error report with 0 points; the batch carries on.
+
+Students choose their folder names: a report name is the entry's name when that is plain, else its
+escaped, shortened form plus a hash of the original bytes (:func:`report_names`); the gradebook
+shows the original name escaped, never as a live spreadsheet formula.
 
 >>> sorted(GRADEBOOK_FIRST_COLUMNS)
 ['error', 'extra_credit', 'max_score', 'score', 'submission']
@@ -23,7 +27,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from .grader import GradingOptions, default_workers, grade_submission
-from .report import error_report, write_private
+from .report import error_report, printable, spreadsheet_cell, write_private
+from .sandbox import SandboxSetupError, sandbox_setup
 from .submission import (MAX_NOTEBOOK_BYTES, Entry, SubmissionError, Unreadable, kind_of, list_folder, load_submission,
                          open_regular)
 
@@ -31,10 +36,12 @@ GRADEBOOK_FIRST_COLUMNS = ("submission", "score", "max_score", "extra_credit", "
 
 
 def submission_entries(folder: Path) -> list[Path]:
-    """The submissions in ``folder``: sub-folders and notebooks, by name (dot-files skipped)."""
+    """The submissions in ``folder``: sub-folders, notebooks and symbolic links, by name (dot-files
+    skipped). A link is never followed: it is listed so that its student gets a report saying why
+    nothing was graded, rather than no row in the gradebook."""
     return sorted(p for p in folder.iterdir()
-                  if not p.name.startswith((".", "_")) and not p.is_symlink()
-                  and (p.is_dir() or p.suffix == ".ipynb"))
+                  if not p.name.startswith((".", "_"))
+                  and (p.is_symlink() or p.is_dir() or p.suffix == ".ipynb"))
 
 
 def content_hash(path: Path) -> str:
@@ -76,8 +83,73 @@ def content_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
+#: The longest report name in bytes (a file name may have 255, and the atomic writer adds a suffix).
+MAX_REPORT_NAME_BYTES = 100
+
+
+def _stem(path: Path) -> str:
+    """The student's name for an entry: a folder's name, a notebook's without ``.ipynb``."""
+    return path.name[:-len(".ipynb")] if path.name.endswith(".ipynb") and not path.is_dir() else path.name
+
+
+def display_name(path: Path) -> str:
+    """The entry's name as the gradebook and reports show it: undecodable bytes and controls escaped.
+
+    >>> display_name(Path(os.fsdecode(b"caf\\xe9\\x1b[2J")))
+    'caf\\\\xe9\\\\x1b[2J'
+    """
+    return printable(_stem(path), newlines=False)
+
+
 def report_name(path: Path) -> str:
-    return path.stem if path.is_file() else path.name
+    """A safe file name for the entry's reports: its name (a notebook's without ``.ipynb``) if that is
+    printable UTF-8 of at most ``MAX_REPORT_NAME_BYTES`` bytes, else an escaped, shortened form plus
+    the first 10 hex digits of the SHA-256 of the name's bytes.
+
+    >>> report_name(Path("ada")), report_name(Path("x" * 300))[-12:]
+    ('ada', 'x-0d4e2ca9e9')
+    """
+    stem = _stem(path)
+    safe = printable(stem, newlines=False)
+    if safe == stem and len(stem.encode()) <= MAX_REPORT_NAME_BYTES and stem not in ("gradebook", ""):
+        return stem
+    digest = hashlib.sha256(os.fsencode(path.name)).hexdigest()[:10]
+    cut = safe.encode()[:MAX_REPORT_NAME_BYTES - 11].decode("utf-8", "ignore")
+    return f"{cut}-{digest}"
+
+
+def report_names(entries: list[Path]) -> dict[Path, str]:
+    """:func:`report_name` of each entry, with the hash added to every name that two entries share
+    (a folder ``ada`` and a notebook ``ada.ipynb``)."""
+    names = {path: report_name(path) for path in entries}
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    for path, name in names.items():
+        if counts[name] > 1:
+            digest = hashlib.sha256(os.fsencode(path.name)).hexdigest()[:10]
+            names[path] = f"{name.encode()[:MAX_REPORT_NAME_BYTES - 11].decode('utf-8', 'ignore')}-{digest}"
+    return names
+
+
+def grading_options_record(options: GradingOptions) -> dict:
+    """What decides a grade besides the submission, stored in each report: a report made with other
+    options (another instance set, time limit, rubric or secret seed) is graded again, not resumed.
+    The secret seed enters as a one-way digest, never itself."""
+    from .instances import derived_seed, secret_seed
+    from .rubric import load_rubric
+
+    rubric = load_rubric()
+    record = {"hidden": options.hidden, "hidden_only": options.hidden_only, "full": options.full,
+              "checks": list(options.checks) if options.checks else None,
+              "task_seconds": options.limits.task_seconds, "total_seconds": options.limits.total_seconds,
+              "efficiency_ratio": options.efficiency_ratio if options.efficiency_ratio is not None
+              else rubric.efficiency_ratio,
+              "rubric": hashlib.sha256(repr((sorted(rubric.autograded.items()), sorted(rubric.extra_credit.items()),
+                                             rubric.ties_credit, sorted(rubric.groups.items()))).encode()).hexdigest()[:16]}
+    if options.hidden or options.hidden_only:
+        record["secret"] = f"{derived_seed(secret_seed(), 'report fingerprint'):032x}"[:16]
+    return record
 
 
 def _write_record(out: Path, name: str, record: dict, text: str) -> None:
@@ -93,29 +165,39 @@ def _error_record(name: str, message: str, options: GradingOptions, detail: str 
     return record, report.to_text()
 
 
-def grade_one(path: Path, out: Path, options: GradingOptions) -> dict:
-    """Grade one submission and write its reports; never raises (errors become an error report)."""
-    name = report_name(path)
+def grade_one(path: Path, out: Path, options: GradingOptions, name: str | None = None) -> dict:
+    """Grade one submission and write its reports as ``out/<name>``; errors become an error report,
+    except :class:`SandboxSetupError` (no one can be graded on this machine), which is raised."""
+    name = name or report_name(path)
+    shown = display_name(path)
     try:
-        report = grade_submission(load_submission(path), options)
+        submission = load_submission(path)
+        submission.name = shown
+        report = grade_submission(submission, options)
         record, text = report.to_dict(), report.to_text()
+    except SandboxSetupError:
+        raise
     except SubmissionError as error:
-        record, text = _error_record(name, str(error), options)
+        record, text = _error_record(shown, printable(error), options)
     except Exception as error:  # noqa: BLE001 - one broken submission must not stop the batch
-        record, text = _error_record(name, f"grader error: {type(error).__name__}: {error}; please report this",
-                                     options, traceback.format_exc())
+        record, text = _error_record(shown, printable(f"grader error: {type(error).__name__}: {error}; "
+                                                      "please report this"), options, traceback.format_exc())
+    record["submission"] = shown
     record["content_hash"] = content_hash(path)
+    record["options"] = grading_options_record(options)
     _write_record(out, name, record, text)
     return record
 
 
-def already_graded(path: Path, out: Path) -> bool:
-    report = out / f"{report_name(path)}.json"
+def already_graded(path: Path, out: Path, options: GradingOptions | None = None, name: str | None = None) -> bool:
+    """Is there a report of this very content, made with these options (and no grader error)?"""
+    report = out / f"{name or report_name(path)}.json"
     if not report.exists():
         return False
     try:
         record = json.loads(report.read_text())
-        return record.get("content_hash") == content_hash(path) and "traceback" not in record
+        return (record.get("content_hash") == content_hash(path) and "traceback" not in record
+                and record.get("options") == grading_options_record(options or GradingOptions()))
     except (OSError, json.JSONDecodeError):
         return False
 
@@ -133,50 +215,64 @@ def grade_all(folder: str | os.PathLike, out: str | os.PathLike, options: Gradin
 
     folder, out = Path(folder), Path(out)
     options = options or GradingOptions()
+    sandbox_setup()  # SandboxSetupError here: no one is graded, no report or gradebook is written
     if options.workers is None:  # the machine's cores, shared by the submissions graded at once
         options = replace(options, workers=max(1, default_workers() // max(1, jobs)))
     out.mkdir(parents=True, exist_ok=True)
     out.chmod(0o700)
     entries = submission_entries(folder)
+    names = report_names(entries)
+    setup_failed = False
     try:
-        todo = [p for p in entries if force or not already_graded(p, out)]
+        todo = [p for p in entries if force or not already_graded(p, out, options, names[p])]
         with tqdm(total=len(todo), desc="grading", unit="submission", disable=not progress) as bar:
             if jobs > 1 and len(todo) > 1:
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
-                    futures = {pool.submit(grade_one, path, out, options): path for path in todo}
+                    futures = {pool.submit(grade_one, path, out, options, names[path]): path for path in todo}
                     for future in as_completed(futures):
-                        _settle(future, futures[future], out, options)
+                        _settle(future, futures[future], out, options, names[futures[future]])
                         bar.update()
             else:
                 for path in todo:
-                    grade_one(path, out, options)
+                    grade_one(path, out, options, names[path])
                     bar.update()
+    except SandboxSetupError:
+        setup_failed = True
+        raise
     finally:
-        gradebook = write_gradebook(out, [report_name(p) for p in entries], options)
+        if not setup_failed:
+            gradebook = write_gradebook(out, [names[p] for p in entries], options,
+                                        shown=[display_name(p) for p in entries])
     return gradebook
 
 
-def _settle(future, path: Path, out: Path, options: GradingOptions) -> None:
+def _settle(future, path: Path, out: Path, options: GradingOptions, name: str) -> None:
     """A grading process that died (killed, out of memory) leaves an error report, never a gap."""
     try:
         future.result()
+    except SandboxSetupError:
+        raise
     except BaseException as error:  # noqa: BLE001 - BrokenProcessPool and the like
-        name = report_name(path)
-        record, text = _error_record(name, f"the grading process died ({type(error).__name__}: {error}); "
-                                           "grade this submission again", options, traceback.format_exc())
+        record, text = _error_record(display_name(path), printable(
+            f"the grading process died ({type(error).__name__}: {error}); grade this submission again"),
+            options, traceback.format_exc())
         record["content_hash"] = content_hash(path)
         _write_record(out, name, record, text)
 
 
-def write_gradebook(out: Path, names: list[str], options: GradingOptions | None = None) -> Path:
-    """``gradebook.csv``: one row per submission, total and points per check (error rows too, with
-    their maximum filled in)."""
+def write_gradebook(out: Path, names: list[str], options: GradingOptions | None = None,
+                    shown: list[str] | None = None) -> Path:
+    """``gradebook.csv``: one row per submission (``names``: report names; ``shown``: the names to
+    list, default the recorded ones), total and points per check (error rows too, with their
+    maximum filled in). Every text cell goes through :func:`spreadsheet_cell`."""
     records = []
-    for name in names:
+    for index, name in enumerate(names):
         try:
             records.append(json.loads((out / f"{name}.json").read_text()))
         except (OSError, json.JSONDecodeError):
             records.append(_error_record(name, "no report", options or GradingOptions())[0])
+        if shown is not None:
+            records[-1]["submission"] = shown[index]
     maximum = next((r.get("max_score") for r in records if not r.get("error") and r.get("max_score")), None)
     check_ids: list[str] = []
     for record in records:
@@ -189,9 +285,10 @@ def write_gradebook(out: Path, names: list[str], options: GradingOptions | None 
     for record in records:
         points = {c["id"]: c["points"] for c in record.get("checks", [])}
         max_score = maximum if record.get("error") and maximum is not None else record.get("max_score")
-        writer.writerow([record.get("submission"), record.get("score", 0.0), max_score,
-                         record.get("extra_credit", 0.0), record.get("error", "")]
-                        + [points.get(check_id, 0.0 if record.get("error") else "") for check_id in check_ids])
+        row = ([record.get("submission"), record.get("score", 0.0), max_score, record.get("extra_credit", 0.0),
+                record.get("error", "")] + [points.get(check_id, 0.0 if record.get("error") else "")
+                                            for check_id in check_ids])
+        writer.writerow([spreadsheet_cell(cell) for cell in row])
     path = out / "gradebook.csv"
     write_private(path, buffer.getvalue())
     return path

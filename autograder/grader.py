@@ -10,14 +10,18 @@ The checks (points from the rubric, :mod:`autograder.rubric`):
   share of the check, all or nothing per group: every run as the SPEC says, full; all runs correct
   A* but some break remaining ties (equal f and g) in another order, the rubric's ``[policy]
   other_ties_credit`` of the group; any run wrong, crashed or too slow, nothing for that group.
-* ``efficiency``: a probe on a 1001 x 1001 grid (a fresh random one per grading where the reference
-  solutions are installed) must reach the target, and its CPU time, measured in a fresh child, be at
+* ``efficiency``: a probe on a 1001 x 1001 grid (derived from the secret seed, so a regrade times the
+  same probe; a random one where there is no seed but the reference solutions are installed) is run
+  twice, each time in a fresh child; each run must be the run Repeated Forward A* makes there
+  (judged like any instance), and the faster one's CPU time (the child's whole process tree) be at
   most the rubric's ``[policy] efficiency_ratio`` times the reference's CPU time plus a little slack.
 * ``heap_from_scratch`` (extra credit): the heap check passes again in a child where ``heapq``,
   ``queue``, ``bisect`` and their kin cannot be imported, and no module or cell names them.
 
 With hidden instances the hidden group's points are a check of their own (``<id>_hidden``, shown
-after the due date on Gradescope).
+after the due date on Gradescope), and hidden instances run in a second phase, in children of their
+own started after every public task is answered: no child that saw a hidden instance ever answers a
+public task, and no task's label names an instance.
 
 >>> options = GradingOptions()
 >>> options.hidden, options.full, options.efficiency_ratio is None
@@ -40,10 +44,10 @@ from . import heapcheck
 from .expected import SETTINGS, ExpectedRun, compute_expected, expected_run
 from .instances import (GROUP_TITLES, derived_seed, efficiency_probe, grouped_public_instances, hidden_instances,
                         secret_seed)
-from .report import CheckResult, GradeReport
+from .report import CheckResult, GradeReport, printable
 from .rubric import TITLES, load_rubric
 from .sandbox import Lane, Limits, Sandbox, TaskOutcome
-from .searchcheck import RULE_OBSERVE, MalformedRun, judge_run, validate_run, walked_as_sensed
+from .searchcheck import RULE_OBSERVE, judge_run
 from .submission import Submission, load_submission
 
 EFFICIENCY_SLACK_SECONDS = 0.3
@@ -80,15 +84,16 @@ class InstanceSet:
     suffix: str            # "" or "_hidden": appended to the check id
     instances: list[tuple[str, Instance]]
     visibility: str
+    hidden: bool = False   # made from the secret seed: run in children of their own, after the public ones
 
 
 def instance_sets(options: GradingOptions) -> list[InstanceSet]:
     hidden = [("hidden", instance) for instance in hidden_instances()] if options.hidden or options.hidden_only else []
     if options.hidden_only:
-        return [InstanceSet("", hidden, "visible")]
+        return [InstanceSet("", hidden, "visible", hidden=True)]
     sets = [InstanceSet("", grouped_public_instances(full=options.full), "visible")]
     if hidden:
-        sets.append(InstanceSet("_hidden", hidden, "after_due_date"))
+        sets.append(InstanceSet("_hidden", hidden, "after_due_date", hidden=True))
     return sets
 
 
@@ -101,8 +106,11 @@ def _bits(instance: Instance):
 
 
 def search_task(task_id: int, instance: Instance, check_id: str, task_seconds: float,
-                expected: ExpectedRun | None = None) -> tuple[dict, list]:
-    """The task for one run, with its CPU budget and reply size cap from the reference's run."""
+                expected: ExpectedRun | None = None, group: str | None = None) -> tuple[dict, list]:
+    """The task for one run, with its CPU budget and reply size cap from the reference's run.
+
+    Everything in it reaches the child: its label names the function, never the instance (the grader
+    names the instance in its own messages), and ``group`` (the tasks a time-out skips) is neutral."""
     _algorithm, tie_break, function = SETTINGS[check_id]
     bits, bit_bytes = _bits(instance)
     expected = expected or expected_run(instance, check_id)  # computed (or loaded) before any student code runs
@@ -110,10 +118,10 @@ def search_task(task_id: int, instance: Instance, check_id: str, task_seconds: f
     reply_bytes = (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves)
     header = {"kind": "search", "id": task_id, "function": function, "tie_break": tie_break,
               "height": instance.grid.height, "width": instance.grid.width, "start": list(instance.start),
-              "target": list(instance.target), "bit_bytes": bit_bytes, "group": check_id,
+              "target": list(instance.target), "bit_bytes": bit_bytes, "group": group or check_id,
               "cpu_seconds": round(task_seconds + SECONDS_PER_EXPANSION * expected.expansions, 1),
               "reply_bytes": reply_bytes,
-              "label": f"{function}(..., tie_break={tie_break!r}) on {instance.name}"}
+              "label": f"{function}(..., tie_break={tie_break!r})"}
     return header, [bits]
 
 
@@ -136,6 +144,50 @@ def default_workers() -> int:
 
 
 @dataclass
+class Task:
+    """One run the grader asks a child for, and what it needs to judge the reply.
+
+    ``check``: ``heap``, ``heap_from_scratch``, ``efficiency`` or a search check's id; a search task
+    also has its instance, its instance set and group; an efficiency task its probe's expected run.
+    """
+
+    id: int
+    check: str
+    instance: Instance | None = None
+    instance_set: InstanceSet | None = None
+    group: str | None = None
+    expected: ExpectedRun | None = None
+
+
+@dataclass
+class Probe:
+    """The efficiency probe of one grading: the instance, the reference's run and CPU time, the limit."""
+
+    instance: Instance
+    expected: ExpectedRun
+    reference_seconds: float
+    limit: float
+
+
+@dataclass
+class Plan:
+    """Every task of one grading, in lanes: public ones first, hidden ones in children of their own."""
+
+    tasks: dict[int, Task]
+    public_lanes: list[Lane]
+    hidden_lanes: list[Lane]
+    sets: list[InstanceSet]
+    sequences: list
+    limits: Limits
+    workers: int
+    probe: Probe | None = None
+
+    def of_check(self, check: str, instance_set: InstanceSet | None = None) -> list[Task]:
+        return [task for task in self.tasks.values()
+                if task.check == check and (instance_set is None or task.instance_set is instance_set)]
+
+
+@dataclass
 class _Judged:
     """What the grader keeps of one reply once it is judged (the reply itself is dropped)."""
 
@@ -149,8 +201,18 @@ class _Judged:
     messages: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Replies:
+    """What came back from the children, judged: per task id, and the children's first messages."""
+
+    judged: dict[int, _Judged] = field(default_factory=dict)
+    hello: dict = field(default_factory=dict)
+    scratch_hello: dict = field(default_factory=dict)
+
+
 def grade_submission(submission: Submission | str | Path, options: GradingOptions | None = None) -> GradeReport:
-    """Grade one submission (a folder or notebook path, or a loaded :class:`Submission`)."""
+    """Grade one submission (a folder or notebook path, or a loaded :class:`Submission`):
+    plan the tasks, run them in the sandbox judging each reply as it arrives, score the checks."""
     began = time.monotonic()
     options = options or GradingOptions()
     if not isinstance(submission, Submission):
@@ -159,121 +221,159 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     if options.efficiency_ratio is None:
         options = replace(options, efficiency_ratio=rubric.efficiency_ratio)
     wanted = options.checks or tuple(rubric.autograded) + tuple(rubric.extra_credit)
+    plan = plan_tasks(options, rubric, wanted)
+    replies = run_tasks(submission, plan, options.progress)
+    results = score(plan, replies, rubric, wanted, submission, options)
+    return GradeReport(submission.name, submission.kind, _set_label(options), results,
+                       submission.warnings + _import_warnings(replies.hello), time.monotonic() - began)
+
+
+def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan:
+    """Every task of a grading and its lanes. Two phases: the public one (the heap, public instances,
+    the probe, from scratch), then the hidden one, whose children start only after every public task
+    has been answered, so nothing a child learns of a hidden instance can reach a visible check."""
     sets = instance_sets(options)
     graded_hidden = options.hidden or options.hidden_only
     heap_seed = derived_seed(secret_seed(), "heap sequences") if graded_hidden else PUBLIC_HEAP_SEED
     limits = options.limits
     if options.full:  # all 50 mazes: Repeated Backward A* alone expands millions of cells on some
         limits = replace(limits, total_seconds=max(limits.total_seconds, FULL_SET_TOTAL_SECONDS))
-
-    # Every task, by lane; what each task id means.
-    lanes: list[Lane] = []
-    meaning: dict[int, tuple] = {}
     sequences = heapcheck.make_sequences(heap_seed)
-    search_tasks = []
+    tasks: dict[int, Task] = {}
+    public, hidden = [], []
+
+    def heap_task(check: str, label: str) -> tuple[dict, list]:
+        task = Task(len(tasks), check)
+        tasks[task.id] = task
+        return ({"kind": "heap", "id": task.id, "sequences": sequences, "label": label,
+                 "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])
+
     if "heap" in wanted or "heap_from_scratch" in wanted:
-        search_tasks.append(({"kind": "heap", "id": 0, "sequences": sequences, "label": "the heap check",
-                              "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, []))
-        meaning[0] = ("heap", None, None, None)
+        public.append(heap_task("heap", "the heap check"))
     for check_id in SETTINGS:
         if check_id not in wanted:
             continue
-        for instance_set in sets:
+        for number, instance_set in enumerate(sets):
             for group, instance in instance_set.instances:
-                task_id = len(meaning) + 1
-                search_tasks.append(search_task(task_id, instance, check_id, limits.task_seconds))
-                meaning[task_id] = (check_id, instance_set, group, instance)
-    workers = options.workers or default_workers()
-    lanes += _balanced_lanes(search_tasks, max(1, workers)) if search_tasks else []
+                task = Task(len(tasks), check_id, instance, instance_set, group)
+                tasks[task.id] = task
+                (hidden if instance_set.hidden else public).append(
+                    search_task(task.id, instance, check_id, limits.task_seconds, group=f"{check_id}/{number}"))
+    workers = max(1, options.workers or default_workers())
+    public_lanes = _balanced_lanes(public, workers) if public else []
+    hidden_lanes = _balanced_lanes(hidden, workers) if hidden else []
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
-        task_id = len(meaning) + 1
-        lanes.append(Lane([({"kind": "heap", "id": task_id, "sequences": sequences, "label": "the heap check "
-                             "(from scratch)", "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])],
-                          settings={"from_scratch": True}, hello=SCRATCH_HELLO))
-        meaning[task_id] = ("heap_from_scratch", None, None, None)
-    probe = reference_cpu = probe_limit = None
+        public_lanes.append(Lane([heap_task("heap_from_scratch", "the heap check (from scratch)")],
+                                 settings={"from_scratch": True}, hello=SCRATCH_HELLO))
+    probe = None
     if "efficiency" in wanted:
-        probe = efficiency_probe(secrets.randbits(64) if _has_reference() else None)
-        reference_cpu, probe_expected = reference_seconds(probe)
-        probe_limit = options.efficiency_ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS
-        probe_tasks = []
-        for _ in range(2):  # the faster of two runs in a child of their own counts; a run far over is stopped
-            task_id = len(meaning) + 1
-            header, arrays = search_task(task_id, probe, "forward_larger_g", limits.task_seconds, probe_expected)
-            header.update(group="efficiency", cpu_seconds=round(2 * probe_limit + 1.0, 2))
-            probe_tasks.append((header, arrays))
-            meaning[task_id] = ("efficiency", None, (probe_expected.searches,), probe)
-        lanes.append(Lane(probe_tasks))
-    if not lanes:
+        instance = efficiency_probe(probe_seed())
+        reference_cpu, expected = reference_seconds(instance)
+        probe = Probe(instance, expected, reference_cpu, options.efficiency_ratio * reference_cpu
+                      + EFFICIENCY_SLACK_SECONDS)
+        runs = []
+        for number in range(2):  # the faster of two runs counts; a run far over is stopped (not the other)
+            task = Task(len(tasks), "efficiency", instance, expected=expected)
+            tasks[task.id] = task
+            header, arrays = search_task(task.id, instance, "forward_larger_g", limits.task_seconds, expected,
+                                         group=f"efficiency/{number}")
+            header.update(cpu_seconds=round(2 * probe.limit + 1.0, 2))
+            runs.append((header, arrays))
+        # fresh: each timed run in a new child, which cannot replay an earlier run from memory
+        public_lanes.append(Lane(runs, fresh=True))
+    if not public_lanes and not hidden_lanes:
         raise ValueError(f"nothing to grade: none of the checks {wanted} is in the rubric")
-    lanes[0].hello = HELLO
+    (public_lanes or hidden_lanes)[0].hello = HELLO
+    return Plan(tasks, public_lanes, hidden_lanes, sets, sequences, limits, workers, probe)
 
-    hello: dict = {}
-    scratch_hello: dict = {}
-    judged: dict[int, _Judged] = {}
-    total_tasks = sum(len(lane.tasks) for lane in lanes)
-    with Sandbox(submission.files, limits) as sandbox:
-        progress = _progress(total_tasks, submission.name, options.progress)
-        for outcome in sandbox.run(lanes, workers):
-            if outcome.task_id == HELLO:
-                hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
-                continue
-            if outcome.task_id == SCRATCH_HELLO:
-                scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
-                continue
-            judged[outcome.task_id] = _judge_safely(outcome, meaning.get(outcome.task_id), sequences)
-            progress.update(1)
-        progress.close()
 
-    missing = _missing_names(hello, submission)
+def run_tasks(submission: Submission, plan: Plan, progress: bool = False) -> Replies:
+    """Run the plan's lanes in the submission's sandbox, the public phase then the hidden one (one time
+    budget for both), and judge each reply as it arrives (it is dropped once judged)."""
+    replies = Replies()
+    with Sandbox(submission.files, plan.limits) as sandbox:
+        bar = _progress(sum(len(lane.tasks) for lane in plan.public_lanes + plan.hidden_lanes), submission.name,
+                        progress)
+        deadline = time.monotonic() + plan.limits.total_seconds
+        for phase in (plan.public_lanes, plan.hidden_lanes):
+            if not phase:
+                continue
+            for outcome in sandbox.run(phase, plan.workers, deadline):
+                if outcome.task_id == HELLO:
+                    replies.hello = outcome.header or {"errors": {"submission": outcome.failure}, "names": []}
+                elif outcome.task_id == SCRATCH_HELLO:
+                    replies.scratch_hello = outcome.header or {"errors": {"heap": outcome.failure}, "names": []}
+                else:
+                    replies.judged[outcome.task_id] = _judge_safely(outcome, plan.tasks.get(outcome.task_id),
+                                                                    plan.sequences)
+                    bar.update(1)
+        bar.close()
+    return replies
+
+
+def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submission: Submission,
+          options: GradingOptions) -> list[CheckResult]:
+    """Each wanted check's result from the judged replies, in the rubric's order."""
+    missing = _missing_names(replies.hello, submission)
+    judged = replies.judged
     results: list[CheckResult] = []
-    for check_id in rubric.autograded:
+    for check_id, points in rubric.autograded.items():
         if check_id not in wanted:
             continue
-        points = rubric.autograded[check_id]
         if check_id == "heap":
-            results.append(_heap_result(points, len(sequences), judged.get(0), missing))
+            heap = plan.of_check("heap")
+            results.append(_heap_result(points, len(plan.sequences), judged.get(heap[0].id) if heap else None,
+                                        missing))
         elif check_id == "efficiency":
-            runs = [judged.get(i) for i, m in meaning.items() if m[0] == "efficiency"]
-            searches = next(m[2][0] for m in meaning.values() if m[0] == "efficiency")
-            results.append(_efficiency_result(points, probe, searches, reference_cpu, probe_limit, runs, missing,
-                                              options))
+            runs = [judged.get(task.id) for task in plan.of_check("efficiency")]
+            results.append(_efficiency_result(points, plan.probe, runs, missing, options))
         else:
             weights = rubric.groups
-            in_play = {group for instance_set in sets for group, _ in instance_set.instances}
+            in_play = {group for instance_set in plan.sets for group, _ in instance_set.instances}
             total_weight = sum(weights[group] for group in in_play) or 1.0
-            for instance_set in sets:
-                ids = [i for i, m in meaning.items() if m[0] == check_id and m[1] is instance_set]
-                results.append(_search_result(check_id, points / total_weight, weights, instance_set, ids, meaning,
-                                              judged, missing, rubric.ties_credit))
+            for instance_set in plan.sets:
+                results.append(_search_result(check_id, points / total_weight, weights, instance_set,
+                                              plan.of_check(check_id, instance_set), judged, missing,
+                                              rubric.ties_credit))
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
-        scratch_id = next(i for i, m in meaning.items() if m[0] == "heap_from_scratch")
-        results.append(_from_scratch_result(rubric.extra_credit["heap_from_scratch"], submission, len(sequences),
-                                            judged.get(scratch_id), scratch_hello))
-    return GradeReport(submission.name, submission.kind, _set_label(options), results,
-                       submission.warnings + _import_warnings(hello), time.monotonic() - began)
+        scratch = plan.of_check("heap_from_scratch")[0]
+        results.append(_from_scratch_result(rubric.extra_credit["heap_from_scratch"], submission, len(plan.sequences),
+                                            judged.get(scratch.id), replies.scratch_hello))
+    return results
 
 
-def _judge_safely(outcome: TaskOutcome, meaning: tuple | None, sequences: list) -> _Judged:
+def probe_seed() -> int | None:
+    """The efficiency probe's seed: derived from the secret seed where there is one (a regrade times the
+    same probe), else random where the reference solutions can time a fresh probe, else None (the
+    public probe: the student bundle)."""
+    from .instances import SecretSeedMissing
+
+    try:
+        return derived_seed(secret_seed(), "efficiency probe")
+    except SecretSeedMissing:
+        return secrets.randbits(64) if _has_reference() else None
+
+
+def _judge_safely(outcome: TaskOutcome, task: Task | None, sequences: list) -> _Judged:
     """Judge one reply; any exception while judging (a reply crafted to break the grader) is that
     task's error, never the grader's."""
     judged = _Judged(seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds, timed_out=outcome.timed_out)
-    if meaning is None:
+    if task is None:
         judged.problem = "a reply for a task the grader never sent"
         return judged
-    kind, _, _, instance = meaning
+    instance = task.instance
     try:
-        if kind in ("heap", "heap_from_scratch"):
+        if task.check in ("heap", "heap_from_scratch"):
             if outcome.failure or outcome.header.get("kind") != "heap":
                 reason = outcome.failure or str(outcome.header.get("error", "an unexpected reply"))[:3000]
                 judged.messages = [f"the heap check did not complete: {reason}"]
             else:
                 judged.passed, judged.messages = heapcheck.judge_heap(sequences, outcome.header.get("outcomes"))
-        elif kind == "efficiency":
-            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome)
+        elif task.check == "efficiency":
+            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome, task.expected)
             judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
         else:
-            judged.tier, judged.problem, judged.note = _judge(kind, instance, outcome)
+            judged.tier, judged.problem, judged.note = _judge(task.check, instance, outcome)
     except Exception as error:  # noqa: BLE001
         judged.tier = "wrong"
         judged.problem = f"{getattr(instance, 'name', 'the heap check')}: the reply could not be judged ({type(error).__name__})"
@@ -289,7 +389,8 @@ def _set_label(options: GradingOptions) -> str:
 def _progress(total: int, name: str, enabled: bool):
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=f"grading {name}", unit="task", disable=not enabled, leave=False)
+    return tqdm(total=total, desc=f"grading {printable(name, newlines=False)}", unit="task", disable=not enabled,
+                leave=False)
 
 
 def _missing_names(hello: dict, submission: Submission) -> dict[str, str]:
@@ -350,15 +451,36 @@ def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
 def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
     """(tier, message or None, note or None) for one instance's run."""
     if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
-        return "wrong", f"{instance.name}: {_failure_text(outcome, check_id)}", None
+        text = _failure_text(outcome, check_id)
+        return "wrong", f"{instance.name}: {text}{_size_hint(text, expected_run(instance, check_id))}", None
     algorithm, tie_break, _ = SETTINGS[check_id]
     verdict = judge_run(instance, algorithm, tie_break, outcome.header, outcome.arrays, expected_run(instance, check_id))
     return verdict.tier, verdict.problem, verdict.note
 
 
+def _size_hint(failure: str, expected: ExpectedRun) -> str:
+    """For a reply refused as too large: what the run did, compared with the expected run.
+
+    >>> run = ExpectedRun(True, 100, 20_000, 300, "", "")
+    >>> _size_hint("a message of 900,000 bytes is larger than the limit of 800,000 bytes", run).split(":")[0]
+    '\\n(your run returned about 5 times the data of the expected run (100 searches, 20,000 expansions, 300 moves)'
+    """
+    import re
+
+    match = re.search(r"a message of ([\d,]+) bytes is larger than the limit", failure)
+    if not match:
+        return ""
+    size = int(match.group(1).replace(",", ""))
+    # what a correct reply holds: 4 bytes per cell (2 per expansion, 5 per search, 2 per move), plus its header
+    correct = 4 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves) + 200
+    return (f"\n(your run returned about {size / correct:.0f} times the data of the expected run "
+            f"({expected.searches:,} searches, {expected.expansions:,} expansions, {expected.moves:,} moves): does "
+            f"each search stop as soon as g(goal) is no larger than the smallest f in OPEN, and does the agent "
+            f"search again only when its path ahead is blocked?)")
+
+
 def _search_result(check_id: str, point_per_weight: float, weights: dict[str, float], instance_set: InstanceSet,
-                   ids: list[int], meaning: dict, judged: dict[int, _Judged], missing: dict,
-                   ties_credit: float) -> CheckResult:
+                   tasks: list[Task], judged: dict[int, _Judged], missing: dict, ties_credit: float) -> CheckResult:
     """One part of a search check: each instance group all or nothing (with the ties tier)."""
     title = TITLES[check_id] + (" — hidden instances" if instance_set.suffix else "")
     groups = list(dict.fromkeys(group for group, _ in instance_set.instances))
@@ -370,8 +492,8 @@ def _search_result(check_id: str, point_per_weight: float, weights: dict[str, fl
         return result.finish()
     problems, summaries, points = [], [], 0.0
     for group in groups:
-        verdicts = [judged.get(i) or _Judged(problem=f"{meaning[i][3].name}: not run") for i in ids
-                    if meaning[i][2] == group]
+        verdicts = [judged.get(task.id) or _Judged(problem=f"{task.instance.name}: not run") for task in tasks
+                    if task.group == group]
         result.seconds += sum(v.seconds for v in verdicts)
         group_points = point_per_weight * weights[group]
         wrong = [v for v in verdicts if v.tier not in ("exact", "ties")]
@@ -458,16 +580,18 @@ def _calibrated_seconds(probe: Instance) -> float:
     return CALIBRATION_FACTOR * (time.process_time() - began)
 
 
-def _efficiency_result(points: float, probe: Instance, searches: int, reference: float, limit: float,
-                       runs: list[_Judged | None],
-                       missing: dict, options: GradingOptions) -> CheckResult:
+def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None], missing: dict,
+                       options: GradingOptions) -> CheckResult:
     result = CheckResult("efficiency", TITLES["efficiency"], 0.0, points)
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
     runs = [run or _Judged(problem="not run") for run in runs]
-    if runs[0].problem:
-        result.messages.append(f"the probe's run must reach the target before its speed counts: {runs[0].problem}")
+    wrong = next((run.problem for run in runs if run.problem and not run.timed_out
+                  and not run.problem.startswith("not run")), None)
+    if wrong:  # every timed run must compute what it should, or its time means nothing
+        result.messages.append("the probe's run must be the run Repeated Forward A* makes before its speed "
+                               f"counts, and it is not:\n{wrong}")
         return result.finish()
     good = [run.cpu_seconds if run.cpu_seconds is not None else run.seconds
             for run in runs if not run.timed_out and not run.problem]
@@ -475,6 +599,8 @@ def _efficiency_result(points: float, probe: Instance, searches: int, reference:
     result.seconds = student
     took = f"took {student:.2f} s of CPU time" if good else f"was stopped after {student:.2f} s"
     estimated = "" if _has_reference() else " (estimated: this installation has no reference solutions)"
+    probe, searches = timing.instance, timing.expected.searches
+    reference, limit = timing.reference_seconds, timing.limit
     summary = (f"{probe.grid.height} x {probe.grid.width} grid, {searches} "
                f"small searches: your code {took}, the reference {reference:.2f} s{estimated} "
                f"(limit {options.efficiency_ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
@@ -487,23 +613,16 @@ def _efficiency_result(points: float, probe: Instance, searches: int, reference:
     return result.finish()
 
 
-def _probe_problem(probe: Instance, outcome: TaskOutcome | None) -> str | None:
-    """Why a probe run does not count for speed: it failed, is malformed, or did not reach the target.
-
-    Only this is required: whether each search is exactly right is the other checks' business, so a
-    mistake in the searches does not cost the efficiency points too.
-    """
+def _probe_problem(probe: Instance, outcome: TaskOutcome | None, expected: ExpectedRun | None) -> str | None:
+    """Why a probe run does not count for speed: it failed, or it is not the run Repeated Forward A*
+    makes on the probe (judged like any instance: exactly the expected run, or a correct A* that
+    breaks remaining ties otherwise). A run that computes something else is not timed: returning no
+    search, or a walk without searching, takes no time at all."""
     if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
         return _failure_text(outcome)
-    try:
-        validate_run(outcome.header, outcome.arrays, probe.grid.height, probe.grid.width)
-    except MalformedRun as error:
-        return f"the returned trace is malformed: {error}"
-    trajectory, visited = outcome.arrays[0], outcome.arrays[4]
-    target = probe.target[0] * probe.grid.width + probe.target[1]
-    if not outcome.header["reached"] or trajectory[-1] != target or not walked_as_sensed(trajectory, visited, target, True):
-        return "the agent did not walk to the target"
-    return None
+    expected = expected or expected_run(probe, "forward_larger_g")
+    verdict = judge_run(probe, "forward", "larger_g", outcome.header, outcome.arrays, expected)
+    return verdict.problem if verdict.tier == "wrong" else None
 
 
 def _from_scratch_result(points: float, submission: Submission, count: int, judged: _Judged | None,

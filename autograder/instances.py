@@ -175,8 +175,9 @@ def efficiency_probe(seed: int | None = None, size: int = PROBE_SIZE) -> Instanc
 
     A search here touches a few hundred cells, so code that visits all ``size**2`` cells in every
     search (instead of initialising lazily with counter and search(s)) is many times slower.
-    ``seed`` None gives the public probe (``ftr check``); the grader draws a fresh seed per grading,
-    so that no submission can know the probe in advance.
+    ``seed`` None gives the public probe (the student bundle's ``ftr check``); the grader derives the
+    seed from the secret seed (``derived_seed(secret, "efficiency probe")``: the same probe at every
+    regrade, unknown to students), or draws a random one where there is no secret seed.
     """
     inner = 41
     maze = generate_maze([2005, 1001] if seed is None else [seed & 0xFFFFFFFF, seed >> 32],
@@ -187,4 +188,4 @@ def efficiency_probe(seed: int | None = None, size: int = PROBE_SIZE) -> Instanc
     grid = Gridworld(size, size, blocked)
     corners = [(0, 0), (inner - 1, inner - 1)]
     start, target = ((offset + r, offset + c) for r, c in corners)
-    return Instance("efficiency_probe_1001x1001" if seed is None else "efficiency_probe_random", grid, start, target)
+    return Instance("efficiency_probe_1001x1001" if seed is None else "efficiency_probe", grid, start, target)

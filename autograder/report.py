@@ -6,14 +6,61 @@
 (6.0, 8.0, 'partial')
 >>> report.gradescope()["tests"][0]["status"]
 'failed'
+
+Everything a student chose (folder names, exception messages, printed output) passes through
+:func:`printable` before it reaches a terminal, a text report, the gradebook or Gradescope.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+
+#: Characters that must never reach a terminal or a spreadsheet raw: C0 controls but tab and newline
+#: (ESC starts every screen-clearing, title-setting or clipboard-writing sequence; CR and BS overwrite
+#: a line), DEL, the C1 controls (U+009B is a one-character CSI), the bidirectional overrides that
+#: reorder what is shown, and lone surrogates (undecodable bytes of a file name, kept by
+#: ``surrogateescape``).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): show the byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: object, newlines: bool = True) -> str:
+    """``text`` with every control character escaped (``\\x1b``), so that it shows as written and does
+    nothing; tabs and (if ``newlines``) newlines are kept. Idempotent.
+
+    >>> printable("\\x1b[2J\\x1b]52;c;aGk=\\x07[ok  ]\\r")
+    '\\\\x1b[2J\\\\x1b]52;c;aGk=\\\\x07[ok  ]\\\\x0d'
+    >>> printable("caf\\udce9"), printable("a\\nb", newlines=False)
+    ('caf\\\\xe9', 'a\\\\x0ab')
+    """
+    text = _UNPRINTABLE.sub(_escape, str(text))
+    return text if newlines else text.replace("\n", "\\x0a")
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A gradebook cell: numbers as they are; text printable, on one line, and never a live formula
+    (OWASP's CSV-injection rule: a cell starting with ``=``, ``+``, ``-``, ``@``, tab or CR gets a
+    leading single quote).
+
+    >>> spreadsheet_cell("=cmd|' /C calc'!A0"), spreadsheet_cell("ada"), spreadsheet_cell(8.0)
+    ("'=cmd|' /C calc'!A0", 'ada', 8.0)
+    """
+    if not isinstance(value, str):
+        return value
+    if value.startswith(("=", "+", "-", "@", "\t", "\r")):
+        value = "'" + value
+    return printable(value, newlines=False)
 
 
 @dataclass
@@ -75,11 +122,13 @@ class GradeReport:
         return json.dumps(self.to_dict(), indent=2) + "\n"
 
     def to_text(self, width: int = 100) -> str:
-        lines = [f"Submission {self.submission} ({self.kind}), {self.instances} instances", ""]
+        """The terminal report; everything in it is :func:`printable`, and a message's later lines are
+        indented, so that nothing a student wrote can pass for a line of the grader's own."""
+        lines = [f"Submission {printable(self.submission, newlines=False)} ({self.kind}), {self.instances} instances", ""]
         if self.error:
-            lines += [f"error: {self.error}", ""]
+            lines += _indented("error: ", printable(self.error)) + [""]
         for warning in self.warnings:
-            lines.append(f"warning: {warning}")
+            lines += _indented("warning: ", printable(warning))
         id_width = max(len(c.id) for c in self.checks) if self.checks else 10
         for check in self.checks:
             mark = {"passed": "ok  ", "partial": "part", "failed": "FAIL"}[check.status]
@@ -87,7 +136,7 @@ class GradeReport:
             lines.append(f"[{mark}] {check.id.ljust(id_width)}  {check.points:g} / {check.max_points:g}{extra}"
                          f"  {check.title}")
             for message in check.messages:
-                for number, line in enumerate(message.splitlines()):
+                for number, line in enumerate(printable(message).split("\n")):
                     lines.append(("       - " if number == 0 else "         ") + line[:width * 10])
         lines += ["", f"Total: {self.score:g} / {self.max_score:g}"
                   + (f"  (+{self.extra_credit:g} extra credit)" if self.extra_credit else "")
@@ -104,7 +153,7 @@ class GradeReport:
                 "score": check.points,
                 "max_score": 0.0 if check.extra_credit else check.max_points,
                 "status": "passed" if check.status == "passed" else "failed",
-                "output": "\n".join(check.messages),
+                "output": printable("\n".join(check.messages)),
                 "visibility": check.visibility,
             })
         output = f"Autograded: {self.score:g} / {self.max_score:g}"
@@ -114,8 +163,14 @@ class GradeReport:
             output += f" (+{self.extra_credit:g} extra credit)"
         if self.warnings:
             output += "\n" + "\n".join(f"warning: {w}" for w in self.warnings)
-        return {"score": round(self.score + self.extra_credit, 2), "output": output, "visibility": "visible",
+        return {"score": round(self.score + self.extra_credit, 2), "output": printable(output), "visibility": "visible",
                 "stdout_visibility": "hidden", "tests": tests}
+
+
+def _indented(label: str, text: str) -> list[str]:
+    """``label`` before the first line of ``text``, its later lines indented under it."""
+    first, *rest = text.split("\n")
+    return [label + first] + [" " * len(label) + line for line in rest]
 
 
 def error_report(name: str, message: str, kind: str = "unknown", instances: str = "public") -> GradeReport:

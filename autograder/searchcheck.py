@@ -51,6 +51,23 @@ def show(cell: Cell) -> str:
 
 # -- one search, expansion by expansion -----------------------------------------------------------------
 
+#: Rules for remaining ties (equal f and g) that a correct A* may follow instead of the SPEC's, each
+#: picking one cell of a tied bucket ``{cell: (stamp, first stamp)}`` (cells as indices row * width + col).
+#: Only a run whose every tie follows one of them all along earns the "other ties" credit: a run whose
+#: ties follow no rule (a wrong h, a key lowered without re-insertion) differs by more than tie order.
+TIE_RULES: dict[str, Callable] = {
+    "first inserted first (the SPEC)": lambda bucket, width: min(bucket, key=lambda c: bucket[c][0]),
+    "last inserted first": lambda bucket, width: max(bucket, key=lambda c: bucket[c][0]),
+    "first inserted first, a lowered key keeping its first stamp":
+        lambda bucket, width: min(bucket, key=lambda c: (bucket[c][1], bucket[c][0])),
+    "by (row, col), smallest first": lambda bucket, width: min(bucket),
+    "by (row, col), largest first": lambda bucket, width: max(bucket),
+    "by (col, row), smallest first": lambda bucket, width: min(bucket, key=lambda c: (c % width, c)),
+    "by (col, row), largest first": lambda bucket, width: max(bucket, key=lambda c: (c % width, c)),
+}
+SPEC_TIE_RULE = "first inserted first (the SPEC)"
+
+
 @dataclass
 class SearchVerdict:
     """The result of replaying one search: the first broken rule, or None."""
@@ -59,14 +76,18 @@ class SearchVerdict:
     first_tie: str | None = None      # where a remaining tie (equal f and g) went another way
     g_goal: float = INFINITY          # g(goal) when the search stopped
     open_empty: bool = False          # OPEN ran empty (no path)
+    pointer_path: list | None = None  # the path the tree pointers give, in walking order (forward: start first)
 
 
 def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell], int], tie_break: str,
-                 where: str = "") -> SearchVerdict:
+                 where: str = "", tie_rules: set[str] | None = None, backward: bool = False) -> SearchVerdict:
     """Replay ``record.expanded`` against ComputePath's rules (SPEC §5) on the agent's ``knowledge``.
 
     ``where`` prefixes messages (e.g. ``"maze_07, search 3"``). Expansions are numbered from 1.
     Cells are handled as indices ``row * width + col`` inside the loop (it replays many thousands).
+    ``tie_rules`` (shared by the searches of a run): the :data:`TIE_RULES` that every tie seen so far
+    follows; each tie removes the rules that would have chosen another cell. ``backward``: the
+    pointer path is read from the goal (the agent) on, else reversed (SPEC §5).
     """
     height, width = knowledge.height, knowledge.width
     blocked = knowledge.blocked
@@ -85,6 +106,10 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
     open_keys: dict[int, tuple[int, int, int]] = {start: (h_of(start), 0, 0)}
     heap = [((h_of(start), 0, 0), start)]
     closed: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    # (f, ±g) -> {cell: (stamp, first stamp)}: the entries of OPEN that tie on f and g, for the tie rules
+    buckets: dict[tuple[int, int], dict[int, tuple[int, int]]] = {(h_of(start), 0): {start: (0, 0)}}
+    history: dict[int, list[tuple[int, tuple[int, int, int]]]] = {start: [(0, (h_of(start), 0, 0))]}
     stamp = 0
     verdict = SearchVerdict()
 
@@ -93,9 +118,13 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
             heapq.heappop(heap)  # an entry whose cell was re-inserted with a new key, or expanded
         return heap[0] if heap else None
 
-    def describe(index: int) -> str:
+    def describe(index: int, full: bool = False) -> str:
         key = open_keys[index]
-        return f"{show(divmod(index, width))} f={key[0]} g={sign * key[1]}"
+        text = f"{show(divmod(index, width))} f={key[0]} g={sign * key[1]}"
+        if full:
+            text += _why_key(index, key, h_of(index), manhattan(divmod(index, width), record.goal), history[index],
+                             sign)
+        return text
 
     for number, (row, col) in enumerate(record.expanded, start=1):
         cell = row * width + col
@@ -112,8 +141,13 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
                 verdict.problem = problem
                 return verdict
             verdict.first_tie = verdict.first_tie or tie
+        key = open_keys[cell]
+        bucket = buckets[key[:2]]
+        if tie_rules and len(bucket) > 1:  # a remaining tie: which rules would have chosen this cell?
+            tie_rules.intersection_update({name for name in tie_rules if TIE_RULES[name](bucket, width) == cell})
         # Expand: ComputePath lines 3-13.
         del open_keys[cell]
+        del bucket[cell]
         closed[cell] = number
         g_next = g[cell] + 1
         for t in (cell + 1 if col + 1 < width else -1, cell + width if row + 1 < height else -1,
@@ -122,13 +156,25 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
                 continue
             if g.get(t, INFINITY) > g_next:
                 g[t] = g_next
+                parent[t] = cell
                 stamp += 1
                 key = (g_next + h_of(t), sign * g_next, stamp)
+                old = open_keys.get(t)
+                first = stamp
+                if old is not None:  # a lowered key: the entry is inserted anew (SPEC §5), with a new stamp
+                    first = buckets[old[:2]].pop(t)[1]
                 open_keys[t] = key
+                buckets.setdefault(key[:2], {})[t] = (stamp, first)
+                history.setdefault(t, []).append((number, key))
                 heapq.heappush(heap, (key, t))
     top = smallest()
     verdict.g_goal = g.get(goal, INFINITY)
     verdict.open_empty = top is None
+    if verdict.g_goal < INFINITY:
+        chain = [goal]
+        while chain[-1] != start and len(chain) <= len(parent) + 1:
+            chain.append(parent[chain[-1]])
+        verdict.pointer_path = [divmod(c, width) for c in (chain if backward else chain[::-1])]
     if top is not None and verdict.g_goal > top[0][0]:
         verdict.problem = (f"{where}: the search stopped after {len(record.expanded)} expansions, but g(goal) = "
                            f"{verdict.g_goal} is larger than the smallest f in OPEN ({top[0][0]}, {describe(top[1])})"
@@ -167,11 +213,30 @@ def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, cl
         return f"{here}: expected {describe(top[1])}; you expanded {show(cell_rc)}, but {reason}", None
     mine, best = open_keys[cell], top[0]
     if mine[0] > best[0]:
-        return f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — {RULE_F}", None
+        return f"{here}: expected {describe(top[1], True)}; you expanded {describe(cell, True)} — {RULE_F}", None
     if mine[1] != best[1]:
-        return f"{here}: expected {describe(top[1])}; you expanded {describe(cell)} — {RULE_TIES[tie_break]}", None
-    return None, (f"{here}: expected {describe(top[1])} (in OPEN since insertion {best[2]}); you expanded "
-                  f"{describe(cell)} (insertion {mine[2]}) — remaining ties go to the entry inserted into OPEN first")
+        return (f"{here}: expected {describe(top[1], True)}; you expanded {describe(cell, True)} — "
+                f"{RULE_TIES[tie_break]}"), None
+    return None, (f"{here}: expected {describe(top[1], True)}; you expanded {describe(cell, True)} — remaining "
+                  "ties go to the entry inserted into OPEN first (a lowered key is inserted anew)")
+
+
+def _why_key(index: int, key: tuple, h: int, distance: int, pushes: list, sign: int) -> str:
+    """Where an entry's key comes from: h (learned or Manhattan) and when it was inserted with which key.
+
+    >>> _why_key(7, (9, -3, 12), 6, 4, [(2, (10, -4, 5)), (6, (9, -3, 12))], -1)
+    ' (h=6, learned: the Manhattan distance is 4; inserted into OPEN as insertion 5 after expansion 2 with f=10 g=4, then again as insertion 12 after expansion 6 with f=9 g=3)'
+    """
+    learned = f"h={h}, learned: the Manhattan distance is {distance}" if h != distance else f"h={h}"
+
+    def when(number: int, entry_key: tuple) -> str:
+        at = "at the start" if number == 0 else f"after expansion {number}"
+        return f"insertion {entry_key[2]} {at} with f={entry_key[0]} g={sign * entry_key[1]}"
+
+    inserted = "; inserted into OPEN as " + when(*pushes[0])
+    if len(pushes) > 1:
+        inserted += ", then again as " + ", then as ".join(when(*push) for push in pushes[1:])
+    return f" ({learned}{inserted})"
 
 
 # -- a whole run -----------------------------------------------------------------------------------------
@@ -279,13 +344,42 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
         return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
     trace = decode_run(header, arrays, grid.width)
-    problem, note = _replay(instance, trace, tie_break, first_different)
-    tier = "wrong" if problem else "ties"
-    return RunVerdict(tier, problem, note)
+    tie_rules = set(TIE_RULES)
+    problem, note = _replay(instance, trace, tie_break, first_different, tie_rules)
+    if problem:
+        return RunVerdict("wrong", problem)
+    if note and tie_rules and first_different > 0:
+        _narrow_tie_rules(instance, trace, tie_break, first_different, tie_rules)
+    if note and not tie_rules:  # ties broken by no rule: something else (h, a key) decided the order
+        return RunVerdict("wrong", f"{note}.\n{NO_TIE_RULE}")
+    return RunVerdict("ties", None, note)
 
 
-def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: int) -> tuple[str | None, str | None]:
-    """Walk the run on the true grid; return (first problem, first tie note)."""
+NO_TIE_RULE = ("Your run's remaining ties (equal f and g) follow no single rule — neither the SPEC's "
+               "first-inserted-first, nor last-inserted-first, nor an order of the cells — so it differs from the "
+               "expected run by more than the order of equal entries: is every key right when it is inserted? "
+               "(Adaptive A*: h(s) = g(goal) - g(s) for every state expanded in an earlier search, the Manhattan "
+               "distance for the others; a state whose key is lowered is inserted anew, with a new stamp.)")
+
+
+def _narrow_tie_rules(instance: Instance, trace: Trace, tie_break: str, searches: int, tie_rules: set[str]) -> None:
+    """The evidence of the first ``searches`` searches (those equal to the reference's, not replayed
+    for problems): each tie there removes the rules that would have chosen otherwise. A run that
+    follows the SPEC's order for many searches and leaves it once (a wrong learned h) follows no rule."""
+    try:
+        for context in search_contexts(instance.grid, trace):
+            if context.index >= searches or not tie_rules:
+                return
+            check_search(trace.searches[context.index], context.knowledge, heuristic_for(trace, context.index, context),
+                         tie_break, "", tie_rules, backward=trace.algorithm == "backward")
+    except ReplayError:
+        return  # the first replay walked these searches already: not reached
+
+
+def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: int,
+            tie_rules: set[str] | None = None) -> tuple[str | None, str | None]:
+    """Walk the run on the true grid; return (first problem, first tie note). ``tie_rules`` is narrowed
+    to the tie rules the replayed searches follow (see :func:`check_search`)."""
     name, grid = instance.name, instance.grid
     start, target = instance.start, instance.target
     forward = trace.algorithm in ("forward", "adaptive")
@@ -318,7 +412,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         f"{show(agent)}: a {'forward' if forward else 'backward'} search runs from "
                         f"{show(want_start)} to {show(want_goal)}"), note
             if k >= first_different:  # earlier searches hash like the reference's: nothing to replay
-                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target)
+                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, tie_rules)
                 if problem:
                     return problem, note
                 note = note or tie
@@ -360,10 +454,11 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
 
 
 def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_break: str, agent: Cell,
-               target: Cell) -> tuple[str | None, str | None]:
+               target: Cell, tie_rules: set[str] | None = None) -> tuple[str | None, str | None]:
     """Expansions, stop rule and path of one search."""
     h = heuristic_for(trace, context.index, context)
-    verdict = check_search(record, context.knowledge, h, tie_break, where)
+    verdict = check_search(record, context.knowledge, h, tie_break, where, tie_rules,
+                           backward=trace.algorithm == "backward")
     if verdict.problem:
         return verdict.problem, None
     path = [tuple(c) for c in record.path]
@@ -391,6 +486,12 @@ def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_brea
     if len(path) - 1 != verdict.g_goal:
         return (f"{where}: the path has {len(path) - 1} moves, but the shortest presumed-unblocked path has "
                 f"{verdict.g_goal}: read it off the tree pointers"), None
+    pointers = verdict.pointer_path
+    if pointers is not None and path != pointers:
+        step = next(i for i, (mine, theirs) in enumerate(zip(path, pointers)) if mine != theirs)
+        return (f"{where}: path step {step} goes to {show(path[step])}, but the tree pointers lead to "
+                f"{show(pointers[step])}: the path is read off the tree pointers, and a state's tree pointer is "
+                "set only when its g is lowered (another shortest path is not the search's path)"), None
     return None, verdict.first_tie
 
 

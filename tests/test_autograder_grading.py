@@ -179,7 +179,8 @@ def _normal(trace) -> tuple:
 def referee_losses(folder: Path, rubric) -> dict[str, float]:
     """The points a patched submission should lose: per check and instance group, the group's share
     when the patched code's trace differs from the reference solver's on any of its instances (or
-    raises); the efficiency points when it cannot walk the public probe to the target."""
+    raises); the efficiency points when its run on the public probe is not the reference solver's
+    (a timed run must compute what it should)."""
     from autograder.expected import SETTINGS
     from autograder.instances import efficiency_probe, grouped_public_instances
     from reference.solutions import solve
@@ -204,8 +205,8 @@ def referee_losses(folder: Path, rubric) -> dict[str, float]:
         lost_points = sum(rubric.autograded[check_id] * groups[g] / total for g in broken)
         if lost_points:
             losses[check_id] = round(lost_points, 2)
-    probe_run = run("repeated_forward_astar", efficiency_probe(), "larger_g")
-    if probe_run is None or not probe_run[0]:
+    probe = efficiency_probe()
+    if run("repeated_forward_astar", probe, "larger_g") != _normal(solve(probe, "forward", "larger_g")):
         losses["efficiency"] = rubric.autograded["efficiency"]
     return losses
 

@@ -145,8 +145,8 @@ def test_a_link_beside_a_real_notebook_is_named_and_the_real_one_is_graded(tmp_p
 
 
 def test_a_submission_path_that_is_a_link_is_refused(tmp_path):
-    """The rule has no exception: the path handed to the grader is not followed either (grade-all
-    already skips a batch's link entries); the instructor can give the real path."""
+    """The rule has no exception: the path handed to the grader is not followed either; the instructor
+    can give the real path."""
     real = correct_folder(tmp_path / "real")
     (tmp_path / "alias").symlink_to(real)
     (tmp_path / "alias.ipynb").symlink_to(FIXTURES / "correct_notebook" / "replanning.ipynb")
@@ -154,6 +154,20 @@ def test_a_submission_path_that_is_a_link_is_refused(tmp_path):
         with pytest.raises(SubmissionError, match="a symbolic link; submissions are never read through links"):
             load_submission(tmp_path / alias)
     assert load_submission(real).files.keys() >= {"heap.py", "replanning.py"}
+
+
+def test_a_batch_entry_that_is_a_link_gets_a_report_saying_why(tmp_path):
+    """grade-all lists link entries instead of skipping them, so the student has a gradebook row."""
+    from autograder.batch import grade_one, submission_entries
+    from autograder.grader import GradingOptions
+
+    batch = tmp_path / "batch"
+    correct_folder(batch / "ada")
+    (batch / "ben").symlink_to(batch / "ada")
+    assert [p.name for p in submission_entries(batch)] == ["ada", "ben"]
+    record = grade_one(batch / "ben", tmp_path / "out", GradingOptions())
+    assert record["score"] == 0 and "symbolic link" in record["error"]
+    assert (tmp_path / "out" / "ben.json").is_file()
 
 
 # -- 2. special files ---------------------------------------------------------------------------------

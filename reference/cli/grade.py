@@ -72,7 +72,14 @@ def register_check(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("submission", type=Path, metavar="SUBMISSION", help="your folder (heap.py, replanning.py) or .ipynb")
     _add_grading_options(parser, hidden=False)
-    parser.set_defaults(handler=grade)
+    parser.set_defaults(handler=check)
+    parser.epilog = "Exit status: 0 at full marks, 1 below full marks, 2 when nothing could be graded (a usage error)."
+
+
+def check(args: argparse.Namespace) -> int:
+    """``ftr check``: the report, and exit status 0 at full marks, 1 below (2 from a usage error)."""
+    report = _grade_and_print(args)
+    return 0 if report.score >= report.max_score else 1
 
 
 def _load(path: Path):
@@ -85,12 +92,30 @@ def _load(path: Path):
 
 
 def grade(args: argparse.Namespace) -> int:
+    """``ftr grade``: print the report, write the requested files; exit status 0 once graded."""
+    _grade_and_print(args)
+    return 0
+
+
+def _sandbox_or_stop() -> None:
+    """Stop before grading anyone when no sandboxed child can start here: one line, exit 2."""
+    from autograder.report import printable
+    from autograder.sandbox import SandboxSetupError, sandbox_setup
+
+    try:
+        sandbox_setup()
+    except SandboxSetupError as error:
+        raise UsageError(f"cannot grade on this machine: {printable(error, newlines=False)}") from None
+
+
+def _grade_and_print(args: argparse.Namespace):
     """Grade one submission; print the report and write the requested files, whatever happens (an error
-    becomes a report with every check at 0, then ``ftr: error: ...``)."""
+    becomes a report with every check at 0, then ``ftr: error: ...``), except when the sandbox cannot
+    start at all: then nothing is graded or written."""
     import json
 
     from autograder.grader import grade_submission
-    from autograder.report import error_report, write_private
+    from autograder.report import error_report, printable, write_private
     from autograder.sandbox import SandboxSetupError, exposure_warning, isolation_warning
 
     def write(report) -> None:
@@ -99,6 +124,7 @@ def grade(args: argparse.Namespace) -> int:
         if getattr(args, "gradescope", None):
             write_private(args.gradescope, json.dumps(report.gradescope(), indent=2) + "\n")
 
+    _sandbox_or_stop()
     try:
         submission = _load(args.submission)
         options = _options(args, progress=sys.stderr.isatty())
@@ -107,14 +133,16 @@ def grade(args: argparse.Namespace) -> int:
                 if warning:
                     print(warning, file=sys.stderr)
         report = grade_submission(submission, options)
-    except (UsageError, SandboxSetupError, Exception) as error:  # noqa: BLE001 - a report in every case
-        message = str(error) if isinstance(error, (UsageError, SandboxSetupError)) else \
-            f"grader error: {type(error).__name__}: {error}"
-        write(error_report(Path(args.submission).name, message))
+    except SandboxSetupError as error:  # e.g. every sandbox uid in use: nothing graded, nothing written
+        raise UsageError(f"cannot grade on this machine: {printable(error, newlines=False)}") from None
+    except (UsageError, Exception) as error:  # noqa: BLE001 - a report in every case
+        message = printable(str(error) if isinstance(error, UsageError) else
+                            f"grader error: {type(error).__name__}: {error}", newlines=False)
+        write(error_report(printable(Path(args.submission).name, newlines=False), message))
         raise UsageError(message) from None
     print(report.to_text())
     write(report)
-    return 0
+    return report
 
 
 def register_grade_all(subparsers: argparse._SubParsersAction) -> None:
@@ -122,7 +150,9 @@ def register_grade_all(subparsers: argparse._SubParsersAction) -> None:
         "grade-all", help="grade a folder of submissions into reports and a CSV gradebook",
         description="Grade every submission in SUBMISSIONS_DIR (each sub-folder or .ipynb is one student). "
                     "Writes OUT/<name>.txt and OUT/<name>.json per student and OUT/gradebook.csv, atomically. "
-                    "Resumable: submissions already graded (unchanged since) are skipped unless --force.\n\n"
+                    "Resumable: submissions already graded (unchanged since, with the same options, rubric and "
+                    "secret seed) are skipped unless --force. Names students chose are escaped; a name that is "
+                    "not plain UTF-8 or is long gets a report name with a hash.\n\n"
                     + SUBMISSION_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -141,17 +171,19 @@ def grade_all(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.submissions}: not a folder of submissions")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    from autograder.report import printable
     from autograder.sandbox import SandboxSetupError, exposure_warning, isolation_warning
 
     options = _options(args, progress=False)
+    _sandbox_or_stop()  # before any report: never a gradebook of zeros
+    for warning in (isolation_warning(), exposure_warning()):
+        if warning:
+            print(warning, file=sys.stderr)
     try:
-        for warning in (isolation_warning(), exposure_warning()):
-            if warning:
-                print(warning, file=sys.stderr)
+        gradebook = run_batch(args.submissions, args.out, options, jobs=args.jobs,
+                              force=args.force, progress=True)
     except SandboxSetupError as error:
-        raise UsageError(str(error)) from None
-    gradebook = run_batch(args.submissions, args.out, options, jobs=args.jobs,
-                          force=args.force, progress=True)
+        raise UsageError(f"cannot grade on this machine: {printable(error, newlines=False)}") from None
     print(f"gradebook written to {gradebook}")
     return 0
 
