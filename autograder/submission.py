@@ -459,13 +459,17 @@ def _needed(nodes: list[ast.stmt]) -> list[bool]:
 def _segment(lines: list[str], encoded: dict[int, bytes], node: ast.stmt) -> str:
     """``ast.get_source_segment(text, node)`` for ``lines = text.split("\\n")``, without splitting the
     whole text again for each statement (that made a long cell quadratic). ``encoded`` caches each
-    line's UTF-8 bytes (column offsets count bytes), so many statements on one line cost it once."""
+    line's UTF-8 bytes (column offsets count bytes), so many statements on one line cost it once.
+    A decorated ``def`` or ``class`` begins at its first decorator (the node's own line is the ``def``'s)."""
     def line(number: int) -> bytes:
         if number not in encoded:
             encoded[number] = lines[number].encode()
         return encoded[number]
 
     first, last = node.lineno - 1, node.end_lineno - 1
+    decorators = getattr(node, "decorator_list", None)
+    if decorators:  # a decorated def or class starts at its first decorator's "@" line, not at the def
+        first = min(decorator.lineno for decorator in decorators) - 1
     if first == last:
         return line(first)[node.col_offset:node.end_col_offset].decode()
     head = line(first)[node.col_offset:].decode()

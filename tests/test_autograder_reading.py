@@ -156,6 +156,17 @@ def test_a_submission_path_that_is_a_link_is_refused(tmp_path):
     assert load_submission(real).files.keys() >= {"heap.py", "replanning.py"}
 
 
+def test_decorated_definitions_keep_their_decorators():
+    """A notebook's ``@dataclass(order=True)`` class must arrive with its decorator: run the kept code
+    and the class orders its instances (without the decorator it takes no arguments at all)."""
+    cell = ("from dataclasses import dataclass\n\n@dataclass(order=True)\nclass Entry:\n    f: int\n    g: int = 0\n\n"
+            "def key(entry):\n    return (entry.f, entry.g)\n\nprint(Entry(1) < Entry(2))\n")
+    kept = notebook_statements({"cells": [{"cell_type": "code", "source": cell}]})
+    namespace: dict = {}
+    exec("\n".join(statement["source"] for statement in kept), namespace)  # noqa: S102 - our own test code
+    assert namespace["Entry"](1) < namespace["Entry"](2, 5) and namespace["key"](namespace["Entry"](3)) == (3, 0)
+
+
 def test_a_batch_entry_that_is_a_link_gets_a_report_saying_why(tmp_path):
     """grade-all lists link entries instead of skipping them, so the student has a gradebook row."""
     from autograder.batch import grade_one, submission_entries
