@@ -160,4 +160,4 @@ def show_player(grid: Gridworld, trace: Trace, height: int | None = None):
     cells = max(grid.height, grid.width)
     height = height or (min(1100, 360 + 48 * cells) if cells <= MAX_CELLS_WITH_NUMBERS else 980)
     page = html.escape(player_html(grid, trace), quote=True)
-    return HTML(f'<iframe srcdoc="{page}" style="width:100%;height:{height}px;border:0"></iframe>')
+    return HTML(f'<div><iframe srcdoc="{page}" style="width:100%;height:{height}px;border:0"></iframe></div>')
