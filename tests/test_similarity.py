@@ -191,3 +191,12 @@ def test_grade_all_with_similarity_adds_the_report(tmp_path) -> None:
     rows = list(csv.DictReader((out / "similarity" / "similarity.csv").open()))
     assert [(r["submission_a"], r["submission_b"]) for r in rows] == [("ada", "bob")]
     assert float(rows[0]["similarity"]) > 0.95
+
+
+@pytest.mark.parametrize("name", ["autograder.similarity", "autograder.similarity_page"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
