@@ -171,6 +171,16 @@ def test_command_with_a_corpus_of_loose_files(tmp_path) -> None:
     assert float(rows[0]["similarity"]) > 0.9
 
 
+def test_more_boilerplate_never_counts_either(tmp_path) -> None:
+    """An instructor's own handed-out code (--boilerplate): two copies of it score 0."""
+    class_folder = tmp_path / "class"
+    for name in ("ada", "bob"):
+        shutil.copytree(HERE / "submissions" / "correct_dicts", class_folder / name)
+    assert compare_folder(class_folder).pairs[0].similarity == 1.0
+    handed_out = compare_folder(class_folder, extra_boilerplate=[HERE / "submissions" / "correct_dicts"])
+    assert handed_out.pairs[0].similarity == 0 and "correct_dicts/heap.py" in handed_out.boilerplate
+
+
 def test_command_says_what_is_wrong_in_one_line(tmp_path) -> None:
     result = ftr("similarity", str(tmp_path / "missing"), "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and result.stderr.strip() == f"ftr: error: {tmp_path / 'missing'}: not a folder of submissions"

@@ -52,8 +52,8 @@ def run_similarity(submissions: Path, out: Path, corpus: Path | None = None, boi
         raise UsageError("--show must be 0 or more")
     try:
         report = module.compare_folder(submissions, corpus, boilerplate or [],
-                                       noise=noise or module.NOISE_CHARACTERS,
-                                       guarantee=guarantee or module.GUARANTEE_CHARACTERS,
+                                       noise=module.NOISE_CHARACTERS if noise is None else noise,
+                                       guarantee=module.GUARANTEE_CHARACTERS if guarantee is None else guarantee,
                                        progress=sys.stderr.isatty())
     except module.SimilarityError as error:
         raise UsageError(str(error)) from None
