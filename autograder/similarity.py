@@ -40,7 +40,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .submission import SubmissionError, load_submission, notebook_statements
+from .submission import MAX_BYTES, MAX_FILES, SubmissionError, load_submission, notebook_statements
 
 #: copydetect's defaults: a match must span 25 characters of token text ("noise threshold"), and one
 #: of at least 30 is always found ("guarantee threshold": the winnowing window is 30 - 25 + 1 = 6).
@@ -139,9 +139,14 @@ def load_code(path: Path) -> dict[str, str]:
         if not path.is_dir():
             raise
     sources: dict[str, str] = {}
+    total = 0
     for file in sorted(path.rglob("*")):
-        if "__pycache__" in file.parts or ".ipynb_checkpoints" in file.parts or not file.is_file() or file.is_symlink():
+        if ("__pycache__" in file.parts or ".ipynb_checkpoints" in file.parts or file.suffix not in (".py", ".ipynb")
+                or not file.is_file() or file.is_symlink()):
             continue
+        total += file.stat().st_size
+        if len(sources) >= MAX_FILES or total > MAX_BYTES:   # the grader's limits on what it reads
+            break
         relative = str(file.relative_to(path))
         if file.suffix == ".py":
             sources[relative] = file.read_text(encoding="utf-8", errors="replace")
