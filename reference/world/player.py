@@ -10,7 +10,7 @@ search began, the walls it saw at each step, and on grids of at most
 :data:`~reference.world.pictures.MAX_CELLS_WITH_NUMBERS` rows and columns each cell's g-value after
 every expansion, its h and f, its tree pointer, and Adaptive A*'s learned h.
 
-The page carries the run as compact JSON (cells as base64 integer arrays) and a small canvas player
+The page carries the run as compact JSON (cells as deflated integer arrays, :func:`_packed`) and a small canvas player
 written in plain JavaScript: Matplotlib's own HTML player (:func:`~reference.world.animation.show_inline`)
 embeds one PNG per frame, which for every expansion of a 101 x 101 maze would be hundreds of MB.
 
@@ -33,6 +33,7 @@ import base64
 import html
 import json
 import os
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +60,25 @@ def _css(colour) -> str:
     return "#" + "".join(f"{round(255 * c):02x}" for c in colour[:3])
 
 
-def _integers(values, dtype) -> str:
-    """Integers as base64 little-endian ``dtype`` (the page decodes them into a typed array)."""
-    return base64.b64encode(np.asarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()).decode("ascii")
+def _packed(values) -> str:
+    """Integers as the page reads them: differences of consecutive values (a search's expansions lie
+    close together, so these are small), as little-endian int32, deflated (zlib), in base64. The page
+    inflates them with the browser's own ``DecompressionStream`` and adds them up again. Deflating the
+    differences makes a page some twenty times smaller: maze 29's Backward A* run, 2.3 million
+    expansions, takes 0.3 MB instead of 6.8 MB.
+
+    >>> import zlib
+    >>> np.frombuffer(zlib.decompress(base64.b64decode(_packed([5, 7, 6]))), "<i4").tolist()
+    [5, 2, -1]
+    """
+    values = np.asarray(values, dtype=np.int64)
+    differences = np.diff(values, prepend=0).astype("<i4")
+    return base64.b64encode(zlib.compress(differences.tobytes(), 9)).decode("ascii")
 
 
-def _cells(cells, width: int, dtype) -> str:
-    """Cells as base64 integers ``row * width + col``."""
-    return _integers([row * width + col for row, col in cells], dtype)
+def _cells(cells, width: int) -> str:
+    """Cells as :func:`_packed` integers ``row * width + col``."""
+    return _packed([row * width + col for row, col in cells])
 
 
 def _numbers(record: SearchRecord, context, trace: Trace, width: int) -> dict[str, Any]:
@@ -98,7 +110,6 @@ def player_data(grid: Gridworld, trace: Trace, numbers: bool | None = None) -> d
     """The run as the page reads it (see the module docstring). ``numbers``: g/f/h in the cells
     (default: when the grid has at most MAX_CELLS_WITH_NUMBERS rows and columns)."""
     height, width = grid.height, grid.width
-    dtype = np.uint16 if height * width <= 2**16 else np.uint32
     if numbers is None:
         numbers = max(height, width) <= MAX_CELLS_WITH_NUMBERS
     # the walls the agent sees at each step of its trajectory (SPEC §4), from the kit's Knowledge
@@ -125,14 +136,14 @@ def player_data(grid: Gridworld, trace: Trace, numbers: bool | None = None) -> d
                "new": NEW_WALL, "hidden": tuple((np.asarray((1.0, 1.0, 1.0)) + HIDDEN_WALL) / 2 * 0.9),
                "trail": TRAIL, "path": PATH, "agent": AGENT_COLOUR, "target": TARGET_COLOUR}
     return {
-        "height": height, "width": width, "bytes": np.dtype(dtype).itemsize,
+        "height": height, "width": width,
         "algorithm": ALGORITHMS.get(trace.algorithm, trace.algorithm), "tieBreak": trace.tie_break,
         "adaptive": trace.algorithm == "adaptive", "reached": trace.reached,
         "target": -1 if target is None else target[0] * width + target[1],
         "blocked": base64.b64encode(np.packbits(grid.blocked.ravel(), bitorder="little").tobytes()).decode("ascii"),
-        "trajectory": _cells(trace.trajectory, width, dtype),
-        "seenCells": _cells(seen_cells, width, dtype), "seenSteps": _integers(seen_steps, np.uint32),
-        "searches": searches, "expanded": _cells(expanded, width, dtype), "paths": _cells(paths, width, dtype),
+        "trajectory": _cells(trace.trajectory, width),
+        "seenCells": _cells(seen_cells, width), "seenSteps": _packed(seen_steps),
+        "searches": searches, "expanded": _cells(expanded, width), "paths": _cells(paths, width),
         "numbers": search_numbers if numbers else None, "frames": frames,
         "colours": {name: _css(colour) for name, colour in palette.items()},
     }
