@@ -48,7 +48,7 @@ def parse_window(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((top, left), (bottom, right))
 
 
-def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_run_arguments(parser: argparse.ArgumentParser, out_required: bool = True) -> None:
     from reference.solutions import REPLANNERS
 
     add_instance_arguments(parser)
@@ -69,7 +69,7 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with a known-map algorithm: draw the goal's subgoal tree (default: for lrta_subgoal*)")
     parser.add_argument("--trace", metavar="FILE",
                         help="draw this saved trace (JSON, docs/contract.md section 8) instead of running the reference")
-    parser.add_argument("--out", required=True, metavar="FILE", help="where to write the picture")
+    parser.add_argument("--out", required=out_required, metavar="FILE", help="where to write the picture")
 
 
 def register_draw(subparsers: argparse._SubParsersAction) -> None:
@@ -107,12 +107,15 @@ def register_draw(subparsers: argparse._SubParsersAction) -> None:
 def register_animate(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "animate",
-        help="animate a whole run as a GIF",
+        help="animate a whole run as a GIF, or as a page to step through (--html)",
         description="Write a GIF of a whole run: each search (the cells it expanded), each move, each newly "
         "seen wall (red), the path being followed. With a known-map algorithm (astar, lrta, lrta_subgoal, ...) "
-        "on a game map: each planning episode and move over the terrain, and (--tree) the goal's subgoal tree.",
+        "on a game map: each planning episode and move over the terrain, and (--tree) the goal's subgoal tree. "
+        "With --html FILE (fog-of-war runs): one self-contained page to step through every expansion, path and "
+        "move (play, pause, step, sliders; g/f/h on grids up to 16 x 16); give --out too for the GIF as well.",
     )
-    _add_run_arguments(parser)
+    _add_run_arguments(parser, out_required=False)
+    parser.add_argument("--html", metavar="FILE", help="write the step-through player page (no network needed to open it)")
     parser.add_argument("--fps", type=int, default=4, help="frames per second (default 4)")
     parser.add_argument("--moves-per-frame", type=int, default=1, help="moves shown per frame (default 1)")
     parser.add_argument("--max-frames", type=int, default=300,
@@ -295,6 +298,22 @@ def animate(args: argparse.Namespace) -> int:
 
     if args.fps < 1 or args.moves_per_frame < 1 or args.max_frames < 2:
         raise UsageError("--fps and --moves-per-frame must be at least 1, --max-frames at least 2")
+    if not args.out and not args.html:
+        raise UsageError("say where to write the run: --out FILE.gif, --html FILE.html, or both")
+    if args.html:
+        if args.algorithm in KNOWN_MAP_ALGORITHMS:
+            raise UsageError(f"--html steps through the fog-of-war algorithms' searches; {args.algorithm} plans on a "
+                             "known map: animate it as a GIF (--out)")
+        from reference.world.player import write_player
+
+        instance, trace = _instance_and_trace(args)
+        try:
+            page = write_player(instance.grid, trace, args.html)
+        except ReplayError as error:
+            raise _replay_error(error, args) from None
+        print(f"wrote {page} ({page.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
+        if not args.out:
+            return 0
     try:
         if args.algorithm in KNOWN_MAP_ALGORITHMS:
             run = _known_map_run(args)

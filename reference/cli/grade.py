@@ -160,6 +160,8 @@ def register_grade_all(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where reports and gradebook.csv go")
     parser.add_argument("--jobs", type=int, default=1, help="submissions graded at the same time (default 1)")
     parser.add_argument("--force", action="store_true", help="grade again even where a report exists")
+    parser.add_argument("--similarity", action="store_true",
+                        help="also compare the submissions' code: OUT/similarity/ (see ftr similarity)")
     _add_grading_options(parser)
     parser.set_defaults(handler=grade_all)
 
@@ -175,6 +177,12 @@ def grade_all(args: argparse.Namespace) -> int:
     from autograder.sandbox import SandboxSetupError, exposure_warning, isolation_warning
 
     options = _options(args, progress=False)
+    if args.similarity:  # before grading: say at once if copydetect is missing
+        from autograder.similarity import SimilarityError, require_copydetect
+        try:
+            require_copydetect()
+        except SimilarityError as error:
+            raise UsageError(str(error)) from None
     _sandbox_or_stop()  # before any report: never a gradebook of zeros
     for warning in (isolation_warning(), exposure_warning()):
         if warning:
@@ -185,6 +193,9 @@ def grade_all(args: argparse.Namespace) -> int:
     except SandboxSetupError as error:
         raise UsageError(f"cannot grade on this machine: {printable(error, newlines=False)}") from None
     print(f"gradebook written to {gradebook}")
+    if args.similarity:
+        from .similarity import run_similarity
+        run_similarity(args.submissions, args.out / "similarity")
     return 0
 
 

@@ -1,0 +1,404 @@
+"""Copy detection across a class: which submissions' code overlaps, most similar pair first.
+
+The code compared is the code the grader keeps (:func:`autograder.submission.load_submission`'s
+``all_sources``): every module of a folder, or the kept definitions of a notebook's code cells, never
+the notebook's JSON, markdown or outputs. So a folder and a notebook holding the same code compare as
+the same code. Code the course hands out, the starter files and the release notebook's given code
+(:func:`boilerplate_sources`), never counts: every stretch of it is removed from each submission's
+fingerprints before any comparison.
+
+The fingerprints are MOSS's winnowing as `copydetect <https://pypi.org/project/copydetect/>`_ (MIT)
+implements it: the code is tokenized (pygments) with every name, string and comment reduced to one
+letter, so renamed variables and changed comments do not hide a copy; the k-grams of the token text
+are hashed and winnowed. A pair's two *shares* are the fraction of each side's code that lies in
+stretches found in the other; the pair's ``similarity`` is the smaller one (a short file copied into
+a long one is found by the larger share, shown too). ``copydetect`` is imported only here, so
+grading never depends on it.
+
+A high score is a reason for a person to look, never a finding: solutions written from one handout
+look alike, and the report says so.
+
+>>> documents = [code_document("a", "class", {"a.py": "def f(x):\\n    return [x * i for i in range(10) if i % 2]\\n"}),
+...              code_document("b", "class", {"b.py": "def g(y):\\n    return [y * j for j in range(10) if j % 2]\\n"})]
+>>> pair = compare_documents(documents[0], documents[1])
+>>> round(pair.similarity, 2)
+1.0
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .submission import MAX_BYTES, MAX_FILES, SubmissionError, load_submission, notebook_statements
+
+#: copydetect's defaults: a match must span 25 characters of token text ("noise threshold"), and one
+#: of at least 30 is always found ("guarantee threshold": the winnowing window is 30 - 25 + 1 = 6).
+NOISE_CHARACTERS = 25
+GUARANTEE_CHARACTERS = 30
+#: Pairs drawn side by side in the HTML report (every pair is in the CSV).
+DEFAULT_SHOWN_PAIRS = 40
+HEADER = "# ==== {} ===="
+
+
+class SimilarityError(ValueError):
+    """A folder that cannot be compared (missing, empty), or copydetect missing; one line says why."""
+
+
+def require_copydetect():
+    """copydetect, or a SimilarityError saying how to install it."""
+    try:
+        import copydetect
+    except ImportError:
+        raise SimilarityError("ftr similarity needs the copydetect package: pip install 'ftr-kit[similarity]'") from None
+    return copydetect
+
+
+# -- what is compared --------------------------------------------------------------------------------
+
+@dataclass
+class CodeDocument:
+    """One submission's (or corpus entry's) code as one text, and its fingerprints.
+
+    ``text`` holds every source under a header comment line; ``sources`` the names and first lines.
+    ``fingerprint`` is copydetect's; ``hashes`` (sorted, unique), ``occurrences`` and ``positions``
+    hold the same fingerprints as NumPy arrays for :func:`shares` (every place each hash occurs).
+    """
+
+    name: str
+    origin: str                                    # "class" or "corpus"
+    text: str
+    sources: list[tuple[str, int]] = field(default_factory=list)   # (source name, its first line in text)
+    fingerprint: object | None = None                             # copydetect.CodeFingerprint
+    hashes: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
+    occurrences: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
+    positions: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
+
+
+def joined_code(sources: dict[str, str]) -> tuple[str, list[tuple[str, int]]]:
+    """The sources as one text, each under a header comment (comments never count in a comparison).
+
+    >>> joined_code({"heap.py": "x = 1\\n", "replanning.py": "y = 2"})[1]
+    [('heap.py', 1), ('replanning.py', 3)]
+    """
+    lines: list[str] = []
+    starts: list[tuple[str, int]] = []
+    for name, source in sources.items():
+        starts.append((name, len(lines) + 1))
+        lines.append(HEADER.format(name))
+        lines.extend(source.rstrip("\n").splitlines())
+    return "\n".join(lines) + "\n", starts
+
+
+def code_document(name: str, origin: str, sources: dict[str, str], boilerplate: np.ndarray | None = None,
+                  noise: int = NOISE_CHARACTERS, guarantee: int = GUARANTEE_CHARACTERS) -> CodeDocument:
+    """Fingerprint ``sources`` (name -> Python source), less every k-gram of ``boilerplate``."""
+    copydetect = require_copydetect()
+    text, starts = joined_code(sources)
+    fingerprint = copydetect.CodeFingerprint(f"{name}.py", noise, guarantee - noise + 1,
+                                             boilerplate=boilerplate, fp=io.StringIO(text))
+    index = fingerprint.hash_idx
+    places = sorted((p, h) for h, at in index.items() for p in at)    # in the order of the text
+    occurrences = np.array([h for _, h in places], dtype=np.int64)
+    positions = np.array([p for p, _ in places], dtype=np.int64)
+    hashes = np.unique(occurrences)
+    return CodeDocument(name, origin, text, starts, fingerprint, hashes, occurrences, positions)
+
+
+def boilerplate_hashes(sources: dict[str, str], noise: int = NOISE_CHARACTERS) -> np.ndarray:
+    """Every k-gram hash of the given code (no winnowing: all of it is removed), as copydetect wants it."""
+    if not sources:
+        return np.array([], dtype=np.int64)
+    copydetect = require_copydetect()
+    text, _ = joined_code(sources)
+    fingerprint = copydetect.CodeFingerprint("boilerplate.py", noise, 1, fp=io.StringIO(text))
+    return np.unique(np.array(sorted(fingerprint.hashes), dtype=np.int64))
+
+
+def load_code(path: Path) -> dict[str, str]:
+    """The code of a submission (as the grader keeps it) or of a corpus entry, as name -> source.
+
+    A corpus entry need not be laid out like a submission: a folder of any ``.py`` files and
+    notebooks, a single ``.py`` file or a notebook. Raises :class:`SubmissionError` when there is no code.
+    """
+    try:
+        return dict(load_submission(path).all_sources)
+    except SubmissionError:
+        if path.is_file() and path.suffix == ".py":
+            return {path.name: path.read_text(encoding="utf-8", errors="replace")}
+        if not path.is_dir():
+            raise
+    sources: dict[str, str] = {}
+    total = 0
+    for file in sorted(path.rglob("*")):
+        if ("__pycache__" in file.parts or ".ipynb_checkpoints" in file.parts or file.suffix not in (".py", ".ipynb")
+                or not file.is_file() or file.is_symlink()):
+            continue
+        total += file.stat().st_size
+        if len(sources) >= MAX_FILES or total > MAX_BYTES:   # the grader's limits on what it reads
+            break
+        relative = str(file.relative_to(path))
+        if file.suffix == ".py":
+            sources[relative] = file.read_text(encoding="utf-8", errors="replace")
+        elif file.suffix == ".ipynb":
+            sources.update({f"{relative} {s['cell']}": s["source"] for s in _notebook_code(file)})
+    if not sources:
+        raise SubmissionError(f"{path}: no Python files or notebooks in it")
+    return sources
+
+
+def _notebook_code(path: Path) -> list[dict]:
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return []
+    return notebook_statements(notebook) if isinstance(notebook, dict) else []
+
+
+# -- the code handed out -----------------------------------------------------------------------------
+
+SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[ \t]*\n.*?^[ \t]*### END SOLUTION[ \t]*$", re.S | re.M)
+HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS[ \t]*\n.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", re.S | re.M)
+
+
+def release_code(source_notebook: dict) -> dict:
+    """The release notebook nbgrader makes from the source notebook: each solution block replaced by
+    nbgrader's stub, hidden tests dropped (what ``nbgrader generate_assignment`` does to code cells).
+
+    >>> cell = {"cell_type": "code", "source": "def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION"}
+    >>> release_code({"cells": [cell]})["cells"][0]["source"]
+    'def f():\\n    # YOUR CODE HERE\\n    raise NotImplementedError()'
+    """
+    cells = []
+    for cell in source_notebook.get("cells", []):
+        if cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            source = "".join(source) if isinstance(source, list) else source
+            source = SOLUTION_BLOCK.sub(lambda m: f"{m[1]}# YOUR CODE HERE\n{m[1]}raise NotImplementedError()", source)
+            cell = {**cell, "source": HIDDEN_BLOCK.sub("", source)}
+        cells.append(cell)
+    return {**source_notebook, "cells": cells}
+
+
+def boilerplate_sources(extra: Sequence[Path] = ()) -> dict[str, str]:
+    """The code handed out, which never counts: ``starter/*.py``, the release notebook's given code
+    (made from ``course/source``), and each of ``extra`` (a folder, ``.py`` file or notebook). The
+    kit's own parts are found in a source checkout; an installed wheel has neither."""
+    from reference.world.kitdata import kit_path
+
+    sources: dict[str, str] = {}
+    starter = kit_path("starter")
+    for file in sorted(starter.glob("*.py")) if starter.is_dir() else []:
+        sources[f"starter/{file.name}"] = file.read_text(encoding="utf-8")
+    source_notebook = kit_path("course", "source", "replanning", "replanning.ipynb")
+    if source_notebook.is_file():
+        release = release_code(json.loads(source_notebook.read_text(encoding="utf-8")))
+        for statement in notebook_statements(release):
+            key = f"release notebook {statement['cell']}"
+            sources[key] = sources.get(key, "") + statement["source"] + "\n"
+    for path in extra:
+        try:
+            sources.update({f"{path.name}/{name}": text for name, text in load_code(Path(path)).items()})
+        except SubmissionError as error:
+            raise SimilarityError(f"--boilerplate {error}") from None
+    return sources
+
+
+# -- comparing ---------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class PairResult:
+    """Two documents compared: the share of each one's code found in the other, and where.
+
+    ``regions_a`` / ``regions_b``: character ranges ``(start, end, label)`` in each text; ranges with the
+    same label hold the same fingerprints (the matching stretch on the other side).
+    """
+
+    a: str
+    b: str
+    kind: str                       # "class" (two submissions) or "corpus" (a submission and a corpus entry)
+    share_a: float
+    share_b: float
+    matched_tokens: int
+    regions_a: list[tuple[int, int, int]] = field(default_factory=list)
+    regions_b: list[tuple[int, int, int]] = field(default_factory=list)
+
+    @property
+    def similarity(self) -> float:
+        """The smaller share: how much of each side the two have in common (the ranking's key)."""
+        return min(self.share_a, self.share_b)
+
+
+def shares(first: CodeDocument, second: CodeDocument) -> tuple[int, float, float]:
+    """``(matched tokens of first, share of first, share of second)``: copydetect's ``compare_files``
+    numbers, computed with a few whole-array NumPy operations.
+
+    ``compare_files`` builds one small array per shared fingerprint, about a millisecond for a pair of
+    near copies; this finds every place of every shared hash with one binary search per side (several
+    times faster, which a class of 500, 124,750 pairs, needs). The slices and the token coverage are
+    copydetect's own (``get_copied_slices``, ``CodeFingerprint.token_coverage``); the test suite checks
+    the numbers equal ``compare_files``'s on every pair of its fixtures.
+    """
+    from copydetect.utils import get_copied_slices
+
+    shared = np.intersect1d(first.hashes, second.hashes, assume_unique=True)
+    if shared.size == 0:
+        return 0, 0.0, 0.0
+    results = []
+    for document in (first, second):
+        # which occurrences hold a shared hash: a binary search in the sorted shared hashes
+        found = np.minimum(np.searchsorted(shared, document.occurrences), shared.size - 1)
+        places = document.positions[shared[found] == document.occurrences]
+        slices = get_copied_slices(places, document.fingerprint.k)
+        tokens = int(np.sum(slices[1] - slices[0]))
+        coverage = document.fingerprint.token_coverage
+        results.append((tokens, tokens / coverage if len(document.fingerprint.filtered_code) > 0 else 0.0))
+    return results[0][0], float(results[0][1]), float(results[1][1])
+
+
+def compare_documents(first: CodeDocument, second: CodeDocument, regions: bool = False) -> PairResult:
+    """Compare two fingerprinted documents (:func:`shares`); with ``regions``, also where the matches
+    lie (copydetect's ``compare_files``), labelled so that a stretch and its match share a label."""
+    kind = "corpus" if "corpus" in (first.origin, second.origin) else "class"
+    tokens, share_a, share_b = shares(first, second)
+    result = PairResult(first.name, second.name, kind, share_a, share_b, tokens)
+    if regions and tokens:
+        from copydetect import compare_files
+
+        _tokens, _shares, slices = compare_files(first.fingerprint, second.fingerprint)
+        result.regions_a, result.regions_b = _labelled_regions(first.fingerprint, second.fingerprint, slices)
+    return result
+
+
+def _labelled_regions(first, second, slices) -> tuple[list, list]:
+    """Pair up copydetect's copied slices: each slice of the first side gets the label of the slice of
+    the second side that holds most of its shared fingerprints; a slice of the second side that no
+    slice chose takes the label of the first side's slice that holds most of its fingerprints."""
+    from copydetect.utils import find_fingerprint_overlap, get_copied_slices
+
+    index_a, index_b = find_fingerprint_overlap(first.hashes, second.hashes, first.hash_idx, second.hash_idx)
+    filtered_a, filtered_b = get_copied_slices(index_a, first.k), get_copied_slices(index_b, second.k)
+
+    def slice_of(position: int, filtered: np.ndarray) -> int:
+        return int(np.searchsorted(filtered[0], position, side="right") - 1)
+
+    votes: dict[tuple[int, int], int] = {}   # (slice of first, slice of second) -> shared fingerprints
+    for hash_value in first.hashes & second.hashes:
+        for position_a in first.hash_idx[hash_value]:
+            for position_b in second.hash_idx[hash_value]:
+                key = (slice_of(position_a, filtered_a), slice_of(position_b, filtered_b))
+                votes[key] = votes.get(key, 0) + 1
+    labels_a: dict[int, int] = {}
+    labels_b: dict[int, int] = {}
+    for slice_a in sorted({a for a, _ in votes}):
+        slice_b = max((b for a, b in votes if a == slice_a), key=lambda b: votes[slice_a, b])
+        labels_a[slice_a] = labels_b.setdefault(slice_b, len(labels_b) + 1)
+    for slice_b in sorted({b for _, b in votes} - set(labels_b)):
+        slice_a = max((a for a, b in votes if b == slice_b), key=lambda a: votes[a, slice_b])
+        labels_b[slice_b] = labels_a[slice_a]
+    raw_a, raw_b = slices
+    regions_a = [(int(raw_a[0][i]), int(raw_a[1][i]), labels_a[i]) for i in range(raw_a.shape[1])]
+    regions_b = [(int(raw_b[0][i]), int(raw_b[1][i]), labels_b[i]) for i in range(raw_b.shape[1])]
+    return regions_a, regions_b
+
+
+@dataclass
+class SimilarityReport:
+    """Every pair, most similar first, and what was left out."""
+
+    pairs: list[PairResult]
+    documents: dict[str, CodeDocument]
+    skipped: list[str]                      # "name: why" for entries with no code to compare
+    boilerplate: list[str]                  # the names of the handed-out sources removed
+    seconds: float = 0.0                    # the comparisons' time (not the fingerprinting)
+    settings: dict = field(default_factory=dict)
+
+
+def _documents(entries: Iterable[Path], origin: str, boilerplate: np.ndarray, skipped: list[str],
+               noise: int, guarantee: int) -> list[CodeDocument]:
+    documents = []
+    for path in entries:
+        name = path.name if origin == "class" else f"corpus/{path.name}"
+        try:
+            sources = load_code(path)
+        except (SubmissionError, OSError) as error:
+            skipped.append(f"{name}: {error}")
+            continue
+        documents.append(code_document(name, origin, sources, boilerplate, noise, guarantee))
+    return documents
+
+
+def compare_folder(submissions: str | os.PathLike, corpus: str | os.PathLike | None = None,
+                   extra_boilerplate: Sequence[Path] = (), noise: int = NOISE_CHARACTERS,
+                   guarantee: int = GUARANTEE_CHARACTERS, progress: bool = False) -> SimilarityReport:
+    """Compare every pair of submissions in ``submissions`` (the entries ``ftr grade-all`` grades),
+    and each of them with every entry of ``corpus``; the handed-out code never counts."""
+    from tqdm import tqdm
+
+    from .batch import submission_entries
+
+    require_copydetect()
+    if guarantee < noise or noise < 1:
+        raise SimilarityError(f"the guarantee threshold ({guarantee}) must be at least the noise threshold ({noise}) >= 1")
+    folders = [Path(submissions)] + ([Path(corpus)] if corpus is not None else [])
+    for folder in folders:
+        if not folder.is_dir():
+            raise SimilarityError(f"{folder}: not a folder of submissions")
+    handed_out = boilerplate_sources(extra_boilerplate)
+    removed = boilerplate_hashes(handed_out, noise)
+    skipped: list[str] = []
+    class_documents = _documents(submission_entries(folders[0]), "class", removed, skipped, noise, guarantee)
+    corpus_documents = (_documents(submission_entries(folders[1]), "corpus", removed, skipped, noise, guarantee)
+                        if corpus is not None else [])
+    todo = list(itertools.combinations(class_documents, 2)) + list(itertools.product(class_documents, corpus_documents))
+    began = time.perf_counter()
+    pairs = [compare_documents(a, b) for a, b in tqdm(todo, desc="comparing", unit="pair", disable=not progress)]
+    seconds = time.perf_counter() - began
+    pairs.sort(key=lambda p: (-p.similarity, -max(p.share_a, p.share_b), p.a, p.b))
+    documents = {d.name: d for d in class_documents + corpus_documents}
+    return SimilarityReport(pairs, documents, skipped, list(handed_out), seconds,
+                            {"noise": noise, "guarantee": guarantee, "submissions": len(class_documents),
+                             "corpus": len(corpus_documents)})
+
+
+# -- writing the report ------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("rank", "submission_a", "submission_b", "kind", "similarity", "share_a", "share_b", "matched_tokens")
+
+
+def report_csv(report: SimilarityReport) -> str:
+    """Every pair, one row each, most similar first (shares as fractions, 4 decimals)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for rank, pair in enumerate(report.pairs, start=1):
+        writer.writerow([rank, pair.a, pair.b, pair.kind, f"{pair.similarity:.4f}", f"{pair.share_a:.4f}",
+                         f"{pair.share_b:.4f}", pair.matched_tokens])
+    return buffer.getvalue()
+
+
+def write_report(report: SimilarityReport, out: str | os.PathLike, shown: int = DEFAULT_SHOWN_PAIRS) -> Path:
+    """Write ``OUT/similarity.html`` and ``OUT/similarity.csv`` (private to the grader: they hold
+    student code); return the HTML page's path."""
+    from .report import write_private
+    from .similarity_page import report_html
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o700)
+    shown_pairs = report.pairs[:shown]
+    detailed = [compare_documents(report.documents[p.a], report.documents[p.b], regions=True) for p in shown_pairs]
+    write_private(out / "similarity.csv", report_csv(report))
+    page = out / "similarity.html"
+    write_private(page, report_html(report, detailed))
+    return page
