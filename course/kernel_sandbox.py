@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -59,18 +60,57 @@ KERNEL_ENVIRONMENT = {
     "JUPYTER_PLATFORM_DIRS": "1",
     "PYTHONDONTWRITEBYTECODE": "1",
     "NBGRADER_EXECUTION": "autograde",
+    "PYDEVD_DISABLE_FILE_VALIDATION": "1",  # Debian's debugpy warns about frozen modules on every start
 }
 
 SCRATCH_BYTES = 256 << 20  # the kernel's /tmp (a tmpfs): matplotlib's cache, the student's files
 
 
-def kernel_python() -> str:
-    """The kernel's interpreter: ``FTR_KERNEL_PYTHON``; as root Debian's ``/usr/bin/python3`` (a venv
-    under ``/root`` is closed to a sandbox uid); otherwise this one."""
+class KernelSetupError(RuntimeError):
+    """No interpreter that can run the grading kernel (ipykernel and NumPy) as it will really run."""
+
+
+_SETUP: list[tuple[str, str | None]] = []
+
+
+def kernel_setup() -> tuple[str, str | None]:
+    """(interpreter, bwrap path or None) for grading kernels, found once per process.
+
+    Interpreters tried: ``FTR_KERNEL_PYTHON``; else this one and Debian's ``/usr/bin/python3`` (as
+    root only the latter: a venv under ``/root`` is closed to a sandbox uid). Each must import
+    ipykernel and NumPy as the kernel will run: in bubblewrap if it runs here, else without.
+    """
+    if _SETUP:
+        return _SETUP[0]
     override = os.environ.get("FTR_KERNEL_PYTHON")
-    if override:
-        return override
-    return "/usr/bin/python3" if os.geteuid() == 0 else sys.executable
+    candidates = [override] if override else (["/usr/bin/python3"] if os.geteuid() == 0 else [sys.executable, "/usr/bin/python3"])
+    bwrap = _bwrap_path()
+    for wrapper in ([bwrap] if bwrap else []) + [None]:
+        for python in candidates:
+            if _kernel_starts(python, wrapper):
+                _SETUP.append((python, wrapper))
+                return _SETUP[0]
+    raise KernelSetupError(f"no Python with ipykernel and NumPy can run a grading kernel here (tried "
+                           f"{', '.join(candidates)}); Debian: apt-get install python3-ipykernel python3-numpy, "
+                           "or set FTR_KERNEL_PYTHON")
+
+
+def _kernel_starts(python: str, bwrap: str | None) -> bool:
+    lease = UidLease() if os.geteuid() == 0 else None
+    folder = make_private_folder(lease.uid if lease else None)
+    try:
+        prefix = bwrap_prefix(bwrap, python, folder) if bwrap else []
+        as_user = {"user": lease.uid, "group": lease.uid, "extra_groups": []} if lease else {}
+        result = subprocess.run(prefix + [python, "-c", "import ipykernel, numpy, reference.world"], cwd=folder,
+                                env={**KERNEL_ENVIRONMENT, "PYTHONPATH": str(folder / "lib")},
+                                capture_output=True, timeout=120, **as_user)
+        return result.returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        if lease:
+            lease.release()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _interpreter_folders(python: str) -> list[str]:
@@ -109,6 +149,7 @@ def make_private_folder(owner: int | None) -> Path:
     (lib / "autograder").mkdir()
     (lib / "autograder" / "__init__.py").write_text("")
     (lib / "autograder" / "notebook.py").write_text(STAND_IN_CHECK)
+    (folder / "work").mkdir()
     for path in [folder, *folder.rglob("*")]:
         path.chmod(0o700 if path.is_dir() else 0o600)
         if owner is not None:
@@ -148,12 +189,8 @@ class SandboxedKernelManager(AsyncKernelManager):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._lease = UidLease() if os.geteuid() == 0 else None
-        self._python = kernel_python()
-        self._bwrap = _bwrap_path()
+        self._python, self._bwrap = kernel_setup()
         self._folder = make_private_folder(self._lease.uid if self._lease else None)
-        (self._folder / "work").mkdir(mode=0o700)
-        if self._lease:
-            os.chown(self._folder / "work", self._lease.uid, self._lease.uid)
         self.transport = "ipc"
         self.cache_ports = False
         self.ip = str(self._folder / "channel")
