@@ -11,6 +11,8 @@ starts it so that the student's code can reach nothing of the course:
 * **a uid of its own** when nbgrader runs as root (a lease from :class:`autograder.sandbox.UidLease`,
   released and swept when the kernel stops), with Debian's ``/usr/bin/python3`` (``apt-get install
   python3-ipykernel python3-numpy``) because a venv under ``/root`` is closed to other uids;
+* **limits**: 4 GiB of address space per process, 64 processes for its uid (as root), 64 MiB per file, a
+  256 MiB ``/tmp``;
 * **an environment of its own**: ``PATH``, ``HOME=/tmp`` and the few variables a kernel needs, so no
   ``FTR_SECRET_SEED``, no ``FTR_SECRET_SEED_FILE`` and nothing else of nbgrader's environment;
 * the kernel talks to nbgrader over Unix sockets in its private folder (ZeroMQ's ``ipc``
@@ -28,6 +30,7 @@ from the kernel either way.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -64,6 +67,20 @@ KERNEL_ENVIRONMENT = {
 }
 
 SCRATCH_BYTES = 256 << 20  # the kernel's /tmp (a tmpfs): matplotlib's cache, the student's files
+
+# Per-process limits of the kernel and what it starts (set between fork and exec): memory, file
+# size, no core files; and, when it has a uid of its own, processes of that uid (a fork bomb).
+KERNEL_LIMITS = {"RLIMIT_AS": 4 << 30, "RLIMIT_FSIZE": 64 << 20, "RLIMIT_CORE": 0}
+KERNEL_PROCESSES = 64
+
+
+def _limit_kernel(own_uid: bool):
+    def limit() -> None:
+        for name, value in KERNEL_LIMITS.items():
+            resource.setrlimit(getattr(resource, name), (value, value))
+        if own_uid:  # RLIMIT_NPROC counts every process of the uid: only a uid of the kernel's own
+            resource.setrlimit(resource.RLIMIT_NPROC, (KERNEL_PROCESSES, KERNEL_PROCESSES))
+    return limit
 
 
 class KernelSetupError(RuntimeError):
@@ -220,6 +237,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         kw["independent"] = True
         if self._lease:
             kw.update(user=self._lease.uid, group=self._lease.uid, extra_groups=[])
+        kw["preexec_fn"] = _limit_kernel(own_uid=self._lease is not None)
         if self._bwrap:
             command = bwrap_prefix(self._bwrap, self._python, self._folder) + command
         return command, kw
