@@ -12,13 +12,10 @@ damaged submission.
   autograde run (``nbgrader autograde``, ``NbGraderAPI.autograde``, Formgrader's button), before it
   touches any student or the gradebook, and it refuses to exist without the secret seed.
 
-And for damaged submissions (nbgrader on its own gives up on a whole notebook, sometimes on the whole
-batch, when a student hands in invalid JSON, duplicates a graded cell, or kills the kernel):
-
 nbgrader on its own gives up on a whole notebook (and sometimes on the whole batch) when a student
 hands in invalid JSON, duplicates a graded cell, or runs code that kills the kernel. These guards,
-switched on in ``nbgrader_config.py``, turn each of those into a clear note and a score for what
-could be graded:
+also switched on in ``nbgrader_config.py``, turn each of those into a clear note and a score for
+what could be graded:
 
 * :func:`repair_submission` (nbgrader's ``pre_convert_hook``) runs on every submitted notebook
   before nbgrader reads it. Invalid JSON: the file is kept as ``<name>.ipynb.invalid`` and replaced
@@ -48,10 +45,9 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
-
-import tempfile
 
 import nbformat
 from jupyter_core.utils import run_sync
@@ -61,6 +57,7 @@ from nbformat import NotebookNode
 from nbgrader.converters.base import NbGraderException
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
+from autograder.report import GradeReport
 from kernel_sandbox import SandboxedKernelManager, kernel_setup
 
 log = logging.getLogger("ftr.grading_guards")
@@ -253,7 +250,7 @@ def is_test_cell(cell: NotebookNode) -> bool:
     return cell.get("cell_type") == "code" and bool(nbgrader.get("grade")) and not nbgrader.get("solution")
 
 
-def graded_cell_outputs(report: Any, grade_id: str) -> list[NotebookNode]:
+def graded_cell_outputs(report: GradeReport, grade_id: str) -> list[NotebookNode]:
     """The outputs a test cell gets from the autograder's report: the report's text, then its points
     (nbgrader's partial credit) or, with no points, an error naming the first divergences."""
     from autograder.notebook import cell_grade_report
@@ -273,7 +270,7 @@ def graded_cell_outputs(report: Any, grade_id: str) -> list[NotebookNode]:
     return outputs
 
 
-def grade_outside_kernel(nb: NotebookNode, name: str) -> Any:
+def grade_outside_kernel(nb: NotebookNode, name: str) -> GradeReport:
     """Grade ``nb`` (public and hidden instances) with the sandboxed autograder, from a private copy."""
     from autograder.grader import GradingOptions, grade_submission
 
@@ -301,12 +298,15 @@ class GradeOutsideKernel(ResilientExecute):
         require_secret_seed(self.log)
         names = (resources or {}).get("nbgrader", {})
         student, notebook_id = names.get("student", "student"), names.get("notebook", "notebook")
+        sandboxed = issubclass(self.kernel_manager_class, SandboxedKernelManager)
+        if sandboxed:
+            kernel_setup()  # no usable kernel: one clear error before the 10 s of grading
+        if not sandboxed or kernel_setup()[1] is None:
+            self.log.warning("%s: the notebook's kernel is not in bubblewrap: it shares this machine's file system "
+                             "(the grades do not come from it)", student)
         report = grade_outside_kernel(nb, notebook_id)
         self.log.info("%s, %s: the autograder gives %g / %g (+%g extra credit), graded outside the kernel",
                       student, notebook_id, report.score, report.max_score, report.extra_credit)
-        if not issubclass(self.kernel_manager_class, SandboxedKernelManager) or kernel_setup()[1] is None:
-            self.log.warning("%s: the notebook's kernel is not in bubblewrap: it shares this machine's file system "
-                             "(the grades do not come from it)", student)
         nb, resources = super().preprocess(nb, resources, km)
         for cell in nb.cells:
             if is_test_cell(cell):

@@ -125,3 +125,12 @@ def test_nbgrader_autograde_without_the_secret_seed_stops_before_grading(tmp_pat
     assert result.returncode != 0
     assert "stopped before grading anyone" in result.stderr and "secret seed" in result.stderr
     assert not (course / "autograded").exists()
+
+
+def test_check_refuses_inside_an_autograding_kernel(monkeypatch):
+    """nbgrader sets NBGRADER_EXECUTION=autograde for the kernels it runs while autograding; grading
+    there would trust the student's kernel, so check() refuses (the course grades outside it)."""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    namespace = {"__name__": "__main__", "In": [""] + solution_cells()}
+    with pytest.raises(RuntimeError, match="outside"):
+        check("heap", namespace)
