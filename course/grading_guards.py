@@ -27,7 +27,8 @@ what could be graded:
   ``<name>.ipynb.orig`` whenever something was changed, and a Markdown note at the top of the
   notebook (and so in the feedback) lists every repair.
 * :class:`ResilientExecute` (the base of ``GradeOutsideKernel``): when the kernel dies in a cell (say
-  ``os._exit``, a segfault or the memory limit), that cell gets an error output, a fresh kernel
+  ``os._exit``, a segfault or the memory limit) or a cell runs past ``Execute.timeout`` (its kernel
+  is then killed: an interrupt can be caught), that cell gets an error output, a fresh kernel
   silently re-runs the code cells before it (except test cells and cells that failed) and execution
   goes on, so the cells after it are graded as usual.
 * :class:`ShortTestTracebacks` (a feedback preprocessor) cuts a failing test cell's traceback down
@@ -175,26 +176,41 @@ class ShortTestTracebacks(NbGraderPreprocessor):
         return cell, resources
 
 
+class CellTimedOut(DeadKernelError):
+    """A cell ran past ``Execute.timeout``: its kernel is killed (an interrupt can be caught)."""
+
+
 class ResilientExecute(Execute):
-    """nbgrader's Execute, but a dead kernel costs only the cell that killed it."""
+    """nbgrader's Execute, but a dead kernel, or a cell past ``Execute.timeout``, costs only that cell.
+
+    A cell over time is not interrupted: a student's cell can catch ``KeyboardInterrupt`` and go on
+    (nbgrader would then stop grading the notebook); its kernel is killed and replaced instead.
+    """
 
     _killer_cells: set[int]
+
+    async def _async_handle_timeout(self, timeout: int, cell: NotebookNode | None = None) -> None:
+        self.log.error("A cell ran longer than %d s; its kernel is killed", timeout)
+        raise CellTimedOut(f"the cell ran longer than {timeout} s (Execute.timeout)")
 
     async def async_execute_cell(self, cell: NotebookNode, cell_index: int, execution_count: int | None = None,
                                  store_history: bool = True) -> NotebookNode:
         try:
             return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
-        except DeadKernelError:
+        except DeadKernelError as error:
             if not hasattr(self, "_killer_cells"):
                 self._killer_cells = set()
             self._killer_cells.add(cell_index)
             self.log.error("The kernel died in cell %d; restarting it and re-running the cells before it",
                            cell_index)
+            if isinstance(error, CellTimedOut):
+                name, why = "CellTimeoutError", str(error)
+            else:
+                name, why = "KernelDied", "the kernel died while running this cell (os._exit, a crash, or out of memory)"
             cell.outputs.append(NotebookNode(
-                output_type="error", ename="KernelDied",
-                evalue="the kernel died while running this cell (os._exit, a crash, or out of memory)",
-                traceback=["KernelDied: the kernel died while running this cell; the cells after it ran in "
-                           "a fresh kernel that first re-ran the cells before it"],
+                output_type="error", ename=name, evalue=why,
+                traceback=[f"{name}: {why}; the cells after it ran in a fresh kernel that first re-ran the cells "
+                           "before it"],
             ))
             await self._restart_and_replay(cell_index)
             return cell
@@ -215,9 +231,16 @@ class ResilientExecute(Execute):
             failed = any(output.get("output_type") == "error" for output in cell.get("outputs", []))
             if cell.cell_type != "code" or graded_test or failed or not cell.source.strip():
                 continue  # test cells are not needed again; failed ones (a time-out, say) would fail again
-            # Into the history, as the first run did: the autograder reads the definitions from ``In``.
+            # Into the history, as the first run did.
             message_id = self.kc.execute(cell.source, store_history=True)
-            await self.async_wait_for_reply(message_id, cell)
+            try:
+                await self.async_wait_for_reply(message_id, cell)
+            except DeadKernelError:  # it ran the first time, not now (it looked at the files it left?)
+                self.log.error("Re-running cell %d failed; the cells after it run in a fresh, empty kernel", index)
+                self.kc.stop_channels()
+                await self.km.restart_kernel(now=True)
+                await self.async_start_new_kernel_client()
+                return
 
 
 def require_secret_seed(log: logging.Logger | None = None) -> None:

@@ -226,8 +226,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         if self._lease:  # the provisioner wrote it as root, mode 0600
             os.chown(self.connection_file, self._lease.uid, self._lease.uid)
         assert self.kernel_spec is not None
-        # Interrupt (a cell over Execute.timeout) through the control channel: a signal to the
-        # process nbgrader started would reach bubblewrap, not the kernel in its own session.
+        # Interrupt (jupyter_client does before a shutdown) through the control channel: a signal to
+        # the process nbgrader started would reach bubblewrap, not the kernel in its own session.
         self.kernel_spec.interrupt_mode = "message"
         kw["env"] = {**KERNEL_ENVIRONMENT, "PYTHONPATH": str(self._folder / "lib")}
         kw["cwd"] = str(self._folder / "work")

@@ -25,10 +25,9 @@ c.CourseDirectory.course_id = "ftr-replanning"
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 
 # The test cells do not run in the kernel at grading time (GradeOutsideKernel below), so a cell of
-# the student's own is all the kernel runs: one that runs longer than this is interrupted, gets an
-# error in the feedback and costs nothing else (its outputs are the student's, never a grade).
+# the student's own is all the kernel runs: one that runs longer than this gets an error in the
+# feedback, its kernel is replaced (grading_guards.ResilientExecute), and it costs nothing else.
 c.Execute.timeout = 300
-c.Execute.interrupt_on_timeout = True
 
 # nbgrader's own stubs for what students must write.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
