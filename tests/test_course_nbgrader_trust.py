@@ -168,6 +168,36 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return course
 
 
+def test_nbgrader_reads_the_points_written_into_a_test_cell() -> None:
+    """nbgrader's own determine_grade on graded_cell_outputs: 6 of 8 points (4 public + 2 hidden, by
+    hand below) are partial credit 6; none is an error and 0."""
+    pytest.importorskip("nbgrader")
+    import nbformat
+    from nbgrader.utils import determine_grade
+
+    sys.path.insert(0, str(REPO / "course"))
+    try:
+        from grading_guards import graded_cell_outputs
+    finally:
+        sys.path.remove(str(REPO / "course"))
+    from autograder.report import CheckResult, GradeReport
+
+    def cell_with(report: GradeReport) -> nbformat.NotebookNode:
+        cell = nbformat.v4.new_code_cell("check('heap', globals())")
+        cell.metadata["nbgrader"] = {"grade": True, "solution": False, "grade_id": "test_heap", "points": 8}
+        cell.outputs = graded_cell_outputs(report, "test_heap")
+        return cell
+
+    partial = GradeReport("alice", "notebook", "public+hidden", [CheckResult("heap", "The heap", 4, 4),
+                          CheckResult("heap_hidden", "The heap", 2, 4, ["sequence 3: pop gave 'b'"])], [], 1.0)
+    assert determine_grade(cell_with(partial)) == (6, 8)
+    nothing = GradeReport("bob", "notebook", "public+hidden", [CheckResult("heap", "The heap", 0, 4, ["no heap"]),
+                          CheckResult("heap_hidden", "The heap", 0, 4)], [], 1.0)
+    cell = cell_with(nothing)
+    assert determine_grade(cell) == (0, 8)
+    assert "no heap" in cell.outputs[-1]["evalue"]
+
+
 def _grades(course: Path, student: str) -> dict[str, float]:
     from nbgrader.api import Gradebook
 
