@@ -11,8 +11,8 @@ starts it so that the student's code can reach nothing of the course:
 * **a uid of its own** when nbgrader runs as root (a lease from :class:`autograder.sandbox.UidLease`,
   released and swept when the kernel stops), with Debian's ``/usr/bin/python3`` (``apt-get install
   python3-ipykernel python3-numpy``) because a venv under ``/root`` is closed to other uids;
-* **limits**: 4 GiB of address space per process, 64 processes for its uid (as root), 64 MiB per file, a
-  256 MiB ``/tmp``;
+* **limits**: 4 GiB of address space per process, 64 processes for its uid (as root), 64 MiB per
+  file, a 256 MiB ``/tmp``;
 * **an environment of its own**: ``PATH``, ``HOME=/tmp`` and the few variables a kernel needs, so no
   ``FTR_SECRET_SEED``, no ``FTR_SECRET_SEED_FILE`` and nothing else of nbgrader's environment;
 * the kernel talks to nbgrader over Unix sockets in its private folder (ZeroMQ's ``ipc``
@@ -100,7 +100,10 @@ def kernel_setup() -> tuple[str, str | None]:
     if _SETUP:
         return _SETUP[0]
     override = os.environ.get("FTR_KERNEL_PYTHON")
-    candidates = [override] if override else (["/usr/bin/python3"] if os.geteuid() == 0 else [sys.executable, "/usr/bin/python3"])
+    if override:
+        candidates = [override]
+    else:
+        candidates = ["/usr/bin/python3"] if os.geteuid() == 0 else [sys.executable, "/usr/bin/python3"]
     bwrap = _bwrap_path()
     for wrapper in ([bwrap] if bwrap else []) + [None]:
         for python in candidates:

@@ -9,7 +9,8 @@ the real sandbox. The students:
   kernel: ``check`` redefined to return full points (in the notebook and in ``autograder.notebook``),
   the grader module monkeypatched, fake result files and a forged gradebook row written where
   nbgrader keeps them, and attempts to print the secret seed (environment, seed file, the parent's
-  ``/proc/PID/environ``), a classmate's submitted notebook and the instructor's source notebook.
+  ``/proc/PID/environ``), a classmate's submitted notebook, the instructor's source notebook and
+  the kit's reference solutions (by path and by import).
   (A loop that catches ``KeyboardInterrupt`` is the ``crashy`` student of test_course_nbgrader.py.)
 
 ``nbgrader autograde`` (the command) grades all three (the default run). ``NbGraderAPI(...).autograde``
@@ -37,8 +38,21 @@ ASSIGNMENT = "replanning"
 SECRET = "918273645546372819"        # long and odd, so finding it anywhere means it leaked
 CLASSMATE_MARKER = "# classmate-only-marker-5d41402abc"
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None and os.geteuid() == 0,
-                                reason="grading as root needs bubblewrap here")
+
+
+def skip_without_a_sandboxed_kernel() -> None:
+    """Skip unless a grading kernel can run in bubblewrap here (as root: Debian's python3-ipykernel)."""
+    sys.path.insert(0, str(REPO / "course"))
+    try:
+        from kernel_sandbox import KernelSetupError, kernel_setup
+    finally:
+        sys.path.remove(str(REPO / "course"))
+    try:
+        _, bwrap = kernel_setup()
+    except KernelSetupError as error:
+        pytest.skip(str(error))
+    if bwrap is None:
+        pytest.skip("bubblewrap cannot run here: the kernel would share the file system (documented)")
 
 
 def _rubric_points() -> dict[str, float]:
@@ -125,11 +139,17 @@ def _forger_cells(course: Path) -> list[str]:
         # the secret seed, a classmate's notebook, the source notebook, the grader's environment
         "import os\nprint('uid', os.getuid())\nprint('environment', dict(os.environ))\n"
         f"for path in [{str(course / 'secret_seed.txt')!r}, {str(classmate)!r}, {str(source)!r},\n"
+        f"             {str(REPO / 'reference' / 'solutions' / 'replanning.py')!r},\n"
         "             '/proc/1/environ', f'/proc/{os.getppid()}/environ', '../../../secret_seed.txt']:\n"
         "    try:\n"
         "        print('READ', path, open(path, 'rb').read()[:100000])\n"
         "    except OSError as e:\n"
         "        print('could not read', path, type(e).__name__)\n"
+        "try:\n"
+        "    import inspect, reference.solutions.replanning as kit_solution\n"
+        "    print('READ the kit', inspect.getsource(kit_solution))\n"
+        "except ImportError as e:\n"
+        "    print('could not import the kit solutions', e)\n"
         "for pid in [p for p in os.listdir('/proc') if p.isdigit()]:\n"
         "    try:\n"
         "        print('ENV', pid, open(f'/proc/{pid}/environ', 'rb').read())\n"
@@ -142,6 +162,7 @@ def _forger_cells(course: Path) -> list[str]:
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The course, graded by the command, with feedback."""
     pytest.importorskip("nbgrader")
+    skip_without_a_sandboxed_kernel()
     course = tmp_path_factory.mktemp("nbgrader-trust") / "course"
     shutil.copytree(REPO / "course", course, ignore=shutil.ignore_patterns(
         "release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__", "secret_seed.txt"))
@@ -252,7 +273,8 @@ def test_the_kernel_reads_no_secret_no_classmate_and_no_source(course: Path) -> 
         assert CLASSMATE_MARKER not in text
         assert solution_line not in text and json.dumps(solution_line)[1:-1] not in text
         assert "FTR_SECRET" not in text
-        assert f"READ {course}" not in text  # every read of the course's files failed
+        assert f"READ {course}" not in text and f"READ {REPO}" not in text  # every read of the course's files failed
+    assert "could not import the kit solutions" in printed
     uid = next(line for line in printed.splitlines() if line.startswith("uid "))
     assert os.geteuid() != 0 or int(uid.split()[1]) != 0  # as root, the kernel ran as a sandbox uid
 
