@@ -63,7 +63,10 @@ KERNEL_ENVIRONMENT = {
     "JUPYTER_PLATFORM_DIRS": "1",
     "PYTHONDONTWRITEBYTECODE": "1",
     "NBGRADER_EXECUTION": "autograde",
-    "PYDEVD_DISABLE_FILE_VALIDATION": "1",  # Debian's debugpy warns about frozen modules on every start
+    "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+    # A parent pid of 1: ipykernel then neither polls its parent (in its own PID namespace the
+    # parent is always pid 1) nor prints "To connect another client..." as if started by hand.
+    "JPY_PARENT_PID": "1",  # Debian's debugpy warns about frozen modules on every start
 }
 
 SCRATCH_BYTES = 256 << 20  # the kernel's /tmp (a tmpfs): matplotlib's cache, the student's files
@@ -234,8 +237,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.kernel_spec.interrupt_mode = "message"
         kw["env"] = {**KERNEL_ENVIRONMENT, "PYTHONPATH": str(self._folder / "lib")}
         kw["cwd"] = str(self._folder / "work")
-        # Not "independent", jupyter_client would pass the kernel its parent's pid to poll, and in its
-        # own PID namespace the kernel's parent is always pid 1 (it would stop at once); bubblewrap's
+        # Not "independent", jupyter_client would pass the kernel nbgrader's pid to poll, which in
+        # the kernel's own PID namespace it would never see (it would stop at once); bubblewrap's
         # --die-with-parent ends it with nbgrader instead.
         kw["independent"] = True
         if self._lease:
