@@ -14,14 +14,22 @@ notebook submission.
 and the hidden instances, split by the rubric's ``[groups]`` weights (half each by default): exactly the
 check's points in ``ftr grade --hidden``.
 
-The course's test cells check the public instances and then, in their hidden part, ``"both"``.
-Where the secret seed is present (the instructor's grading), the public line only reports and never
-raises, so the cell's points are the ``"both"`` line's: nbgrader and ``ftr grade --hidden`` agree.
+The course's test cells check the public instances and then, in their hidden part, ``"both"``:
+that is what a student (public part only) or the instructor (with the seed) sees when running the
+notebook. Where the secret seed is present, the public line only reports and never raises, so the
+cell's points are the ``"both"`` line's.
+
+``nbgrader autograde`` does not call ``check``: a student's kernel could redefine it. The course's
+``GradeOutsideKernel`` (course/grading_guards.py) grades the submitted notebook in the grading
+process and writes :func:`cell_grade_report` into each test cell. Inside a kernel that nbgrader runs
+for autograding (``NBGRADER_EXECUTION=autograde``) ``check`` refuses, so an autograde run without the
+course's configuration gives no test cell any points rather than trusting the kernel.
 """
 
 from __future__ import annotations
 
 import inspect
+import os
 import types
 import typing
 from collections.abc import Mapping
@@ -29,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .grader import GradingOptions, grade_submission
+from .report import GradeReport
 from .instances import SecretSeedMissing, secret_seed
 from .rubric import load_rubric
 from .submission import from_statements, notebook_statements
@@ -84,8 +93,12 @@ def _is_constant(value: Any) -> bool:
 def check(check_id: str, namespace: Mapping[str, Any], instances: str = "public") -> float:
     """Run rubric check ``check_id`` on the definitions in ``namespace``; print a report; return the points.
 
-    Raises AssertionError naming the first divergences when the check earns nothing.
+    Raises AssertionError naming the first divergences when the check earns nothing, and
+    RuntimeError inside nbgrader's autograding kernel (grading happens outside it).
     """
+    if os.environ.get("NBGRADER_EXECUTION") == "autograde":
+        raise RuntimeError("check() does not grade inside nbgrader's autograding kernel: the course's "
+                           "nbgrader_config.py grades the notebook outside it (GradeOutsideKernel)")
     rubric = load_rubric()
     known = set(rubric.autograded) | set(rubric.extra_credit)
     if check_id not in known:
@@ -96,34 +109,54 @@ def check(check_id: str, namespace: Mapping[str, Any], instances: str = "public"
     checks = ("heap", "heap_from_scratch") if check_id == "heap_from_scratch" else (check_id,)
     options = GradingOptions(checks=checks, hidden=instances == "both", hidden_only=instances == "hidden")
     report = grade_submission(submission, options)
-    # With "both" the report has the check twice, its public and its hidden part ("<id>_hidden").
-    results = [c for c in report.checks if c.id in (check_id, check_id + "_hidden")]
-    points = round(sum(c.points for c in results), 2)
-    total = sum(c.max_points for c in results)
-    title = results[0].title
     if instances == "both":
-        public, hidden = results[0], results[-1]
-        print(f"{title}: {points:g} / {total:g} on the public and the hidden instances together "
-              f"(the grade for this cell)")
-        print(f"  public instances (the handout's examples, the hand-made cases, the standard mazes): "
-              f"{public.points:g} / {public.max_points:g}" + (" (details above)" if (check_id in _PUBLIC_SHOWN) else ""))
-        if not (check_id in _PUBLIC_SHOWN):
-            for message in public.messages:
-                print("    - " + message.replace("\n", "\n      "))
-        print(f"  hidden instances (made from the instructor's secret seed): {hidden.points:g} / {hidden.max_points:g}")
-        for message in hidden.messages:
-            print("    - " + message.replace("\n", "\n      "))
+        points, text, messages = cell_grade_report(report, check_id, public_details=check_id not in _PUBLIC_SHOWN)
+        print(text)
     else:
+        # The report has the check once ("<id>", or "<id>_hidden" with hidden_only).
+        results = [c for c in report.checks if c.id in (check_id, check_id + "_hidden")]
+        points = round(sum(c.points for c in results), 2)
         which = {"public": "the public instances: the handout's examples, the hand-made cases, the standard mazes",
                  "hidden": "the hidden instances made from the instructor's secret seed"}[instances]
-        print(f"{title}: {points:g} / {total:g} on {which}")
-        for message in (m for c in results for m in c.messages):
+        print(f"{results[0].title}: {points:g} / {sum(c.max_points for c in results):g} on {which}")
+        messages = [m for c in results for m in c.messages]
+        for message in messages:
             print("  - " + message.replace("\n", "\n    "))
         _PUBLIC_SHOWN.add(check_id)
-    messages = [m for c in results for m in c.messages]
     if points <= 0 and not (instances == "public" and _hidden_part_follows()):
         raise AssertionError(f"{check_id}: no points. " + " | ".join(messages[:3]))
     return points
+
+
+def cell_grade_report(report: GradeReport, check_id: str, public_details: bool = True) -> tuple[float, str, list[str]]:
+    """A course test cell's grade from a ``hidden=True`` report: (points, the text it shows, messages).
+
+    The points are the check's public and hidden parts together (``<id>`` and ``<id>_hidden``),
+    exactly what ``ftr grade --hidden`` gives the check. ``public_details=False`` leaves out the
+    public part's messages (a public check printed them just before).
+
+    >>> from autograder.report import CheckResult, GradeReport
+    >>> report = GradeReport("alice", "notebook", "public+hidden", [CheckResult("heap", "The heap", 4, 4),
+    ...     CheckResult("heap_hidden", "The heap", 2, 4, ["sequence 3: pop gave 'b'"])], [], 1.0)
+    >>> points, text, messages = cell_grade_report(report, "heap")
+    >>> points, messages
+    (6, ["sequence 3: pop gave 'b'"])
+    """
+    results = [c for c in report.checks if c.id in (check_id, check_id + "_hidden")]
+    public, hidden = results[0], results[-1]
+    points = round(sum(c.points for c in results), 2)
+    lines = [f"{public.title}: {points:g} / {sum(c.max_points for c in results):g} on the public and the hidden "
+             "instances together (the grade for this cell)"]
+    if report.error:
+        lines.append(f"  not graded: {report.error}")
+    lines.append(f"  public instances (the handout's examples, the hand-made cases, the standard mazes): "
+                 f"{public.points:g} / {public.max_points:g}" + ("" if public_details else " (details above)"))
+    if public_details:
+        lines += ["    - " + message.replace("\n", "\n      ") for message in public.messages]
+    lines.append(f"  hidden instances (made from the instructor's secret seed): {hidden.points:g} / {hidden.max_points:g}")
+    lines += ["    - " + message.replace("\n", "\n      ") for message in hidden.messages]
+    messages = ([report.error] if report.error else []) + [m for c in results for m in c.messages]
+    return points, "\n".join(lines), messages
 
 
 _PUBLIC_SHOWN: set[str] = set()

@@ -103,7 +103,8 @@ def test_both_scores_like_ftr_grade_hidden_and_the_public_line_only_reports(monk
 
 
 def test_nbgrader_autograde_without_the_secret_seed_stops_before_grading(tmp_path):
-    """Without the seed every hidden test would score 0, silently: nbgrader must stop at once instead."""
+    """Without the seed every hidden test would score 0, silently: nbgrader must stop at once instead.
+    (tests/test_course_nbgrader_trust.py checks the API route and that the gradebook is untouched.)"""
     import os
     import shutil
     import subprocess
@@ -113,6 +114,9 @@ def test_nbgrader_autograde_without_the_secret_seed_stops_before_grading(tmp_pat
     course = tmp_path / "course"
     shutil.copytree(REPO / "course", course, ignore=shutil.ignore_patterns(
         "release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__", "secret_seed.txt"))
+    submitted = course / "submitted" / "alice" / "replanning"
+    submitted.mkdir(parents=True)
+    shutil.copy(course / "source" / "replanning" / "replanning.ipynb", submitted)
     environment = {key: value for key, value in os.environ.items() if not key.startswith("FTR_SECRET")}
     environment["FTR_SECRET_SEED_FILE"] = str(tmp_path / "no_seed.txt")
     environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
@@ -121,3 +125,12 @@ def test_nbgrader_autograde_without_the_secret_seed_stops_before_grading(tmp_pat
     assert result.returncode != 0
     assert "stopped before grading anyone" in result.stderr and "secret seed" in result.stderr
     assert not (course / "autograded").exists()
+
+
+def test_check_refuses_inside_an_autograding_kernel(monkeypatch):
+    """nbgrader sets NBGRADER_EXECUTION=autograde for the kernels it runs while autograding; grading
+    there would trust the student's kernel, so check() refuses (the course grades outside it)."""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    namespace = {"__name__": "__main__", "In": [""] + solution_cells()}
+    with pytest.raises(RuntimeError, match="outside"):
+        check("heap", namespace)
