@@ -216,7 +216,9 @@ def register_secret_seed(subparsers: argparse._SubParsersAction) -> None:
                     "SHA-256. Keep it out of version control and out of the student bundle.",
     )
     parser.add_argument("file", type=Path, nargs="?", default=None, metavar="FILE",
-                        help="where to write it (default: course/secret_seed.txt)")
+                        help="where to write it (default: course/secret_seed.txt in a source checkout, else "
+                             "$XDG_CONFIG_HOME/ftr-kit/secret_seed.txt, i.e. ~/.config/ftr-kit/; grading looks "
+                             "there too; elsewhere, name the file in FTR_SECRET_SEED_FILE)")
     parser.add_argument("--force", action="store_true", help="replace an existing seed (hidden instances change!)")
     parser.set_defaults(handler=secret_seed_command)
 
@@ -224,10 +226,10 @@ def register_secret_seed(subparsers: argparse._SubParsersAction) -> None:
 def secret_seed_command(args: argparse.Namespace) -> int:
     import secrets
 
-    from autograder.instances import SECRET_SEED_FILE
+    from autograder.instances import seed_file
     from autograder.report import write_private
 
-    path = args.file or SECRET_SEED_FILE
+    path = args.file or seed_file()
     if path.exists() and not args.force:
         raise UsageError(f"{path} exists already: replacing it changes every hidden instance (use --force)")
     write_private(path, f"{secrets.randbits(128)}\n")
