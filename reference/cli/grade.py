@@ -184,7 +184,9 @@ def register_gradescope(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     build = actions.add_parser(
         "build", help="write autograder.zip for Gradescope",
-        description="Write a Gradescope autograder zip (setup.sh, run_autograder, the kit and the secret seed). "
+        description="Write a Gradescope autograder zip (setup.sh, run_autograder, the grading part of the kit, the "
+                    "secret seed and the hidden instances' expected runs, computed now: the image needs its own "
+                    "Python 3.10 or newer, NumPy and tqdm, and no compiler). "
                     "It grades /autograder/submission — a folder with heap.py and replanning.py, or one .ipynb — "
                     "on public and hidden instances and writes /autograder/results/results.json; tests on hidden "
                     "instances are visible after the due date.",
