@@ -110,6 +110,10 @@ def default_seed_file() -> Path:
     return checkout / "course" / SEED_FILE_NAME if checkout else user_config_dir() / SEED_FILE_NAME
 
 
+#: The default seed file as it was when this module was imported (the sandbox keeps children away from it).
+SECRET_SEED_FILE = default_seed_file()
+
+
 def seed_file() -> Path:
     """The seed file grading reads: ``FTR_SECRET_SEED_FILE`` if set, else :func:`default_seed_file`."""
     named = os.environ.get("FTR_SECRET_SEED_FILE")
