@@ -8,7 +8,8 @@ Hidden (``hidden_instances``): made at grading time from the instructor's secret
 written to disk: mazes built by SPEC §3 with seeds derived from the secret one, in other sizes and
 shapes; a maze whose target is walled in (unreachable, discovered only after moving); start ==
 target; corridors. The secret seed comes from ``FTR_SECRET_SEED``, else the file named by
-``FTR_SECRET_SEED_FILE``, else ``course/secret_seed.txt``.
+``FTR_SECRET_SEED_FILE``, else :func:`default_seed_file` (``course/secret_seed.txt`` in a source
+checkout, ``$XDG_CONFIG_HOME/ftr-kit/secret_seed.txt`` for an installed wheel).
 
 The efficiency probe (``efficiency_probe``): a 1001 x 1001 grid, blocked except for a small maze
 in which the agent and the target sit, so every search is small but the grid is large.
@@ -32,14 +33,13 @@ import numpy as np
 from reference.world.generator import generate_maze
 from reference.world.grid import Gridworld
 from reference.world.instances import Instance, load_folder, standard_mazes_dir
+from reference.world.kitdata import source_checkout, user_config_dir
 
 #: Standard mazes graded by default (all 50 with ``--full``): a fixed, public choice of the eight whose
 #: four runs (forward both ties, backward, adaptive) expand the fewest cells, so that a correct Python
 #: submission is graded in well under a minute; Repeated Backward A* alone expands over a million
 #: cells on some of the others.
 DEFAULT_STANDARD = (6, 8, 12, 13, 33, 34, 38, 42)
-
-SECRET_SEED_FILE = Path(__file__).resolve().parents[1] / "course" / "secret_seed.txt"
 
 
 def example_instances() -> list[Instance]:
@@ -98,16 +98,39 @@ class SecretSeedMissing(LookupError):
     """No secret seed configured, so no hidden instances can be made."""
 
 
+SEED_FILE_NAME = "secret_seed.txt"
+
+
+def default_seed_file() -> Path:
+    """Where ``ftr secret-seed`` writes the seed and grading looks for it (unless ``FTR_SECRET_SEED_FILE``
+    names another file): ``course/secret_seed.txt`` in a source checkout (``course/.gitignore`` keeps
+    it out of version control), else ``secret_seed.txt`` in the user's config folder
+    (``$XDG_CONFIG_HOME/ftr-kit``, by default ``~/.config/ftr-kit``): never inside site-packages."""
+    checkout = source_checkout()
+    return checkout / "course" / SEED_FILE_NAME if checkout else user_config_dir() / SEED_FILE_NAME
+
+
+#: The default seed file as it was when this module was imported (the sandbox keeps children away from it).
+SECRET_SEED_FILE = default_seed_file()
+
+
+def seed_file() -> Path:
+    """The seed file grading reads: ``FTR_SECRET_SEED_FILE`` if set, else :func:`default_seed_file`."""
+    named = os.environ.get("FTR_SECRET_SEED_FILE")
+    return Path(named) if named else default_seed_file()
+
+
 def secret_seed() -> int:
-    """The instructor's secret seed: ``FTR_SECRET_SEED``, the file ``FTR_SECRET_SEED_FILE``, or course/secret_seed.txt."""
+    """The instructor's secret seed: ``FTR_SECRET_SEED``, else the file :func:`seed_file` names."""
     text = os.environ.get("FTR_SECRET_SEED")
     source = "FTR_SECRET_SEED"
     if not text:
-        path = Path(os.environ.get("FTR_SECRET_SEED_FILE", SECRET_SEED_FILE))
+        path = seed_file()
         if not path.exists():
             raise SecretSeedMissing(
-                "hidden instances need the instructor's secret seed: set FTR_SECRET_SEED, or write a number "
-                f"into {path} (keep it out of version control and out of the student bundle)"
+                "hidden instances need the instructor's secret seed: run `ftr secret-seed` (it writes "
+                f"{path}), or set FTR_SECRET_SEED or FTR_SECRET_SEED_FILE (keep it out of version control "
+                "and out of the student bundle)"
             )
         if path.stat().st_mode & 0o077 and path.stat().st_uid == os.geteuid():
             path.chmod(0o600)  # the seed file is the grader's alone (student code must not read it)

@@ -30,10 +30,14 @@ from __future__ import annotations
 
 import json
 import sys
-import tomllib
 from pathlib import Path
 from textwrap import dedent
 from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 COURSE = Path(__file__).resolve().parent
 sys.path.insert(0, str(COURSE.parent))  # run as a script from anywhere: the kit's packages

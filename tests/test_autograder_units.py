@@ -4,9 +4,12 @@ source check, notebook extraction, the rubric and the instance sets."""
 from __future__ import annotations
 
 import os
-import tomllib
 from array import array
 from pathlib import Path
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 import pytest
 from hypothesis import given, settings

@@ -48,8 +48,9 @@ def skip_without_a_grading_kernel() -> None:
 
 
 def _rubric_points() -> dict[str, float]:
-    import tomllib
-    rubric = tomllib.loads((REPO / "course" / "rubric.toml").read_text())
+    from autograder.rubric import _toml_loader  # tomllib, or tomli on Python 3.10
+
+    rubric = _toml_loader().loads((REPO / "course" / "rubric.toml").read_text())
     return {f"test_{k}": v for k, v in {**rubric["autograded"], **rubric["extra_credit"]}.items()}
 
 

@@ -13,8 +13,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 import pytest
 from hypothesis import given, settings

@@ -146,6 +146,22 @@ def test_self_check_says_in_one_line_what_is_not_a_submission(bundle: Path, tmp_
     assert expected in result.stderr and not result.stdout
 
 
+def test_self_check_exit_status_is_0_at_full_marks_and_1_below(bundle: Path, tmp_path: Path) -> None:
+    """With a one-check rubric (FTR_RUBRIC) so that it runs in seconds: the reference's heap earns all
+    8 points (exit 0), the untouched starter none (exit 1)."""
+    from autograder.export import export_solution
+
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text("[autograded]\nheap = 8\n")
+    environment = {**os.environ, "FTR_RUBRIC": str(rubric)}
+    solution = export_solution(tmp_path / "solution")
+    for submission, status, total in ((solution, 0, "Total: 8 / 8"), (bundle / "starter", 1, "Total: 0 / 8")):
+        result = subprocess.run([sys.executable, "self_check.py", str(submission)], cwd=bundle, capture_output=True,
+                                text=True, timeout=600, env=environment)
+        assert result.returncode == status, result.stdout + result.stderr
+        assert total in result.stdout
+
+
 def test_self_check_without_an_argument_prints_its_usage(bundle: Path) -> None:
     result = _self_check(bundle)
     assert result.returncode == 2 and result.stderr.startswith("usage: python3 self_check.py")
@@ -156,7 +172,7 @@ def test_self_check_on_an_old_python_says_so_in_one_line(bundle: Path) -> None:
     script = ("import sys; sys.version_info = (3, 9, 7, 'final', 0); sys.argv = ['self_check.py', 'starter']; "
               "exec(compile(open('self_check.py').read(), 'self_check.py', 'exec'), {'__name__': '__main__'})")
     result = subprocess.run([sys.executable, "-c", script], cwd=bundle, capture_output=True, text=True)
-    assert result.returncode == 1
+    assert result.returncode == 2  # nothing was checked: not the status of a submission below full marks
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert "needs Python 3.10 or newer" in result.stderr and "Traceback" not in result.stderr
 
@@ -240,7 +256,9 @@ def test_release_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_bundle_works_alone_in_a_fresh_virtual_environment(bundle: Path, tmp_path: Path) -> None:
-    """python -m venv; pip install -r requirements.txt; the self-check on the untouched starter: 0 points."""
+    """The bundle README's install (python -m venv; pip install -r requirements.txt), then the self-check:
+    on the untouched starter 0 points (exit 1), on the reference solution copied into starter/ full
+    marks (exit 0)."""
     copy = tmp_path / "student"
     shutil.copytree(bundle, copy)  # a place the kit's repository is nowhere near
     venv = tmp_path / "venv"
@@ -257,10 +275,19 @@ def test_bundle_works_alone_in_a_fresh_virtual_environment(bundle: Path, tmp_pat
     assert probe.returncode != 0
     check = subprocess.run([str(python), "self_check.py", "starter"], cwd=copy, capture_output=True, text=True,
                            env=environment, timeout=600)
-    assert check.returncode == 0, check.stderr
+    assert check.returncode == 1, check.stderr  # below full marks
     assert "Total: 0 / 60" in check.stdout
     assert "NotImplementedError" in check.stdout and "TODO" in check.stdout  # a useful message per check
     assert str(REPO) not in check.stdout + check.stderr
+
+    from autograder.export import export_solution
+
+    for file in export_solution(tmp_path / "solution").glob("*.py"):
+        shutil.copy(file, copy / "starter" / file.name)
+    solved = subprocess.run([str(python), "self_check.py", "starter/"], cwd=copy, capture_output=True, text=True,
+                            env=environment, timeout=900)
+    assert solved.returncode == 0, solved.stdout[-3000:] + solved.stderr[-3000:]
+    assert "Total: 60 / 60" in solved.stdout
 
 
 @pytest.mark.slow

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
@@ -47,7 +46,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_package_list_names_every_package() -> None:
     """pyproject.toml lists the packages by hand (it maps data folders into the wheel); a new package
     left out of the list would be missing from every wheel."""
-    declared = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    from autograder.rubric import _toml_loader  # tomllib, or tomli on Python 3.10
+
+    declared = set(_toml_loader().loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     on_disk = {".".join(p.parent.relative_to(REPO).parts) for top in ("reference", "autograder")
                for p in (REPO / top).rglob("__init__.py")}
     assert on_disk <= declared, f"add to [tool.setuptools] packages: {sorted(on_disk - declared)}"
@@ -100,6 +101,48 @@ def _use_the_wheel(python: Path | str, away: Path, env: dict, submission: Path) 
     assert str(REPO) not in check.stdout + grade.stdout
 
 
+def _instructor_commands(python: Path | str, away: Path, env: dict, site: Path) -> None:
+    """Every instructor command, run in ``away`` with the kit ``python`` imports from ``site``: it works, or
+    refuses in one line; the secret seed goes to the user's config folder; nothing is written into ``site``
+    (``__pycache__`` aside: Python's and Numba's caches)."""
+    def files() -> set[Path]:
+        return {p for p in site.rglob("*") if "__pycache__" not in p.parts}
+
+    before = files()
+    config = Path(env["XDG_CONFIG_HOME"])
+    mazes = _ftr(python, away, "mazes", "path", env=env)
+    assert mazes.returncode == 0, mazes.stderr
+    folder = Path(mazes.stdout.strip())
+    assert (folder / "mazes.scen").is_file() and (folder / "maze_49.map").is_file() and str(site) in str(folder)
+    drawn = _ftr(python, away, "draw", "--standard", "--maze", "7", "--algorithm", "adaptive", "--search", "2",
+                 "--out", str(away / "maze7.png"), env=env)
+    assert drawn.returncode == 0, drawn.stderr[-3000:]
+    assert (away / "maze7.png").read_bytes()[:4] == b"\x89PNG"
+
+    no_seed = _ftr(python, away, "gradescope", "build", "--out", str(away / "autograder.zip"), env=env)
+    assert no_seed.returncode == 2 and no_seed.stderr.count("\n") == 1 and "ftr secret-seed" in no_seed.stderr
+    seed = _ftr(python, away, "secret-seed", env=env)
+    assert seed.returncode == 0, seed.stderr
+    seed_file = config / "ftr-kit" / "secret_seed.txt"
+    assert str(seed_file) in seed.stdout and seed_file.stat().st_mode & 0o777 == 0o600
+    built = _ftr(python, away, "gradescope", "build", "--out", str(away / "autograder.zip"), env=env)
+    assert built.returncode == 0, built.stderr[-3000:]
+    names = set(zipfile.ZipFile(away / "autograder.zip").namelist())
+    assert {"setup.sh", "run_autograder", "secret_seed.txt", "expected_hidden.json.gz", "course/rubric.toml",
+            "mazes/mazes.scen", "mazes/handout/example1.map", "autograder/grader.py",
+            "reference/solutions/replanning.py"} <= names
+    assert not [n for n in names if n.startswith("reference/world/_data")]
+
+    exported = _ftr(python, away, "solution", "export", str(away / "solution"), env=env)
+    assert exported.returncode == 0 and (away / "solution" / "replanning.py").is_file(), exported.stderr
+    generated = _ftr(python, away, "mazes", "generate", str(away / "two"), "--count", "2", env=env)
+    assert generated.returncode == 0 and (away / "two" / "mazes.scen").is_file(), generated.stderr
+    release = _ftr(python, away, "release", "--out", str(away / "bundle"), env=env)
+    assert release.returncode == 2 and release.stderr.count("\n") == 1, release.stderr
+    assert "source checkout" in release.stderr and not (away / "bundle").exists()
+    assert files() == before, sorted(map(str, files() ^ before))
+
+
 def _environment(**extra: str) -> dict:
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FTR_MAZES", "FTR_RUBRIC")}
     environment.update(extra)
@@ -120,6 +163,17 @@ def test_the_unpacked_wheel_runs_experiment_check_and_grade(wheel: Path, tmp_pat
                               capture_output=True, text=True, env=environment, check=True)
     assert imported.stdout.strip().startswith(str(site))
     _use_the_wheel(sys.executable, away, environment, submission)
+
+
+def test_every_instructor_command_works_from_the_unpacked_wheel(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    environment = _environment(PYTHONPATH=str(site), HOME=str(tmp_path / "home"),
+                               XDG_CONFIG_HOME=str(tmp_path / "config"), FTR_SECRET_SEED="",
+                               FTR_SECRET_SEED_FILE="")
+    _instructor_commands(sys.executable, away, environment, site)
 
 
 @pytest.mark.slow
@@ -147,3 +201,8 @@ def test_the_wheel_installed_in_a_fresh_venv(wheel: Path, tmp_path: Path) -> Non
                          env=environment)
     assert ftr.returncode == 0, ftr.stderr
     _use_the_wheel(python, away, environment, export_solution(tmp_path / "student"))
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    _instructor_commands(python, away, {**environment, "HOME": str(tmp_path / "home"),
+                                        "XDG_CONFIG_HOME": str(tmp_path / "config"), "FTR_SECRET_SEED": "",
+                                        "FTR_SECRET_SEED_FILE": ""}, site)

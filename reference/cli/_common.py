@@ -24,8 +24,11 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 def add_instance_arguments(parser: argparse.ArgumentParser) -> None:
     """``PATH`` plus the ways of picking instances from a single ``.map``."""
-    parser.add_argument("path", metavar="PATH", type=Path,
+    parser.add_argument("path", metavar="PATH", type=Path, nargs="?",
                         help="a folder with mazes.scen (every instance), or one .map file")
+    parser.add_argument("--standard", action="store_true",
+                        help="instead of PATH: the kit's 50 standard mazes, wherever the kit is installed "
+                        "(the folder `ftr mazes path` prints)")
     parser.add_argument("--scen", type=Path, help="with a .map: the .scen file to take --index from")
     parser.add_argument("--index", type=int, default=0, help="with --scen: which scenario line (0 = first)")
     parser.add_argument("--start", type=parse_cell, metavar="R,C", help="with a .map: the agent's start cell")
@@ -41,9 +44,22 @@ def add_algorithm_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ties in f go to the larger g (default) or the smaller g")
 
 
+def instance_path(args: argparse.Namespace) -> Path:
+    """PATH, or with ``--standard`` the standard mazes' folder (then also set as ``args.path``)."""
+    from reference.world.instances import standard_mazes_dir
+
+    if getattr(args, "standard", False):
+        if args.path is not None:
+            raise UsageError(f"give PATH ({args.path}) or --standard, not both")
+        args.path = standard_mazes_dir()
+    if args.path is None:
+        raise UsageError("say which instances: PATH (a folder with mazes.scen, or a .map) or --standard")
+    return args.path
+
+
 def load_instances(args: argparse.Namespace) -> list[Instance]:
     """The instances ``add_instance_arguments`` describes, or a :class:`UsageError` saying why not."""
-    path: Path = args.path
+    path = instance_path(args)
     if not path.exists():
         raise UsageError(f"{path}: no such file or folder")
     if path.is_dir():

@@ -2,7 +2,7 @@
 
     ftr draw mazes/maze_00.map --scen mazes/mazes.scen --index 0 --search 3 --out search3.png
     ftr draw handout.map --start 4,2 --target 4,4 --algorithm adaptive --search 2 --out fig7.png
-    ftr draw mazes --maze 7 --view knowledge --step 40 --out knows.png
+    ftr draw --standard --maze 7 --view knowledge --step 40 --out knows.png   # the kit's mazes, from anywhere
     ftr animate mazes --maze 7 --algorithm backward --out run.gif
 
 Game maps, with a planner that knows the map (SPEC §12-13; eight-connected unless told otherwise),
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from reference.world.trace import TIE_BREAKS
 
-from ._common import add_instance_arguments, load_instances
+from ._common import add_instance_arguments, instance_path, load_instances
 from .subgoal import ALGORITHM_NAMES as KNOWN_MAP_ALGORITHMS
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def _known_map_run(args: argparse.Namespace) -> GameMapRun:
     from . import UsageError
     from .subgoal import scenario_problem
 
-    if args.path.is_dir() or args.scen is None or args.start or args.target:
+    if instance_path(args).is_dir() or args.scen is None or args.start or args.target:
         raise UsageError(f"--algorithm {args.algorithm} plans on a known game map: give MAP --scen FILE --index I")
     if args.max_moves < 1:
         raise UsageError("--max-moves must be at least 1")

@@ -227,7 +227,9 @@ def register_gradescope(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     build = actions.add_parser(
         "build", help="write autograder.zip for Gradescope",
-        description="Write a Gradescope autograder zip (setup.sh, run_autograder, the kit and the secret seed). "
+        description="Write a Gradescope autograder zip (setup.sh, run_autograder, the grading part of the kit, the "
+                    "secret seed and the hidden instances' expected runs, computed now: the image needs its own "
+                    "Python 3.10 or newer, NumPy and tqdm, and no compiler). "
                     "It grades /autograder/submission — a folder with heap.py and replanning.py, or one .ipynb — "
                     "on public and hidden instances and writes /autograder/results/results.json; tests on hidden "
                     "instances are visible after the due date.",
@@ -259,7 +261,9 @@ def register_secret_seed(subparsers: argparse._SubParsersAction) -> None:
                     "SHA-256. Keep it out of version control and out of the student bundle.",
     )
     parser.add_argument("file", type=Path, nargs="?", default=None, metavar="FILE",
-                        help="where to write it (default: course/secret_seed.txt)")
+                        help="where to write it (default: course/secret_seed.txt in a source checkout, else "
+                             "$XDG_CONFIG_HOME/ftr-kit/secret_seed.txt, i.e. ~/.config/ftr-kit/; grading looks "
+                             "there too; elsewhere, name the file in FTR_SECRET_SEED_FILE)")
     parser.add_argument("--force", action="store_true", help="replace an existing seed (hidden instances change!)")
     parser.set_defaults(handler=secret_seed_command)
 
@@ -267,10 +271,10 @@ def register_secret_seed(subparsers: argparse._SubParsersAction) -> None:
 def secret_seed_command(args: argparse.Namespace) -> int:
     import secrets
 
-    from autograder.instances import SECRET_SEED_FILE
+    from autograder.instances import seed_file
     from autograder.report import write_private
 
-    path = args.file or SECRET_SEED_FILE
+    path = args.file or seed_file()
     if path.exists() and not args.force:
         raise UsageError(f"{path} exists already: replacing it changes every hidden instance (use --force)")
     write_private(path, f"{secrets.randbits(128)}\n")

@@ -66,15 +66,19 @@ SELF_CHECK = '''\
     python3 self_check.py replanning.ipynb  # or your notebook
 
 It prints each check's points and the first places where your run differs from the rules
-(CONTRACT.md). Grading adds hidden instances made the same way. A path that is not a submission
-gets one line saying why, and exit code 2.
+(CONTRACT.md). Grading adds hidden instances made the same way.
+
+Exit status: 0 at full marks, 1 below full marks, 2 when nothing could be checked (a path that is
+not a submission, no argument, a Python older than 3.10, a sandbox that cannot start), with one
+line saying why.
 """
 
 import sys
 
 if sys.version_info < (3, 10):
-    sys.exit("self_check: error: this bundle needs Python 3.10 or newer; this is Python "
-             + sys.version.split()[0] + " (run it with python3.10, python3.11, ...)")
+    print("self_check: error: this bundle needs Python 3.10 or newer; this is Python "
+          + sys.version.split()[0] + " (run it with python3.10, python3.11, ...)", file=sys.stderr)
+    sys.exit(2)
 
 from pathlib import Path  # noqa: E402
 
@@ -96,7 +100,7 @@ def main(arguments):
         print(f"self_check: error: {error}", file=sys.stderr)
         return 2
     print(report.to_text())
-    return 0
+    return 0 if report.score >= report.max_score else 1
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import importlib.resources
+import os
 from pathlib import Path
 
 #: The folder of ``reference.world`` that holds the package data in a wheel (see pyproject.toml).
@@ -32,6 +33,25 @@ def kit_path(*parts: str) -> Path:
         return candidate
     tree = Path(str(importlib.resources.files("reference"))).parent
     return tree.joinpath(*parts)
+
+
+def source_checkout() -> Path | None:
+    """The repository the kit runs from (a clone, an editable install), or None (an installed wheel, the
+    student bundle, a Gradescope image): the folder holding ``pyproject.toml`` and ``course/`` beside
+    the ``reference`` package. Instructor files (the secret seed) go there only in a checkout, never
+    into site-packages.
+
+    >>> checkout = source_checkout()
+    >>> checkout is None or (checkout / "reference").is_dir()
+    True
+    """
+    tree = Path(str(importlib.resources.files("reference"))).parent
+    return tree if (tree / "pyproject.toml").is_file() and (tree / "course").is_dir() else None
+
+
+def user_config_dir() -> Path:
+    """The kit's folder for a user's settings: ``$XDG_CONFIG_HOME/ftr-kit``, by default ``~/.config/ftr-kit``."""
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "ftr-kit"
 
 
 def handout_examples_dir() -> Path:
