@@ -276,7 +276,7 @@ def _probe(setup: ChildSetup) -> str | None:
                 return reason[:400]
             finally:
                 child.stop()
-    except (OSError, LeaseError) as error:
+    except (OSError, LeaseError, subprocess.SubprocessError) as error:
         return f"{error}"
     reached = hello.get("reached", [])
     if reached and _is_root():
@@ -389,9 +389,13 @@ def paths_to_cover(python: str, sandbox_root: Path, site_packages: tuple[str, ..
     """The folders to hide from a plain child: the kit's folder and every site-packages folder, unless
     the child needs something in one (its interpreter, its sandbox); the probe refuses what stays reachable."""
     needed = [os.path.realpath(python), os.path.abspath(python), os.path.realpath(sandbox_root)]
-    folders = [str(KIT_ROOT), *site_packages]
-    return [f for f in dict.fromkeys(folders)
-            if os.path.isdir(f) and not any(_inside(path, f) for path in needed)]
+    folders = sorted({str(KIT_ROOT), *site_packages}, key=len)
+    chosen: list[str] = []
+    for folder in folders:  # outer folders first; one inside a covered folder is hidden already
+        if (os.path.isdir(folder) and not any(_inside(path, folder) for path in needed)
+                and not any(_inside(folder, outer) for outer in chosen)):
+            chosen.append(folder)
+    return chosen
 
 
 def exposure_warning() -> str | None:
