@@ -242,22 +242,29 @@ def _candidate_interpreters() -> list[str]:
     return [p for i, p in enumerate(found) if p not in found[:i] and os.path.isfile(p)]
 
 
-def private_paths() -> list[str]:
-    """What a child must never reach: the kit's reference solutions, shipped expectations, secret seed,
-    and the source checkout a non-editable install was made from."""
-    from .instances import SECRET_SEED_FILE
-
-    paths = [KIT_ROOT / "reference" / "solutions", KIT_ROOT / "autograder" / "data", SECRET_SEED_FILE,
-             KIT_ROOT / "autograder"]
-    if os.environ.get("FTR_SECRET_SEED_FILE"):
-        paths.append(Path(os.environ["FTR_SECRET_SEED_FILE"]))
+def kit_folders() -> list[Path]:
+    """The kit's folder, and the source checkout a non-editable install was made from (pip's direct_url.json)."""
+    folders = [KIT_ROOT]
     for record in KIT_ROOT.glob("ftr_kit-*.dist-info/direct_url.json"):
         try:
             url = json.loads(record.read_text()).get("url", "")
         except (OSError, ValueError):
             continue
-        if url.startswith("file://"):
-            paths.append(Path(url[len("file://"):]) / "reference" / "solutions")
+        if url.startswith("file://") and Path(url[len("file://"):]).is_dir():
+            folders.append(Path(url[len("file://"):]))
+    return folders
+
+
+def private_paths() -> list[str]:
+    """What a child must never reach: the kit's reference solutions, autograder and shipped expectations
+    (wherever the kit and its checkout are), and the secret seed."""
+    from .instances import SECRET_SEED_FILE
+
+    paths = [SECRET_SEED_FILE]
+    for folder in kit_folders():
+        paths += [folder / "reference" / "solutions", folder / "autograder"]
+    if os.environ.get("FTR_SECRET_SEED_FILE"):
+        paths.append(Path(os.environ["FTR_SECRET_SEED_FILE"]))
     return [str(p) for p in paths if p.exists()]
 
 
@@ -389,7 +396,7 @@ def paths_to_cover(python: str, sandbox_root: Path, site_packages: tuple[str, ..
     """The folders to hide from a plain child: the kit's folder and every site-packages folder, unless
     the child needs something in one (its interpreter, its sandbox); the probe refuses what stays reachable."""
     needed = [os.path.realpath(python), os.path.abspath(python), os.path.realpath(sandbox_root)]
-    folders = sorted({str(KIT_ROOT), *site_packages}, key=len)
+    folders = sorted({*(str(f) for f in kit_folders()), *site_packages}, key=len)
     chosen: list[str] = []
     for folder in folders:  # outer folders first; one inside a covered folder is hidden already
         if (os.path.isdir(folder) and not any(_inside(path, folder) for path in needed)
