@@ -85,6 +85,9 @@ def numpy_entries(python: str, site: str) -> tuple[list[str], str]:
         raise ChildSiteError(f"{python} -I -S cannot import the NumPy in {site}: {last}")
     found = json.loads(result.stdout.strip().splitlines()[-1])
     entries = top_level_entries(found["files"] + found["libraries"], site)
+    # The wheels' vendored libraries (numpy.libs/: manylinux and Windows) even where no /proc/self/maps
+    # shows what was loaded (macOS keeps them inside the package: numpy/.dylibs).
+    entries = sorted(set(entries) | {f"{e}.libs" for e in entries if os.path.isdir(os.path.join(site, f"{e}.libs"))})
     kit = [entry for entry in entries if entry.split(".")[0] in KIT_PACKAGES]
     if kit or "numpy" not in entries:
         raise ChildSiteError(f"importing NumPy from {site} loads {', '.join(kit) or 'no numpy folder'}: "

@@ -168,6 +168,14 @@ CHEATS = {
     "dunder_import": ('__import__("he" + "apq")', False),
     "import_module": ('importlib.import_module("he" + "apq")', False),
     "sys_modules": ('sys.modules.get("he" + "apq") or importlib.import_module("he" + "apq")', False),
+    # issue 19 item 12: no student frame on the stack (a thread runs import_module itself), name from bytes
+    "thread_bytes": ('(lambda name, t: (t.start(), t.join(), sys.modules[name])[-1])(bytes([104, 101, 97, 112, 113])'
+                     '.decode(), __import__("threading").Thread(target=importlib.import_module, '
+                     'args=(bytes([104, 101, 97, 112, 113]).decode(),)))', False),
+    # the C half made straight from its built-in spec, past the import system
+    "builtin_spec": ('importlib.util.module_from_spec(__import__("importlib.machinery").machinery.BuiltinImporter'
+                     '.find_spec("_he" + "apq")) if "_heapq" in sys.builtin_module_names else importlib.import_module'
+                     '("he" + "apq")', False),
 }
 
 
