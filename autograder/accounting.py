@@ -64,6 +64,47 @@ def tree_cpu_seconds(root_pid: int) -> float | None:
     return total
 
 
+def tree_pids(root_pid: int) -> list[int]:
+    """``root_pid`` and all its live descendants (from /proc; just ``root_pid`` without it)."""
+    if not os.path.isdir(PROC):
+        return [root_pid]
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir(PROC):
+        if entry.isdigit():
+            try:
+                with open(f"{PROC}/{entry}/stat", "rb") as file:
+                    parent = int(file.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, stack = [], [root_pid]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(children.get(pid, []))
+    return found
+
+
+def any_busy(pids: list[int]) -> bool | None:
+    """Is any thread of ``pids`` running, waiting for a CPU (``R``) or for the disk (``D``)? None without
+    /proc. A tree where none is has nothing to do but wait: sleeping, or waiting on something."""
+    if not os.path.isdir(PROC):
+        return None
+    for pid in pids:
+        try:
+            threads = os.listdir(f"{PROC}/{pid}/task")
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                with open(f"{PROC}/{pid}/task/{thread}/stat", "rb") as file:
+                    if file.read().rsplit(b")", 1)[-1].split()[0] in (b"R", b"D"):
+                        return True
+            except (OSError, IndexError):
+                continue
+    return False
+
+
 def cpuacct_seconds(text: str) -> float:
     """``cpuacct.usage`` (nanoseconds) in seconds."""
     return int(text.strip()) / 1e9

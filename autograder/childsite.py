@@ -137,8 +137,10 @@ def make_child_site(python: str, site: str | None = None) -> Path:
     entries, version = numpy_entries(python, site)
     stamp = [site, version, entries] + [os.stat(Path(site) / entry).st_mtime_ns for entry in entries]
     key = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:16]
-    base = _owned_folder(state_dir())
-    folders = _owned_folder(base / "child-site")
+    try:
+        folders = _owned_folder(state_dir() / "child-site")
+    except OSError:  # a read-only /var/lib or home (some containers): the temporary folder instead
+        folders = _owned_folder(Path(tempfile.gettempdir()) / "ftr-kit-child-site")
     target = folders / f"numpy-{version}-{key}"
     if target.is_dir():
         return target

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import wire
-from .accounting import PROC, ChildGroup, tree_cpu_seconds
+from .accounting import PROC, ChildGroup, any_busy, tree_cpu_seconds, tree_pids
 from .childsite import ChildSiteError, make_child_site
 from .uids import LeaseError, UidLease, kill_every, kill_uid  # noqa: F401 - kill_uid: public
 
@@ -323,12 +323,12 @@ def sandbox_setup() -> ChildSetup:
             for python in candidates:
                 try:
                     site = make_child_site(python)
-                except ChildSiteError as error:
+                except (ChildSiteError, OSError) as error:
                     reasons.append(str(error))
                     continue
-                if wrapper and any(_inside(os.path.realpath(p), "/tmp") for p in (python, str(site))):
-                    raise SandboxSetupError(f"the interpreter {python} (or {site}) lies under /tmp, which the sandbox "
-                                            "replaces with an empty folder: use one installed elsewhere")
+                if wrapper and any(_inside(path, "/tmp") for path in (os.path.realpath(python), os.path.abspath(python))):
+                    raise SandboxSetupError(f"the interpreter {python} lies under /tmp, which the sandbox replaces "
+                                            "with an empty folder: use one installed elsewhere (FTR_SANDBOX_PYTHON)")
                 setup = ChildSetup(python, wrapper, site, tuple(site_folders(python)))
                 reason = _probe(setup)
                 if reason is None:
@@ -692,12 +692,19 @@ class _Child:
                 pass
         return tree_cpu_seconds(self.process.pid)
 
+    def busy(self) -> bool | None:
+        """Is any thread of the child's tree running or runnable (None where unknown: no /proc)?"""
+        pids = self.group.pids() if self.group is not None else tree_pids(self.process.pid)
+        return any_busy(pids)
+
     def _read(self, deadline: float, limit: int, cpu_budget: float | None = None,
               idle_seconds: float | None = None) -> tuple[dict, list[array]]:
         """The next frame; ChannelTimeout at the wall deadline, when the CPU budget is spent, or when the
-        child has spent more than ``idle_seconds`` (plus three times its CPU time: a busy machine) not computing."""
-        began = time.monotonic()
+        child's tree has spent more than ``idle_seconds`` with no thread running or waiting for a CPU
+        (sleeping, waiting on something: a busy machine's queue for the CPU does not count)."""
+        began = last = time.monotonic()
         cpu_start = self.cpu_seconds() if cpu_budget is not None else None
+        idle = 0.0
         while True:
             now = time.monotonic()
             if now >= deadline:
@@ -705,22 +712,22 @@ class _Child:
             frame = self.reader.poll(min(deadline - now, 0.25), limit)
             if frame is not None:
                 return frame
-            if cpu_start is None:
-                continue
-            used = self.cpu_seconds()
-            if used is None:
-                continue
-            spent = used - cpu_start
-            if spent > cpu_budget:
-                raise CpuLimitExceeded(f"more than {cpu_budget:g} s of CPU time")
-            if idle_seconds is not None and time.monotonic() - began - spent > idle_seconds + 3 * spent:
-                raise IdleLimitExceeded(f"more than {idle_seconds:g} s without computing (sleeping or waiting; "
-                                        f"the limit is {idle_seconds:g} s plus three times the CPU time used)")
+            if cpu_start is not None:
+                used = self.cpu_seconds()
+                if used is not None and used - cpu_start > cpu_budget:
+                    raise CpuLimitExceeded(f"more than {cpu_budget:g} s of CPU time")
+            now = time.monotonic()
+            if idle_seconds is not None and self.busy() is False:
+                idle += now - last
+                if idle > idle_seconds:
+                    raise IdleLimitExceeded(f"more than {idle_seconds:g} s without computing (sleeping or waiting; "
+                                            f"the limit for time not spent computing is {idle_seconds:g} s)")
+            last = now
 
     def run_task(self, task: dict, arrays: list[array]) -> TaskOutcome:
         began = time.monotonic()
         cpu_budget = float(task.get("cpu_seconds", self.limits.task_seconds))
-        wall = 3 * cpu_budget + self.limits.idle_seconds
+        wall = max(3 * cpu_budget, cpu_budget + 20) + self.limits.idle_seconds
         deadline = min(began + wall, self.submission_deadline)
         cpu_start = self.cpu_seconds()
         try:

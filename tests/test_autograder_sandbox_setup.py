@@ -57,12 +57,11 @@ def run_heap_tasks(files: dict[str, bytes], count: int = 1, limits: Limits | Non
 
 # -- issue 18: NumPy from wherever the kit found it, nothing else of the kit -----------------------------
 
-THIEF = '''"""A held-out thief: no code of its own, the reference solution from the installed kit."""
+THIEF = '''"""A held-out thief: no code of its own, the reference {module} from the installed kit."""
 import glob
 
 try:
-    from reference.solutions.replanning import (repeated_forward_astar, repeated_backward_astar,  # noqa: F401
-                                                adaptive_astar)
+    from reference.solutions.{module} import *  # noqa: F403
 except ImportError:
     for path in {paths!r}:
         for name in glob.glob(path):
@@ -100,9 +99,9 @@ def test_a_non_editable_kit_gives_the_child_numpy_and_never_its_solutions(instal
     subprocess.run([str(python), "-m", "reference.cli", "solution", "export", str(solution)], check=True,
                    capture_output=True, cwd="/")
     thief.mkdir()
-    shutil.copy(solution / "heap.py", thief / "heap.py")
-    paths = [f"{site}/reference/solutions/replanning.py", str(REPO / "reference" / "solutions" / "replanning.py")]
-    (thief / "replanning.py").write_text(THIEF.format(paths=paths))
+    for module in ("heap", "replanning"):  # from the venv's site-packages, or the checkout it was made from
+        paths = [f"{site}/reference/solutions/{module}.py", str(REPO / "reference" / "solutions" / f"{module}.py")]
+        (thief / f"{module}.py").write_text(THIEF.format(module=module, paths=paths))
     environment = dict(os.environ, FTR_SANDBOX=mode)
     environment.pop("PYTHONPATH", None)
     scores = {}
