@@ -59,16 +59,13 @@ from typing import NamedTuple
 
 from . import wire
 from .accounting import PROC, ChildGroup, any_busy, tree_cpu_seconds, tree_pids
+from .bubblewrap import BWRAP_PROCESSES, INSIDE, bwrap_command, bwrap_path, inside, site_folders
 from .childsite import ChildSiteError, make_child_site
+from .mounts import KIT_ROOT, cover_and_switch, kit_folders, paths_to_cover
 from .uids import LeaseError, UidLease, kill_every, kill_uid  # noqa: F401 - kill_uid: public
 
-KIT_ROOT = Path(__file__).resolve().parents[1]
 WORLD_DIR = KIT_ROOT / "reference" / "world"
 
-#: Where the sandbox's own folders appear inside bubblewrap.
-INSIDE = "/sandbox"
-#: Processes a bubblewrap sandbox needs for itself (its monitor and the namespace's init), same uid.
-BWRAP_PROCESSES = 2
 
 
 @dataclass
@@ -136,85 +133,7 @@ def _unenterable_ancestor(folder: Path) -> Path | None:
     return None
 
 
-# -- interpreters and bubblewrap ------------------------------------------------------------------------
-
-def _bwrap_path() -> str | None:
-    if os.environ.get("FTR_SANDBOX", "auto") == "plain" or not sys.platform.startswith("linux"):
-        return None
-    for folder in ("/usr/bin", "/bin", "/usr/local/bin"):
-        if os.access(f"{folder}/bwrap", os.X_OK):
-            return f"{folder}/bwrap"
-    return shutil.which("bwrap")
-
-
-def _interpreter_binds(python: str) -> list[str]:
-    """The folders an interpreter needs besides /usr: its installation's prefix and its venv."""
-    folders = set()
-    real = Path(python).resolve()
-    if not str(real).startswith("/usr/"):
-        folders.add(str(real.parents[1]))  # e.g. /opt/python/3.11.7, a conda environment
-    venv = Path(python).absolute().parents[1]
-    if (venv / "pyvenv.cfg").exists():
-        folders.add(str(venv))
-    return sorted(folders, key=len)  # outer folders first, so an inner bind is not hidden by an outer one
-
-
-#: Asked of the child's interpreter: every site-packages folder it knows of (all get covered).
-_SITE_FOLDERS = ("import json, site, sysconfig; print(json.dumps(site.getsitepackages() + [site.getusersitepackages(),"
-                 " sysconfig.get_path('purelib'), sysconfig.get_path('platlib')]))")
-
-
-def site_folders(python: str) -> list[str]:
-    """Every site-packages folder of ``python`` and of this grader that exists (the kit may be installed in one)."""
-    found = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
-    try:
-        result = subprocess.run([python, "-I", "-S", "-c", _SITE_FOLDERS], capture_output=True, text=True, timeout=60)
-        found += json.loads(result.stdout)
-    except (OSError, subprocess.SubprocessError, ValueError):
-        pass
-    return sorted({os.path.realpath(p) for p in found if p and os.path.isdir(p)}, key=len)
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, site: Path, scratch_bytes: int,
-                  covered: list[str] = ()) -> list[str]:
-    """The bubblewrap command line that runs ``python`` (arguments follow) in a fresh sandbox.
-
-    ``covered``: folders (site-packages) laid over with an empty read-only tmpfs wherever a bound
-    folder holds them. The root bubblewrap makes, ``/dev`` and the covers are remounted read-only;
-    the writable tmpfs mounts (``/tmp``, ``/dev/shm``, the working folder) are ``scratch_bytes`` each.
-    """
-    command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-               "--ro-bind", "/usr", "/usr"]
-    bound = ["/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = Path("/") / name
-        if path.is_symlink():
-            command += ["--symlink", os.readlink(path), f"/{name}"]
-        elif path.is_dir():
-            command += ["--ro-bind", str(path), f"/{name}"]
-            bound.append(str(path))
-    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
-        command += ["--ro-bind-try", path, path]
-    for folder in _interpreter_binds(python):
-        command += ["--ro-bind", folder, folder]
-        bound.append(folder)
-    covers = [folder for folder in covered if any(_inside(folder, outer) for outer in bound)]
-    for folder in covers:
-        command += ["--size", "4096", "--tmpfs", folder]
-    size = str(scratch_bytes)
-    command += ["--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/dev/shm",
-                "--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", f"{INSIDE}/work",
-                "--ro-bind", str(site), f"{INSIDE}/site", "--ro-bind", str(lib), f"{INSIDE}/lib",
-                "--ro-bind", str(submission), f"{INSIDE}/submission"]
-    for folder in covers + ["/dev", "/"]:
-        command += ["--remount-ro", folder]
-    command += ["--chdir", f"{INSIDE}/work", "--uid", "1000", "--gid", "1000", "--"]
-    return command
-
+# -- interpreters -----------------------------------------------------------------------------------------
 
 class ChildSetup(NamedTuple):
     """How children start on this machine: ``python`` (run with ``-I -S``), ``bwrap`` (None: the plain
@@ -240,19 +159,6 @@ def _candidate_interpreters() -> list[str]:
     found = [os.path.realpath(sys.executable), os.path.realpath(getattr(sys, "_base_executable", sys.executable)),
              f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]
     return [p for i, p in enumerate(found) if p not in found[:i] and os.path.isfile(p)]
-
-
-def kit_folders() -> list[Path]:
-    """The kit's folder, and the source checkout a non-editable install was made from (pip's direct_url.json)."""
-    folders = [KIT_ROOT]
-    for record in KIT_ROOT.glob("ftr_kit-*.dist-info/direct_url.json"):
-        try:
-            url = json.loads(record.read_text()).get("url", "")
-        except (OSError, ValueError):
-            continue
-        if url.startswith("file://") and Path(url[len("file://"):]).is_dir():
-            folders.append(Path(url[len("file://"):]))
-    return folders
 
 
 def private_paths() -> list[str]:
@@ -317,7 +223,7 @@ def sandbox_setup() -> ChildSetup:
                 raise SandboxSetupError(f"TMPDIR {tempfile.gettempdir()} cannot be entered by the sandbox's uids "
                                         f"({blocked} has mode {os.stat(blocked).st_mode & 0o777:o}); "
                                         "set TMPDIR to a folder like /tmp")
-        bwrap = _bwrap_path()
+        bwrap = bwrap_path()
         reasons: list[str] = []
         for wrapper in ([bwrap] if bwrap else []) + [None]:
             for python in candidates:
@@ -326,7 +232,7 @@ def sandbox_setup() -> ChildSetup:
                 except (ChildSiteError, OSError) as error:
                     reasons.append(str(error))
                     continue
-                if wrapper and any(_inside(path, "/tmp") for path in (os.path.realpath(python), os.path.abspath(python))):
+                if wrapper and any(inside(path, "/tmp") for path in (os.path.realpath(python), os.path.abspath(python))):
                     raise SandboxSetupError(f"the interpreter {python} lies under /tmp, which the sandbox replaces "
                                             "with an empty folder: use one installed elsewhere (FTR_SANDBOX_PYTHON)")
                 setup = ChildSetup(python, wrapper, site, tuple(site_folders(python)))
@@ -352,57 +258,6 @@ def isolation_warning() -> str | None:
     return ("WARNING: bubblewrap (bwrap) cannot run here, so the plain sandbox is used: submissions share the file "
             "system and the process table with each other. Fine for checking your own code; for grading "
             "a class install bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces.")
-
-
-# -- hiding the kit from the child in the plain sandbox (Linux mount namespaces, as root) --------------
-
-_CLONE_NEWNS = 0x00020000                      # unshare(2): a private copy of the mount table
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
-_MS_REC, _MS_PRIVATE = 0x4000, 0x40000         # mount(2): make every mount private, recursively
-
-
-def _cover(hidden: list[str], scratch: list[tuple[str, str]]) -> None:
-    """In a forked child, before exec: enter a new mount namespace, lay an empty read-only tmpfs over
-    each of ``hidden`` and a writable one (``(path, options)``) over each of ``scratch``. Only this
-    child (and what it starts) sees them."""
-    import ctypes
-    import ctypes.util
-
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    if libc.unshare(_CLONE_NEWNS) != 0:
-        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS) failed")
-    if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
-        raise OSError(ctypes.get_errno(), "making the mounts private failed")
-    flags = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
-    for path in hidden:
-        if libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", flags, b"size=4k,mode=0555") != 0:
-            raise OSError(ctypes.get_errno(), f"covering {path} failed")
-    for path, options in scratch:
-        if libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", _MS_NOSUID | _MS_NODEV, options.encode()) != 0:
-            raise OSError(ctypes.get_errno(), f"a scratch tmpfs on {path} failed")
-
-
-def _cover_and_switch(hidden: list[str], scratch: list[tuple[str, str]], uid: int):
-    """The plain sandbox as root, between fork and exec: cover (needs root), then become ``uid``."""
-    def setup() -> None:
-        _cover(hidden, scratch)
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-    return setup
-
-
-def paths_to_cover(python: str, sandbox_root: Path, site_packages: tuple[str, ...] = ()) -> list[str]:
-    """The folders to hide from a plain child: the kit's folder and every site-packages folder, unless
-    the child needs something in one (its interpreter, its sandbox); the probe refuses what stays reachable."""
-    needed = [os.path.realpath(python), os.path.abspath(python), os.path.realpath(sandbox_root)]
-    folders = sorted({*(str(f) for f in kit_folders()), *site_packages}, key=len)
-    chosen: list[str] = []
-    for folder in folders:  # outer folders first; one inside a covered folder is hidden already
-        if (os.path.isdir(folder) and not any(_inside(path, folder) for path in needed)
-                and not any(_inside(folder, outer) for outer in chosen)):
-            chosen.append(folder)
-    return chosen
 
 
 def exposure_warning() -> str | None:
@@ -630,9 +485,9 @@ class _Child:
                 os.chown(self.work_dir, uid, uid)
                 needed = [os.path.realpath(p) for p in (sandbox.python, sandbox.root, setup.site)]
                 scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm")
-                           if os.path.isdir(path) and not any(_inside(n, os.path.realpath(path)) for n in needed)]
+                           if os.path.isdir(path) and not any(inside(n, os.path.realpath(path)) for n in needed)]
                 scratch.append((work, f"size={limits.scratch_bytes},mode=0700,uid={uid},gid={uid}"))
-                preexec = _cover_and_switch(paths_to_cover(sandbox.python, sandbox.root, setup.covered), scratch, uid)
+                preexec = cover_and_switch(paths_to_cover(sandbox.python, sandbox.root, setup.covered), scratch, uid)
             self.work_dir.chmod(0o700)
         env["HOME"] = work
         settings["site"] = site
