@@ -34,6 +34,12 @@ Tasks go to the child's standard input and replies come back on its standard out
 :mod:`autograder.wire` (what the child prints goes to stderr, which is the capped file); replies
 are capped per task and per submission, and nothing printed is parsed.
 
+The parts live in modules of their own: :mod:`autograder.bubblewrap` (the command line),
+:mod:`autograder.mounts` (the plain sandbox's covers), :mod:`autograder.uids` (uid leases),
+:mod:`autograder.accounting` (control groups and ``/proc``), :mod:`autograder.childsite` (NumPy for
+the child), :mod:`autograder.wire` (the protocol); this module sets them up (:func:`sandbox_setup`)
+and runs the children (:class:`Sandbox`). Every public name stays importable from here.
+
 >>> limits = Limits(task_seconds=5)
 >>> limits.task_seconds, limits.memory_bytes // 2**20
 (5, 2048)
@@ -65,7 +71,6 @@ from .mounts import KIT_ROOT, cover_and_switch, kit_folders, paths_to_cover
 from .uids import LeaseError, UidLease, kill_every, kill_uid  # noqa: F401 - kill_uid: public
 
 WORLD_DIR = KIT_ROOT / "reference" / "world"
-
 
 
 @dataclass
@@ -206,7 +211,8 @@ def sandbox_setup() -> ChildSetup:
     :func:`private_paths`. Otherwise raises :class:`SandboxSetupError` with one line naming what
     is missing: then nothing must be graded (the commands exit 2). Never falls back silently:
     bubblewrap that cannot run gives the plain sandbox (and :func:`isolation_warning` says so);
-    a TMPDIR the sandbox uids cannot enter, or an interpreter under /tmp with bubblewrap, is refused.
+    a TMPDIR the sandbox uids cannot enter, or ``FTR_SANDBOX_PYTHON`` under /tmp with bubblewrap (which
+    hides /tmp), is refused at once.
 
     Interpreters tried: ``FTR_SANDBOX_PYTHON``, else this one and the system's of the same version.
     """
@@ -233,8 +239,12 @@ def sandbox_setup() -> ChildSetup:
                     reasons.append(str(error))
                     continue
                 if wrapper and any(inside(path, "/tmp") for path in (os.path.realpath(python), os.path.abspath(python))):
-                    raise SandboxSetupError(f"the interpreter {python} lies under /tmp, which the sandbox replaces "
-                                            "with an empty folder: use one installed elsewhere (FTR_SANDBOX_PYTHON)")
+                    under_tmp = (f"the interpreter {python} lies under /tmp, which the sandbox replaces with an empty "
+                                 "folder: use one installed elsewhere (FTR_SANDBOX_PYTHON)")
+                    if os.environ.get("FTR_SANDBOX_PYTHON"):
+                        raise SandboxSetupError(under_tmp)
+                    reasons.append(under_tmp)
+                    continue
                 setup = ChildSetup(python, wrapper, site, tuple(site_folders(python)))
                 reason = _probe(setup)
                 if reason is None:
