@@ -153,6 +153,17 @@ def test_a_setup_error_stops_ftr_check_before_grading_with_one_line(tmp_path):
     assert "Total" not in result.stdout
 
 
+def test_a_setup_error_stops_grade_all_before_any_gradebook(tmp_path):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    shutil.copytree(FIXTURES / "correct_dicts", submissions / "a")
+    environment = dict(os.environ, FTR_SANDBOX_PYTHON=str(tmp_path / "no-python"))
+    result = subprocess.run([sys.executable, "-m", "reference.cli", "grade-all", str(submissions), "--out",
+                             str(tmp_path / "out")], capture_output=True, text=True, env=environment, timeout=300)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "no-python" in result.stderr and not (tmp_path / "out" / "gradebook.csv").exists()
+
+
 @AS_ROOT
 def test_a_tmpdir_the_sandbox_uids_cannot_enter_is_refused(tmp_path):
     private = tmp_path / "private-tmp"  # pytest's tmp_path is root's own (0700 above it)
