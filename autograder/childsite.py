@@ -127,6 +127,20 @@ def _link_or_copy(source: str | Path, target: str | Path) -> None:
     os.chmod(target, 0o644)
 
 
+def prune_child_sites(folders: Path) -> list[Path]:
+    """Remove the child site folders whose NumPy installation is gone (a deleted venv); return them."""
+    removed = []
+    for folder in folders.glob("numpy-*"):
+        try:
+            source = (folder / ".source").read_text()
+        except OSError:
+            continue  # made by an older kit: left alone
+        if not os.path.isdir(source):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
 def make_child_site(python: str, site: str | None = None) -> Path:
     """The child site folder for ``python``'s NumPy: made once (atomically), then found again.
 
@@ -144,8 +158,10 @@ def make_child_site(python: str, site: str | None = None) -> Path:
     target = folders / f"numpy-{version}-{key}"
     if target.is_dir():
         return target
+    prune_child_sites(folders)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=folders))
     try:
+        (building / ".source").write_text(site)
         for entry in entries:
             source = Path(site) / entry
             if source.is_dir():

@@ -424,3 +424,19 @@ def test_a_sleeping_submission_costs_seconds_and_is_told_the_limit(tmp_path):
     assert "more than 3 s without computing" in text, text
     assert report.points()["heap"] == load_rubric().autograded["heap"] and report.points()["forward_larger_g"] == 0
     assert elapsed < 120, elapsed  # 600 s of sleep per instance, cut at the idle limit
+
+
+def test_child_site_folders_of_vanished_installations_are_pruned(tmp_path):
+    from autograder.childsite import make_child_site, numpy_site, prune_child_sites, top_level_entries
+
+    gone, kept = tmp_path / "numpy-1-gone", tmp_path / "numpy-1-kept"
+    for folder, source in ((gone, tmp_path / "deleted-venv"), (kept, tmp_path)):
+        folder.mkdir()
+        (folder / ".source").write_text(str(source))
+    assert prune_child_sites(tmp_path) == [gone] and kept.is_dir()
+    # The real one holds numpy (and its vendored libraries) and nothing else of the site folder.
+    site = make_child_site(sandbox_setup().python)
+    entries = sorted(p.name for p in site.iterdir() if p.name != ".source")
+    assert entries[0] == "numpy" and set(entries) <= {"numpy", "numpy.libs"}
+    assert (site / ".source").read_text() == numpy_site()
+    assert top_level_entries([f"{numpy_site()}/numpy/__init__.py"], numpy_site()) == ["numpy"]
