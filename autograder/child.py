@@ -5,20 +5,26 @@ This file runs in the child process only, copied into the sandbox as ``ftr_child
 It is started with ``python -I -S -B`` (no environment variables, no site-packages processing) and
 works in this order, so that nothing of the student's can stand in for the harness's own modules:
 
-1. set its own resource limits (CPU, memory, processes, file size) from its arguments, before any
+1. take its channel: tasks arrive on its standard input, replies leave on its standard output
+   (both moved to private descriptors; what it prints then goes to stderr, the grader's capped file);
+2. set its own resource limits (CPU, memory, processes, file size) from its arguments, before any
    student code exists in the process;
-2. import everything the harness needs (the standard library, NumPy, ``reference.world``) with
-   ``sys.path`` = the sandbox's library folder, the standard library and site-packages;
-3. only then put the submission folder on ``sys.path`` and import ``heap`` and ``replanning`` by
+3. import everything the harness needs (the standard library, NumPy, ``reference.world``) with
+   ``sys.path`` = the sandbox's library folder, the standard library and the child site folder
+   (NumPy only: :mod:`autograder.childsite`), then say ``ready`` and wait for ``start`` (meanwhile
+   the grader puts the whole process tree in its control groups);
+4. only then put the submission folder on ``sys.path`` and import ``heap`` and ``replanning`` by
    their file paths (a student's ``json.py`` or ``random.py`` is theirs to use, never the harness's);
-4. in ``from_scratch`` mode (the extra-credit check), ``heapq``, ``queue``, ``bisect`` and their C
-   halves are first removed from ``sys.modules`` and refused to the student's code, however it asks
-   (``import``, ``__import__``, ``importlib.import_module``); only ``heap`` is imported.
+5. in ``from_scratch`` mode (the extra-credit check), ``heapq``, ``queue``, ``bisect`` and their C
+   halves are first removed from ``sys.modules``, every reference other modules keep to them is
+   dropped, and they are refused to everyone in the process, whoever asks and however
+   (``import``, ``__import__``, ``importlib.import_module`` from any thread, a built-in's spec);
+   only ``heap`` is imported.
 
 Nothing this process says is trusted: the grader checks every field of every reply, and it judges
 traces, not claims. Usage (by the grader only)::
 
-    python -I -S -B ftr_child.py TASK_FD RESULT_FD LIB_DIR SUBMISSION_DIR SETTINGS_JSON
+    python -I -S -B ftr_child.py LIB_DIR SUBMISSION_DIR SETTINGS_JSON    < tasks  > replies
 """
 
 import os
@@ -32,7 +38,7 @@ def _limit(settings: dict) -> None:
     """Resource limits for this process and everything it starts (the hard limits cannot be raised)."""
     try:
         import resource
-    except ImportError:  # not a POSIX system: the grader's wall-clock limits still hold
+    except ImportError:  # Windows: the grader's CPU and wall-clock limits still hold
         return
     for name, key in (("RLIMIT_CPU", "cpu_seconds"), ("RLIMIT_AS", "memory_bytes"), ("RLIMIT_NPROC", "processes"),
                       ("RLIMIT_FSIZE", "file_bytes"), ("RLIMIT_CORE", "core")):
@@ -66,34 +72,51 @@ def _describe(error: BaseException, limit: int = 1500) -> str:
     return text[:limit]
 
 
+def _is_shortcut(name) -> bool:
+    return isinstance(name, str) and name.split(".")[0] in SHORTCUT_MODULES
+
+
 class _RefuseShortcuts:
-    """A meta-path finder that refuses the shortcut modules to code in the submission."""
-
-    def __init__(self, submission_dir: str) -> None:
-        self.submission_dir = submission_dir.rstrip("/") + "/"
-
-    def _asked_by_student(self) -> bool:
-        frame = sys._getframe(2)
-        while frame is not None:
-            filename = frame.f_code.co_filename
-            if filename.startswith(self.submission_dir) or filename.startswith(("<In [", "<code cell", "<the notebook")):
-                return True
-            frame = frame.f_back
-        return False
+    """A meta-path finder that refuses the shortcut modules to everyone in the process (the harness
+    imported what it needs before; so the refusal does not depend on who asks, or from which thread)."""
 
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in SHORTCUT_MODULES and self._asked_by_student():
+        if _is_shortcut(name):
             raise ImportError(f"{name} may not be used by a heap written from scratch", name=name)
         return None
 
 
-def _refuse_shortcuts(submission_dir: str) -> None:
+def _refuse_shortcuts() -> None:
+    """Drop the shortcut modules, every reference other modules keep to them or their functions, and
+    refuse them from now on: to the import system and to the low-level makers of built-in and
+    extension modules (``_imp.create_builtin``, ``_imp.create_dynamic``)."""
+    import _imp
+
     for name in SHORTCUT_MODULES:
         sys.modules.pop(name, None)
-    collections = sys.modules.get("collections")
-    if collections is not None and hasattr(collections, "_heapq"):
-        collections._heapq = None  # the one stdlib module that keeps heapq as an attribute
-    sys.meta_path.insert(0, _RefuseShortcuts(submission_dir))
+    for module in list(sys.modules.values()):
+        try:
+            names = list(vars(module).items())
+        except TypeError:
+            continue
+        for attribute, value in names:
+            owner = getattr(value, "__name__", None) if type(value) is type(sys) else getattr(value, "__module__", None)
+            if _is_shortcut(owner):
+                try:
+                    setattr(module, attribute, None)  # e.g. collections._heapq
+                except (AttributeError, TypeError):
+                    pass
+
+    def guarded(make):
+        def make_unless_shortcut(spec, *args):
+            if _is_shortcut(getattr(spec, "name", None)):
+                raise ImportError(f"{spec.name} may not be used by a heap written from scratch", name=spec.name)
+            return make(spec, *args)
+        return make_unless_shortcut
+
+    _imp.create_builtin = guarded(_imp.create_builtin)
+    _imp.create_dynamic = guarded(_imp.create_dynamic)
+    sys.meta_path.insert(0, _RefuseShortcuts())
 
 
 def _import_folder(submission_dir: str, modules: tuple, names: dict) -> dict:
@@ -223,18 +246,39 @@ def run_search_task(task: dict, blocked_bits: bytes, names: dict, world_classes,
     return header, arrays + [visited]
 
 
+def _take_channel() -> tuple:
+    """(task_fd, result_fd): the grader's pipes, moved off stdin/stdout; stdout then goes to stderr."""
+    task_fd, result_fd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    return task_fd, result_fd
+
+
+def _reached(paths: list) -> list:
+    """The probe: which of the kit's private paths (and packages) this child can reach."""
+    import importlib.util
+
+    found = [path for path in paths if os.path.exists(path)]
+    for package in ("reference.solutions", "autograder"):
+        try:
+            if importlib.util.find_spec(package) is not None:
+                found.append(f"import {package}")
+        except (ImportError, ValueError):
+            pass
+    return found
+
+
 def main(argv: list) -> int:
     import json
 
-    task_fd, result_fd = int(argv[1]), int(argv[2])
-    lib_dir, submission_dir = argv[3], argv[4]
-    settings = json.loads(argv[5])
+    task_fd, result_fd = _take_channel()
+    lib_dir, submission_dir = argv[1], argv[2]
+    settings = json.loads(argv[3])
     _limit(settings)
-    # The harness's own modules first, from the library folder and the standard library only.
-    import site
-
-    site_packages = [p for p in site.getsitepackages() if os.path.isdir(p)]
-    sys.path[:] = [lib_dir] + [p for p in sys.path if p and p != submission_dir] + site_packages
+    # The harness's own modules first, from the library folder, the standard library and NumPy's own folder.
+    sys.path[:] = [lib_dir] + [p for p in sys.path if p and p != submission_dir] + [settings["site"]]
     import __future__  # noqa: F401 - the notebook runner's, loaded before any student code
     import array  # noqa: F401
     import importlib.util  # noqa: F401
@@ -251,10 +295,20 @@ def main(argv: list) -> int:
         from reference.world.sensing import FogOfWarWorld
 
         world_classes = (np, Gridworld, FogOfWarWorld)
-    _SHOWN_ROOTS.extend(folder.rstrip("/") + "/" for folder in (submission_dir, lib_dir))
     write_frame, read_frame = wire.write_frame, wire.read_frame  # kept before student code runs
+    write_frame(result_fd, {"kind": "ready"})
+    try:
+        go, _ = read_frame(task_fd)
+    except wire.ChannelClosed:
+        return 0
+    if go.get("kind") != "start":
+        return 0
+    if "probe" in settings:
+        write_frame(result_fd, {"kind": "hello", "errors": {}, "names": [], "reached": _reached(settings["probe"])})
+        return 0
+    _SHOWN_ROOTS.extend(folder.rstrip("/") + "/" for folder in (submission_dir, lib_dir))
     if settings.get("from_scratch"):
-        _refuse_shortcuts(submission_dir)
+        _refuse_shortcuts()
     sys.path.insert(1, submission_dir)  # after lib: the student's helpers, never the kit's world
     names: dict = {}
     statements_file = os.path.join(submission_dir, "notebook_statements.json")

@@ -7,28 +7,38 @@ Each child (:mod:`autograder.child`) runs, where the machine allows it, inside *
   network, and ends with the grading (``--die-with-parent``; when the sandbox's first process
   ends, the kernel kills every process left in its PID namespace);
 * a file system holding only the interpreter and what it needs (``/usr``, the dynamic linker's
-  files, a venv if the interpreter lives in one), the sandbox's library folder (a copy of the
-  public ``reference/world``, the harness, the wire module) and its own submission, both read-only,
-  and private, size-capped tmpfs mounts for ``/tmp`` and its working folder;
-* as a **uid of its own** when the grader is root: every child gets a uid from a range no account
-  uses (``FTR_SANDBOX_UIDS``, default 3500000-3500999), leased through a lock file for the child's
-  lifetime, so no two children, of one submission or of two, ever share one; afterwards every
-  process of that uid is killed.
+  files, the interpreter's own prefix with every site-packages folder in it covered by an empty one),
+  the **child site folder** (NumPy and what it loads, nothing else: :mod:`autograder.childsite`),
+  the sandbox's library folder (a copy of the public ``reference/world``, the harness, the wire
+  module) and its own submission, all read-only; private, size-capped tmpfs mounts for ``/tmp``,
+  ``/dev/shm`` and its working folder; bubblewrap's own root, ``/dev`` and the covers read-only;
+* as a **uid of its own** when the grader is root (:mod:`autograder.uids`), and in **control
+  groups of its own** (:mod:`autograder.accounting`) where the machine has them: memory, processes
+  and CPU time for the child's whole process tree.
 
-Where bubblewrap cannot run (not installed, no user namespaces, macOS), the **plain** sandbox
-takes over: the same folders and limits, a uid of its own when root (plus, as root, the kit's
-folder covered by an empty file system), a process-group and uid sweep afterwards, but one shared
-file system, ``/tmp`` and PID namespace. :func:`isolation_warning` then says loudly that students
-are not isolated from each other (fine for a student's own ``ftr check``; on Gradescope each
-submission has a container of its own).
+Where bubblewrap cannot run (not installed, no user namespaces, macOS, Windows), the **plain**
+sandbox takes over: the same folders and limits, as root a uid of its own with the kit, every
+site-packages folder and the shared scratch folders covered (a mount namespace of its own), but
+one shared file system and PID namespace. :func:`isolation_warning` then says plainly that
+students are not isolated from each other (fine for a student's own ``ftr check``; on Gradescope
+each submission has a container of its own). On Windows and macOS the plain sandbox is a
+subprocess with time limits (and the resource limits the platform has).
 
-In both, resource limits are set by the child on itself before any student code runs: CPU seconds
-(the sum of its tasks' budgets), address space, processes, file size (its printed output goes to a
-capped file); and the grader enforces each task's own CPU budget and wall-clock limit from outside,
-reading the child's CPU time from ``/proc``.
+The child sets its own resource limits before any student code runs: CPU seconds (the sum of its
+tasks' budgets), address space, processes, file size (its printed output goes to a capped file,
+deleted as soon as the child is gone). The grader enforces each task's CPU budget, its idle
+(non-CPU) time and a wall-clock limit from outside, reading the CPU time from the child's control
+group, else from ``/proc``.
 
-Tasks go in and results come back over two inherited pipes, framed by :mod:`autograder.wire`;
-replies are capped per task and per submission, and nothing printed is parsed.
+Tasks go to the child's standard input and replies come back on its standard output, framed by
+:mod:`autograder.wire` (what the child prints goes to stderr, which is the capped file); replies
+are capped per task and per submission, and nothing printed is parsed.
+
+The parts live in modules of their own: :mod:`autograder.bubblewrap` (the command line),
+:mod:`autograder.mounts` (the plain sandbox's covers), :mod:`autograder.uids` (uid leases),
+:mod:`autograder.accounting` (control groups and ``/proc``), :mod:`autograder.childsite` (NumPy for
+the child), :mod:`autograder.wire` (the protocol); this module sets them up (:func:`sandbox_setup`)
+and runs the children (:class:`Sandbox`). Every public name stays importable from here.
 
 >>> limits = Limits(task_seconds=5)
 >>> limits.task_seconds, limits.memory_bytes // 2**20
@@ -37,12 +47,8 @@ replies are capped per task and per submission, and nothing printed is parsed.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import fcntl
 import json
 import os
-import pwd
 import secrets
 import shutil
 import signal
@@ -55,14 +61,16 @@ from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from . import wire
+from .accounting import PROC, ChildGroup, any_busy, tree_cpu_seconds, tree_pids
+from .bubblewrap import BWRAP_PROCESSES, INSIDE, bwrap_command, bwrap_path, inside, site_folders
+from .childsite import ChildSiteError, make_child_site
+from .mounts import KIT_ROOT, cover_and_switch, kit_folders, paths_to_cover
+from .uids import LeaseError, UidLease, kill_every, kill_uid  # noqa: F401 - kill_uid: public
 
-KIT_ROOT = Path(__file__).resolve().parents[1]
 WORLD_DIR = KIT_ROOT / "reference" / "world"
-
-#: Where the sandbox's own folders appear inside bubblewrap.
-INSIDE = "/sandbox"
 
 
 @dataclass
@@ -71,10 +79,12 @@ class Limits:
 
     task_seconds: float = 30.0        # CPU budget per task at least (bigger instances get more: see grader)
     total_seconds: float = 1800.0     # wall clock for all the tasks of one submission
-    memory_bytes: int = 2 * 2**30     # RLIMIT_AS: address space per child
-    processes: int = 64               # RLIMIT_NPROC (per uid; counts when the grader is root)
+    idle_seconds: float = 10.0        # time a task may spend not using the CPU (sleeping, waiting)
+    memory_bytes: int = 2 * 2**30     # all processes of one child together (per process where no control group)
+    processes: int = 64               # processes of one child (with a control group; as root)
+    processes_without_groups: int = 2  # as root without control groups: RLIMIT_AS = memory_bytes / this
     file_bytes: int = 8 * 2**20       # RLIMIT_FSIZE: the most the child may write to any file
-    scratch_bytes: int = 64 * 2**20   # size of each private tmpfs (/tmp and the working folder)
+    scratch_bytes: int = 64 * 2**20   # size of each private tmpfs (/tmp, /dev/shm and the working folder)
     result_bytes: int = 64 * 2**20    # the largest reply the grader reads (tasks may set less)
     total_result_bytes: int = 1 << 30  # all replies of one child
     output_shown: int = 3000          # characters of the child's printed output kept for feedback
@@ -84,7 +94,7 @@ class Limits:
 class TaskOutcome:
     """What came back for one task: a reply (``header``, ``arrays``) or a ``failure`` message.
 
-    ``cpu_seconds``: the CPU time the child's processes spent on the task (None without ``/proc``).
+    ``cpu_seconds``: the CPU time the child's processes spent on the task (None where unknown).
     """
 
     task_id: int
@@ -97,325 +107,186 @@ class TaskOutcome:
 
 
 class SandboxSetupError(RuntimeError):
-    """The sandbox cannot be set up on this machine (no usable interpreter for the children)."""
+    """The sandbox cannot start on this machine; the message is one line naming what is missing."""
 
 
-# -- uids: one per child --------------------------------------------------------------------------------
-
-DEFAULT_UIDS = (3_500_000, 3_500_999)
-
-
-def _uid_range() -> tuple[int, int]:
-    text = os.environ.get("FTR_SANDBOX_UIDS", "")
-    if text:
-        try:
-            low, high = (int(part) for part in text.split("-"))
-        except ValueError:
-            raise SandboxSetupError(f"FTR_SANDBOX_UIDS must look like 3500000-3500999, got {text!r}") from None
-        return low, high
-    return DEFAULT_UIDS
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def _private_dir(name: str) -> Path:
-    """A folder of the grader's own (mode 0711: children may pass through, never list or write)."""
-    base = Path(tempfile.gettempdir()) / f"ftr-kit-{os.geteuid()}"
-    for folder, mode in ((base, 0o711), (base / name, 0o711)):
+    """A folder of the grader's own under TMPDIR (mode 0711: children may pass through, never list or write)."""
+    base = Path(tempfile.gettempdir()) / f"ftr-kit-{os.geteuid() if hasattr(os, 'geteuid') else 'user'}"
+    for folder in (base, base / name):
         try:
-            folder.mkdir(mode=mode)
+            folder.mkdir(mode=0o711)
         except FileExistsError:
             pass
         info = os.lstat(folder)
-        if info.st_uid != os.geteuid() or not os.path.isdir(folder) or os.path.islink(folder):
+        if (hasattr(os, "geteuid") and info.st_uid != os.geteuid()) or not os.path.isdir(folder) \
+                or os.path.islink(folder):
             raise SandboxSetupError(f"{folder} is not the grader's own folder (someone else made it): remove it")
-        os.chmod(folder, mode)
+        os.chmod(folder, 0o711)
     return base / name
 
 
-class UidLease:
-    """A uid no account and no other child uses, held (through a lock file) until ``release``."""
-
-    def __init__(self) -> None:
-        low, high = _uid_range()
-        locks = _private_dir("uids")
-        os.chmod(locks, 0o700)
-        start = low + secrets.randbelow(high - low + 1)  # spread, so a stale lock costs nothing
-        for offset in range(high - low + 1):
-            uid = low + (start - low + offset) % (high - low + 1)
-            try:
-                pwd.getpwuid(uid)
-                continue  # a real account: never
-            except KeyError:
-                pass
-            fd = os.open(locks / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
-                continue
-            self.uid, self._fd = uid, fd
-            kill_uid(uid)  # anything left by an earlier grading that died
-            return
-        raise SandboxSetupError(f"all sandbox uids {low}-{high} are in use (FTR_SANDBOX_UIDS)")
-
-    def release(self) -> None:
-        if self._fd is not None:
-            kill_uid(self.uid)
-            os.close(self._fd)
-            self._fd = None
+def _unenterable_ancestor(folder: Path) -> Path | None:
+    """The first folder on the way to ``folder`` that another uid cannot pass through (no o+x), if any."""
+    for path in [*reversed(folder.parents), folder]:
+        if not os.stat(path).st_mode & 0o001:
+            return path
+    return None
 
 
-def kill_uid(uid: int) -> None:
-    """Kill every process of ``uid`` (a sandbox uid: nothing else runs as it), until none is left."""
-    _kill_every(lambda pid: os.stat(f"/proc/{pid}").st_uid == uid, rounds=100, pause=0.02)
+# -- interpreters -----------------------------------------------------------------------------------------
+
+class ChildSetup(NamedTuple):
+    """How children start on this machine: ``python`` (run with ``-I -S``), ``bwrap`` (None: the plain
+    sandbox), ``site`` (the child site folder: NumPy only), ``covered`` (site-packages folders hidden)."""
+
+    python: str
+    bwrap: str | None
+    site: Path
+    covered: tuple[str, ...] = ()
 
 
-def _kill_every(matches, rounds: int, pause: float) -> None:
-    """SIGKILL every live process whose pid ``matches``, again and again until none is left (a
-    process may fork while we look); zombies are skipped. Without /proc (macOS) it does nothing."""
-    if not os.path.isdir("/proc"):
-        return
-    for _ in range(rounds):
-        alive = False
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                if not matches(entry):
-                    continue
-                with open(f"/proc/{entry}/stat", "rb") as file:
-                    if file.read().rsplit(b")", 1)[-1].split()[0] == b"Z":
-                        continue  # already dead, waiting for its parent
-                os.kill(int(entry), signal.SIGKILL)
-                alive = True
-            except (OSError, IndexError):
-                continue
-        if not alive:
-            return
-        time.sleep(pause)
-
-
-# -- CPU time of a process tree (/proc) ----------------------------------------------------------------
-
-_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def tree_cpu_seconds(root_pid: int) -> float | None:
-    """CPU seconds of ``root_pid`` and all its descendants, including those they have reaped; None without /proc."""
-    if not os.path.isdir("/proc"):
-        return None
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as file:
-                fields = file.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        pid = int(entry)
-        parents[pid] = int(fields[1])
-        times[pid] = sum(int(value) for value in fields[11:15]) / _TICKS  # utime stime cutime cstime
-    children: dict[int, list[int]] = {}
-    for pid, parent in parents.items():
-        children.setdefault(parent, []).append(pid)
-    total, stack = 0.0, [root_pid]
-    while stack:
-        pid = stack.pop()
-        total += times.get(pid, 0.0)
-        stack.extend(children.get(pid, []))
-    return total
-
-
-# -- interpreters and bubblewrap ------------------------------------------------------------------------
-
-def _bwrap_path() -> str | None:
-    if os.environ.get("FTR_SANDBOX", "auto") == "plain":
-        return None
-    for folder in ("/usr/bin", "/bin", "/usr/local/bin"):
-        if os.access(f"{folder}/bwrap", os.X_OK):
-            return f"{folder}/bwrap"
-    return shutil.which("bwrap")
-
-
-def _interpreter_binds(python: str) -> list[str]:
-    """The folders an interpreter needs besides /usr: its installation's prefix and its venv."""
-    folders = set()
-    real = Path(python).resolve()
-    if not str(real).startswith("/usr/"):
-        folders.add(str(real.parents[1]))  # e.g. ~/.pyenv/versions/3.11.7
-    venv = Path(python).absolute().parents[1]
-    if (venv / "pyvenv.cfg").exists():
-        folders.add(str(venv))
-    if python == sys.executable:
-        for prefix in (sys.base_prefix, sys.prefix):
-            if not prefix.startswith("/usr"):
-                folders.add(prefix)
-    return sorted(folders, key=len)  # outer folders first, so an inner bind is not hidden by an outer one
-
-
-def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, scratch_bytes: int) -> list[str]:
-    """The bubblewrap command line that runs ``python`` (arguments follow) in a fresh sandbox."""
-    command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-               "--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = Path("/") / name
-        if path.is_symlink():
-            command += ["--symlink", os.readlink(path), f"/{name}"]
-        elif path.is_dir():
-            command += ["--ro-bind", str(path), f"/{name}"]
-    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
-        command += ["--ro-bind-try", path, path]
-    for folder in _interpreter_binds(python):
-        command += ["--ro-bind", folder, folder]
-    size = str(scratch_bytes)
-    command += ["--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/tmp",
-                "--size", size, "--tmpfs", f"{INSIDE}/work", "--ro-bind", str(lib), f"{INSIDE}/lib",
-                "--ro-bind", str(submission), f"{INSIDE}/submission", "--chdir", f"{INSIDE}/work",
-                "--uid", "1000", "--gid", "1000", "--"]
-    return command
-
-
-_SETUP: dict[str, tuple[str, str | None]] = {}
+_SETUP: dict[str, ChildSetup] = {}
 _SETUP_LOCK = threading.Lock()
 
 
-def _try_interpreter(python: str, bwrap: str | None) -> bool:
-    """Can a child, as it will really run, import NumPy with this interpreter?"""
-    if not os.path.exists(python):
-        return False
-    check = "import numpy, sys; assert sys.version_info >= (3, 10)"
-    probe_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=_private_dir("sandboxes")))
-    lease = UidLease() if os.geteuid() == 0 else None
+def _candidate_interpreters() -> list[str]:
+    """The interpreters a child may run: ``FTR_SANDBOX_PYTHON``, else this one (the real binary behind a
+    venv's link) and the system's of the same version (a root grader's own may sit in /root)."""
+    override = os.environ.get("FTR_SANDBOX_PYTHON")
+    if override:
+        return [override]
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    found = [os.path.realpath(sys.executable), os.path.realpath(getattr(sys, "_base_executable", sys.executable)),
+             f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]
+    return [p for i, p in enumerate(found) if p not in found[:i] and os.path.isfile(p)]
+
+
+def private_paths() -> list[str]:
+    """What a child must never reach: the kit's reference solutions, autograder and shipped expectations
+    (wherever the kit and its checkout are), and the secret seed."""
+    from .instances import SECRET_SEED_FILE
+
+    paths = [SECRET_SEED_FILE]
+    for folder in kit_folders():
+        paths += [folder / "reference" / "solutions", folder / "autograder"]
+    if os.environ.get("FTR_SECRET_SEED_FILE"):
+        paths.append(Path(os.environ["FTR_SECRET_SEED_FILE"]))
+    return [str(p) for p in paths if p.exists()]
+
+
+def _probe(setup: ChildSetup) -> str | None:
+    """Start one child exactly as grading will (same command, flags, folders and uid) on an empty
+    submission; None if it imports NumPy and the world and reaches none of :func:`private_paths`,
+    else the one-line reason."""
+    limits = Limits(task_seconds=60, total_seconds=120)
     try:
-        (probe_dir / "lib").mkdir()
-        (probe_dir / "submission").mkdir()
-        probe_dir.chmod(0o711)
-        for folder in ("lib", "submission"):
-            (probe_dir / folder).chmod(0o755)
-        prefix = bwrap_command(bwrap, python, probe_dir / "lib", probe_dir / "submission", 1 << 20) if bwrap else []
-        as_user = {"user": lease.uid, "group": lease.uid, "extra_groups": []} if lease else {}
-        result = subprocess.run(prefix + [python, "-I", "-c", check], cwd="/", env={"PATH": "/usr/bin:/bin"},
-                                capture_output=True, timeout=120, **as_user)
-        return result.returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-    finally:
-        if lease:
-            lease.release()
-        remove_tree(probe_dir)
+        with Sandbox({}, limits, setup=setup) as sandbox:
+            child = _Child(sandbox, time.monotonic() + 120, {"probe": private_paths(), "cpu_seconds": 90})
+            try:
+                hello = child.start()
+            except (wire.FrameError, OSError) as error:
+                reason = child.explain(error, "while starting").replace("\n", " ")
+                return reason[:400]
+            finally:
+                child.stop()
+    except (OSError, LeaseError, subprocess.SubprocessError) as error:
+        return f"{error}"
+    reached = hello.get("reached", [])
+    if reached and _is_root():
+        return f"a child could reach the kit's private files ({', '.join(reached[:3])})"
+    return None
 
 
-def sandbox_setup() -> tuple[str, str | None]:
-    """(interpreter, bwrap path or None) for the children: found once per process.
+def sandbox_setup() -> ChildSetup:
+    """How children start here, found once per process; the one call to make before grading anyone.
 
-    Interpreters tried: ``FTR_SANDBOX_PYTHON``, this one, ``/usr/bin/python3``; each must import
-    NumPy inside the sandbox, as the child's uid. With bubblewrap first; without it if none works.
+    Contract: returns a :class:`ChildSetup` only after a real child, started exactly as grading
+    starts them (bubblewrap or plain, ``-I -S``, the child site folder, the leased uid as root),
+    imported NumPy and ``reference.world`` and (as root) could reach nothing of
+    :func:`private_paths`. Otherwise raises :class:`SandboxSetupError` with one line naming what
+    is missing: then nothing must be graded (the commands exit 2). Never falls back silently:
+    bubblewrap that cannot run gives the plain sandbox (and :func:`isolation_warning` says so);
+    a TMPDIR the sandbox uids cannot enter, or ``FTR_SANDBOX_PYTHON`` under /tmp with bubblewrap (which
+    hides /tmp), is refused at once.
+
+    Interpreters tried: ``FTR_SANDBOX_PYTHON``, else this one and the system's of the same version.
     """
     with _SETUP_LOCK:
         if "setup" in _SETUP:
             return _SETUP["setup"]
-        override = os.environ.get("FTR_SANDBOX_PYTHON")
-        candidates = [override] if override else [sys.executable, "/usr/bin/python3"]
-        bwrap = _bwrap_path()
+        candidates = _candidate_interpreters()
+        if not candidates:
+            raise SandboxSetupError(f"no interpreter for the children: {os.environ.get('FTR_SANDBOX_PYTHON')} "
+                                    "(FTR_SANDBOX_PYTHON) does not exist")
+        if _is_root():
+            blocked = _unenterable_ancestor(Path(tempfile.gettempdir()))
+            if blocked is not None:
+                raise SandboxSetupError(f"TMPDIR {tempfile.gettempdir()} cannot be entered by the sandbox's uids "
+                                        f"({blocked} has mode {os.stat(blocked).st_mode & 0o777:o}); "
+                                        "set TMPDIR to a folder like /tmp")
+        bwrap = bwrap_path()
+        reasons: list[str] = []
         for wrapper in ([bwrap] if bwrap else []) + [None]:
             for python in candidates:
-                if python and _try_interpreter(python, wrapper):
-                    _SETUP["setup"] = (python, wrapper)
-                    return _SETUP["setup"]
-        raise SandboxSetupError(
-            f"no Python >= 3.10 with NumPy that a sandboxed child can run (tried {', '.join(c for c in candidates if c)}); "
-            "install one (Debian: apt-get install python3-numpy) or set FTR_SANDBOX_PYTHON"
-        )
+                try:
+                    site = make_child_site(python)
+                except (ChildSiteError, OSError) as error:
+                    reasons.append(str(error))
+                    continue
+                if wrapper and any(inside(path, "/tmp") for path in (os.path.realpath(python), os.path.abspath(python))):
+                    under_tmp = (f"the interpreter {python} lies under /tmp, which the sandbox replaces with an empty "
+                                 "folder: use one installed elsewhere (FTR_SANDBOX_PYTHON)")
+                    if os.environ.get("FTR_SANDBOX_PYTHON"):
+                        raise SandboxSetupError(under_tmp)
+                    reasons.append(under_tmp)
+                    continue
+                setup = ChildSetup(python, wrapper, site, tuple(site_folders(python)))
+                reason = _probe(setup)
+                if reason is None:
+                    _SETUP["setup"] = setup
+                    return setup
+                reasons.append(f"{python}{' in bubblewrap' if wrapper else ''}: {reason}")
+        raise SandboxSetupError("the sandboxed child cannot start: " + " | ".join(dict.fromkeys(reasons)))
 
 
 def isolation_warning() -> str | None:
-    """A loud warning when children are not isolated from each other (bubblewrap cannot run here)."""
-    try:
-        _, bwrap = sandbox_setup()
-    except SandboxSetupError:
-        return None  # grading will say what is missing
-    if bwrap:
+    """A plain warning when children are not isolated from each other (bubblewrap cannot run here).
+
+    Raises :class:`SandboxSetupError` when no child can start at all, so a command that asks for the
+    warning before grading stops there (``grade-all`` exits 2 instead of writing a gradebook of zeros).
+    """
+    setup = sandbox_setup()
+    if setup.bwrap:
         return None
+    if not sys.platform.startswith("linux"):
+        return (f"note: on {sys.platform} your code runs as a plain subprocess with time limits only (no "
+                "namespaces); fine for checking your own code.")
     return ("WARNING: bubblewrap (bwrap) cannot run here, so the plain sandbox is used: submissions share the file "
-            "system, /tmp and the process table with each other. Fine for checking your own code; for grading "
+            "system and the process table with each other. Fine for checking your own code; for grading "
             "a class install bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces.")
 
 
-# -- hiding the kit from the child in the plain sandbox (Linux mount namespaces, as root) --------------
-
-_CLONE_NEWNS = 0x00020000                      # unshare(2): a private copy of the mount table
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
-_MS_REC, _MS_PRIVATE = 0x4000, 0x40000         # mount(2): make every mount private, recursively
-
-
-def _cover(paths: list[str]) -> None:
-    """In a forked child, before exec: enter a new mount namespace and lay an empty read-only tmpfs
-    over each of ``paths``. Only this child (and what it starts) sees them covered."""
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    if libc.unshare(_CLONE_NEWNS) != 0:
-        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS) failed")
-    if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
-        raise OSError(ctypes.get_errno(), "making the mounts private failed")
-    flags = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
-    for path in paths:
-        if libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", flags, b"size=4k,mode=0555") != 0:
-            raise OSError(ctypes.get_errno(), f"covering {path} failed")
-
-
-def _cover_and_switch(hidden: list[str], uid: int):
-    """The plain sandbox as root, between fork and exec: cover the kit (needs root), then become ``uid``."""
-    def setup() -> None:
-        if hidden:
-            _cover(hidden)
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-    return setup
-
-
-def paths_to_cover(python: str, sandbox_root: Path) -> list[str]:
-    """The folders to hide from a plain child: the kit's folder, unless the child needs something in it."""
-    kit = KIT_ROOT
-    needed = [Path(python).resolve(), Path(python).absolute(), sandbox_root.resolve()]
-    if any(path == kit or kit in path.parents for path in needed):
-        return []
-    return [str(kit)]
-
-
 def exposure_warning() -> str | None:
-    """A warning when a plain child could read the kit's reference solutions (world-readable kit that
-    the grader cannot hide). Bubblewrap children see none of the kit: no warning then."""
-    solutions = KIT_ROOT / "reference" / "solutions" / "replanning.py"
-    if os.geteuid() != 0 or not solutions.exists():
-        return None
-    try:
-        python, bwrap = sandbox_setup()
-    except SandboxSetupError:
-        return None
-    if bwrap or paths_to_cover(python, _private_dir("sandboxes")):
-        return None
-    path = solutions
-    readable = bool(path.stat().st_mode & 0o004)
-    while readable and path != path.parent:
-        path = path.parent
-        readable = bool(path.stat().st_mode & 0o001)
-    if not readable:
-        return None
-    return (f"warning: {solutions.parent} is readable by every user, so a submission that knows where the kit "
-            f"lives could read the reference solutions; for real grading run `chmod 700 {KIT_ROOT}` (or use the "
-            "Gradescope build, which does)")
+    """Kept for the commands: the probe now refuses (SandboxSetupError) a root grader whose children
+    could reach the kit's private files, so there is nothing left to warn about."""
+    return None
 
 
 def remove_tree(path: Path) -> None:
     """Remove a folder however deep a child nested it (``shutil.rmtree`` recurses and fails past ~1000)."""
     if not os.path.lexists(path):
         return
-    try:
-        subprocess.run(["/bin/rm", "-rf", "--one-file-system", "--", str(path)], capture_output=True, timeout=120,
-                       check=False)
-    except (OSError, subprocess.SubprocessError):
-        pass
+    if os.path.exists("/bin/rm"):
+        try:
+            subprocess.run(["/bin/rm", "-rf", "--one-file-system", "--", str(path)], capture_output=True, timeout=120,
+                           check=False)
+        except (OSError, subprocess.SubprocessError):
+            pass
     if os.path.lexists(path):
         shutil.rmtree(path, ignore_errors=True)
 
@@ -442,10 +313,11 @@ class Sandbox:
     child takes the lane's remaining tasks. ``files`` maps relative paths to bytes.
     """
 
-    def __init__(self, files: dict[str, bytes], limits: Limits | None = None) -> None:
+    def __init__(self, files: dict[str, bytes], limits: Limits | None = None, setup: ChildSetup | None = None) -> None:
         self.files = files
         self.limits = limits or Limits()
-        self.python, self.bwrap = sandbox_setup()
+        self.setup = setup or sandbox_setup()
+        self.python, self.bwrap = self.setup.python, self.setup.bwrap
         self.root: Path | None = None
         self.private: Path | None = None
         self.timed_out_groups: set = set()
@@ -481,7 +353,7 @@ class Sandbox:
         import queue
 
         deadline = deadline or time.monotonic() + self.limits.total_seconds
-        if self.bwrap is None and os.geteuid() == 0:
+        if self.bwrap is None and _is_root():
             workers = 1
         outcomes: queue.Queue = queue.Queue()
         pending = list(lanes)
@@ -562,7 +434,7 @@ class Sandbox:
 
 
 class _Child:
-    """One child process, its two pipes, and (as root) its uid."""
+    """One child process, its two pipes (its stdin and stdout), and as root its uid and control group."""
 
     def __init__(self, sandbox: Sandbox, submission_deadline: float, settings: dict) -> None:
         self.sandbox = sandbox
@@ -572,99 +444,168 @@ class _Child:
         self.process: subprocess.Popen | None = None
         self.token = secrets.token_hex(16)
         self.lease: UidLease | None = None
+        self.group: ChildGroup | None = None
+        self.out_of_memory = False
+        self.work_dir: Path | None = None
+        self.output_path: Path | None = None
         self.task_write: int | None = None
         self.result_read: int | None = None
         self.reader: wire.FrameReader | None = None
+        self._printed: str | None = None
+
+    def _resource_settings(self) -> dict:
+        """RLIMIT values for the child: with a control group it caps the tree and RLIMIT_AS is a per-process
+        guard; as root without one, RLIMIT_AS x RLIMIT_NPROC add up to the budget; otherwise per process."""
+        limits = self.limits
+        if self.group is not None or self.lease is None:
+            return {"memory_bytes": limits.memory_bytes, "processes": None}
+        python_processes = max(1, limits.processes_without_groups)
+        overhead = BWRAP_PROCESSES if self.sandbox.bwrap else 0
+        return {"memory_bytes": limits.memory_bytes // python_processes, "processes": python_processes + overhead}
 
     def start(self) -> dict:
         """Start the child; return its hello (import errors, names found)."""
-        sandbox, limits = self.sandbox, self.limits
+        sandbox, limits, setup = self.sandbox, self.limits, self.sandbox.setup
         task_read, self.task_write = os.pipe()
         self.result_read, result_write = os.pipe()
         self.reader = wire.FrameReader(self.result_read, 1 << 20, limits.total_result_bytes)
         self.output_path = sandbox.private / f"output-{self.token}.txt"
-        root = os.geteuid() == 0
-        if root:
+        if _is_root():
             self.lease = UidLease()
-        settings = dict(self.settings, memory_bytes=limits.memory_bytes, file_bytes=limits.file_bytes,
-                        processes=limits.processes if root else None)
+            self.group = ChildGroup.create(self.token, limits.memory_bytes, limits.processes)
+        settings = dict(self.settings, file_bytes=limits.file_bytes, **self._resource_settings())
         env = {
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
             "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
             "FTR_SANDBOX_TOKEN": self.token,
         }
+        if os.name == "nt" and "SYSTEMROOT" in os.environ:
+            env["SYSTEMROOT"] = os.environ["SYSTEMROOT"]  # Windows' Python cannot start without it
+        preexec = None
         if sandbox.bwrap:
-            lib, submission, work = f"{INSIDE}/lib", f"{INSIDE}/submission", f"{INSIDE}/work"
+            lib, submission, work, site = f"{INSIDE}/lib", f"{INSIDE}/submission", f"{INSIDE}/work", f"{INSIDE}/site"
             prefix = bwrap_command(sandbox.bwrap, sandbox.python, sandbox.root / "lib", sandbox.root / "submission",
-                                   limits.scratch_bytes)
+                                   setup.site, limits.scratch_bytes, list(setup.covered))
             cwd = "/"
-            preexec = None
         else:
-            lib, submission = str(sandbox.root / "lib"), str(sandbox.root / "submission")
-            work_dir = Path(tempfile.mkdtemp(prefix="work-", dir=sandbox.root))
+            lib, submission, site = str(sandbox.root / "lib"), str(sandbox.root / "submission"), str(setup.site)
+            self.work_dir = Path(tempfile.mkdtemp(prefix="work-", dir=sandbox.root))
+            work, cwd, prefix = str(self.work_dir), str(self.work_dir), []
             if self.lease:
-                os.chown(work_dir, self.lease.uid, self.lease.uid)
-            work_dir.chmod(0o700)
-            work, cwd, prefix = str(work_dir), str(work_dir), []
-            hidden = paths_to_cover(sandbox.python, sandbox.root) if root else []
-            preexec = _cover_and_switch(hidden, self.lease.uid) if self.lease else None
+                uid = self.lease.uid
+                os.chown(self.work_dir, uid, uid)
+                needed = [os.path.realpath(p) for p in (sandbox.python, sandbox.root, setup.site)]
+                scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm")
+                           if os.path.isdir(path) and not any(inside(n, os.path.realpath(path)) for n in needed)]
+                scratch.append((work, f"size={limits.scratch_bytes},mode=0700,uid={uid},gid={uid}"))
+                preexec = cover_and_switch(paths_to_cover(sandbox.python, sandbox.root, setup.covered), scratch, uid)
+            self.work_dir.chmod(0o700)
         env["HOME"] = work
-        command = prefix + [sandbox.python, "-I", "-S", "-B", f"{lib}/ftr_child.py", str(task_read), str(result_write),
-                            lib, submission, json.dumps(settings)]
+        settings["site"] = site
+        command = prefix + [sandbox.python, "-I", "-S", "-B", f"{lib}/ftr_child.py", lib, submission,
+                            json.dumps(settings)]
         # bubblewrap: switch uid before exec (bwrap then runs unprivileged, in a user namespace of that uid).
         as_user = ({"user": self.lease.uid, "group": self.lease.uid, "extra_groups": []}
                    if self.lease and sandbox.bwrap else {})
         try:
             with open(self.output_path, "wb") as output:
                 self.process = subprocess.Popen(
-                    command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
-                    pass_fds=(task_read, result_write), start_new_session=True, preexec_fn=preexec, **as_user,
+                    command, cwd=cwd, env=env, stdin=task_read, stdout=result_write, stderr=output,
+                    start_new_session=True, preexec_fn=preexec, **as_user,
                 )
         finally:
             os.close(task_read)
             os.close(result_write)
-        deadline = min(time.monotonic() + max(self.limits.task_seconds, 60.0), self.submission_deadline)
-        header, _ = self._read(deadline, 1 << 20)
+        # The child says "ready" once the harness is imported, before any student code runs: then its
+        # whole tree (bubblewrap's processes too) goes into its control group, and it may start.
+        deadline = min(time.monotonic() + max(limits.task_seconds, 60.0), self.submission_deadline)
+        header, _ = self._read(deadline, 1 << 16, limits.task_seconds, 2 * limits.idle_seconds)
+        if header.get("kind") != "ready":
+            raise wire.FrameError("the child did not start properly")
+        if self.group is not None:
+            self.group.adopt(self._own_pids())
+        wire.write_frame(self.task_write, {"kind": "start", "id": -1})
+        header, _ = self._read(deadline, 1 << 20, limits.task_seconds, limits.idle_seconds)
         if header.get("kind") != "hello":
             raise wire.FrameError("the child did not start properly")
         errors, names = header.get("errors"), header.get("names")
+        reached = header.get("reached", [])
         if (not isinstance(errors, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in errors.items())
-                or not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
+                or not isinstance(names, list) or not all(isinstance(n, str) for n in names)
+                or not isinstance(reached, list) or not all(isinstance(r, str) for r in reached)):
             raise wire.FrameError("the child's first message is malformed")
         return {"kind": "hello", "errors": {k[:100]: v[:3000] for k, v in list(errors.items())[:50]},
-                "names": [n[:100] for n in names[:20]]}
+                "names": [n[:100] for n in names[:20]], "reached": [r[:300] for r in reached[:20]]}
+
+    def _own_pids(self) -> list[int]:
+        """The child's processes (as root: every process of its leased uid, bubblewrap's included)."""
+        pids = [self.process.pid]
+        for entry in os.listdir(PROC):
+            if entry.isdigit():
+                try:
+                    if os.stat(f"{PROC}/{entry}").st_uid == self.lease.uid:
+                        pids.append(int(entry))
+                except OSError:
+                    continue
+        return sorted(set(pids))
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time of the child's whole tree so far: its control group's, else /proc's; None where unknown."""
+        if self.group is not None:
+            try:
+                return self.group.cpu_seconds()
+            except (OSError, ValueError):
+                pass
+        return tree_cpu_seconds(self.process.pid)
+
+    def busy(self) -> bool | None:
+        """Is any thread of the child's tree running or runnable (None where unknown: no /proc)?"""
+        pids = self.group.pids() if self.group is not None else tree_pids(self.process.pid)
+        return any_busy(pids)
 
     def _read(self, deadline: float, limit: int, cpu_budget: float | None = None,
-              cpu_start: float | None = None) -> tuple[dict, list[array]]:
-        """The next frame; ChannelTimeout at the wall deadline or when the task's CPU budget is spent."""
+              idle_seconds: float | None = None) -> tuple[dict, list[array]]:
+        """The next frame; ChannelTimeout at the wall deadline, when the CPU budget is spent, or when the
+        child's tree has spent more than ``idle_seconds`` with no thread running or waiting for a CPU
+        (sleeping, waiting on something: a busy machine's queue for the CPU does not count)."""
+        began = last = time.monotonic()
+        cpu_start = self.cpu_seconds() if cpu_budget is not None else None
+        idle = 0.0
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise wire.ChannelTimeout("no reply within the time limit")
-            frame = self.reader.poll(min(remaining, 0.25), limit)
+            now = time.monotonic()
+            if now >= deadline:
+                raise wire.ChannelTimeout(f"no reply within the wall-clock limit of {deadline - began:.0f} s")
+            frame = self.reader.poll(min(deadline - now, 0.25), limit)
             if frame is not None:
                 return frame
-            if cpu_budget is not None and cpu_start is not None:
-                used = tree_cpu_seconds(self.process.pid)
+            if cpu_start is not None:
+                used = self.cpu_seconds()
                 if used is not None and used - cpu_start > cpu_budget:
                     raise CpuLimitExceeded(f"more than {cpu_budget:g} s of CPU time")
+            now = time.monotonic()
+            if idle_seconds is not None and self.busy() is False:
+                idle += now - last
+                if idle > idle_seconds:
+                    raise IdleLimitExceeded(f"more than {idle_seconds:g} s without computing (sleeping or waiting; "
+                                            f"the limit for time not spent computing is {idle_seconds:g} s)")
+            last = now
 
     def run_task(self, task: dict, arrays: list[array]) -> TaskOutcome:
         began = time.monotonic()
         cpu_budget = float(task.get("cpu_seconds", self.limits.task_seconds))
-        wall = max(3 * cpu_budget, cpu_budget + 20)
+        wall = max(3 * cpu_budget, cpu_budget + 20) + self.limits.idle_seconds
         deadline = min(began + wall, self.submission_deadline)
-        cpu_start = tree_cpu_seconds(self.process.pid)
+        cpu_start = self.cpu_seconds()
         try:
             wire.write_frame(self.task_write, task, arrays)
             header, reply_arrays = self._read(deadline, int(task.get("reply_bytes", self.limits.result_bytes)),
-                                              cpu_budget, cpu_start)
+                                              cpu_budget, self.limits.idle_seconds)
         except (wire.FrameError, OSError) as error:
             failure = self.explain(error, f"while running {task.get('label', 'a task')}")
             return TaskOutcome(task["id"], failure=failure, seconds=time.monotonic() - began,
                                timed_out=isinstance(error, wire.ChannelTimeout))
         seconds = time.monotonic() - began
-        cpu_end = tree_cpu_seconds(self.process.pid)
+        cpu_end = self.cpu_seconds()
         cpu = None if cpu_start is None or cpu_end is None else cpu_end - cpu_start
         if header.get("task") != task["id"]:
             self.stop()
@@ -684,13 +625,16 @@ class _Child:
                 pass
         self.stop()
         code = self.process.returncode if self.process else None
-        if isinstance(error, CpuLimitExceeded):
+        if isinstance(error, (CpuLimitExceeded, IdleLimitExceeded)):
             text = f"time limit exceeded {when}: {error} (an infinite loop, or far too slow)"
         elif isinstance(error, wire.ChannelTimeout) and time.monotonic() >= self.submission_deadline:
             text = (f"time limit exceeded {when}: the submission's total time limit of "
                     f"{self.limits.total_seconds:g} s was used up")
         elif isinstance(error, wire.ChannelTimeout):
-            text = f"time limit exceeded {when}: an infinite loop, or far too slow"
+            text = f"time limit exceeded {when}: {error} (an infinite loop, or far too slow)"
+        elif isinstance(error, wire.ChannelClosed) and self.out_of_memory:
+            text = (f"your code's process ended {when}: its processes together used more than the memory limit of "
+                    f"{self.limits.memory_bytes // 2**20} MiB")
         elif isinstance(error, wire.ChannelClosed):
             if code is not None and code < 0:
                 name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
@@ -709,18 +653,21 @@ class _Child:
 
     def printed(self) -> str:
         """The tail of what the child printed (feedback only; never parsed)."""
+        if self._printed is not None:
+            return self._printed
         try:
             with open(self.output_path, "rb") as file:
                 file.seek(0, os.SEEK_END)
                 size = file.tell()
                 file.seek(max(0, size - self.limits.output_shown))
                 return file.read().decode("utf-8", "replace").strip()
-        except OSError:
+        except (OSError, TypeError):
             return ""
 
     def stop(self) -> None:
-        """Ask the child to stop, then end every process it started: its group, its PID namespace
-        (bubblewrap), its uid (root), and anything carrying its token (the plain sandbox)."""
+        """Ask the child to stop, then end every process it started (its group, its PID namespace, its
+        uid, its control group, anything carrying its token) and delete its files at once: its
+        printed output (the tail is kept for feedback) and, in the plain sandbox, its working folder."""
         if self.process is not None:
             if self.process.poll() is None and self.task_write is not None:
                 try:
@@ -728,16 +675,34 @@ class _Child:
                     self.process.wait(timeout=0.5)
                 except (OSError, subprocess.TimeoutExpired):
                     pass
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            if hasattr(os, "killpg"):
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            else:
+                self.process.kill()
             self.process.wait()
+            if self.group is not None:
+                self.group.kill()
             if not self.sandbox.bwrap:
                 _kill_marked(self.token)
+        if self.group is not None:
+            self.out_of_memory = self.group.out_of_memory()
+            self.group.remove()
+            self.group = None
         if self.lease is not None:
             self.lease.release()
             self.lease = None
+        if self._printed is None and self.output_path is not None:
+            self._printed = self.printed()
+            try:
+                self.output_path.unlink()
+            except OSError:
+                pass
+        if self.work_dir is not None:
+            remove_tree(self.work_dir)
+            self.work_dir = None
         for name in ("task_write", "result_read"):
             fd = getattr(self, name, None)
             if fd is not None:
@@ -752,13 +717,17 @@ class CpuLimitExceeded(wire.ChannelTimeout):
     """A task used more CPU time than its budget."""
 
 
+class IdleLimitExceeded(wire.ChannelTimeout):
+    """A task spent too long not computing (sleeping, waiting on something that never comes)."""
+
+
 def _kill_marked(token: str) -> None:
     """Kill every live process whose environment carries ``FTR_SANDBOX_TOKEN=token`` (the plain
     sandbox run by an ordinary user, whose children share the user's uid)."""
     marker = f"FTR_SANDBOX_TOKEN={token}".encode()
 
     def carries_marker(pid: str) -> bool:
-        with open(f"/proc/{pid}/environ", "rb") as file:
+        with open(f"{PROC}/{pid}/environ", "rb") as file:
             return marker in file.read().split(b"\0")
 
-    _kill_every(carries_marker, rounds=40, pause=0.05)
+    kill_every(carries_marker, rounds=40, pause=0.05)

@@ -127,6 +127,36 @@ class FrameReader:
         self.budget = budget
         self.read_total = 0
         self.buffer = bytearray()
+        self._chunks = None
+        if os.name == "nt":  # select() takes sockets only on Windows: a thread reads the pipe instead
+            import queue
+            import threading
+
+            self._chunks = queue.Queue()
+            threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        """Windows: read the pipe into a queue until it closes (b"" marks the end)."""
+        while True:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            self._chunks.put(chunk)
+            if not chunk:
+                return
+
+    def _read_chunk(self, wanted: int, timeout: float) -> bytes | None:
+        """Up to ``wanted`` bytes within ``timeout`` seconds; None if nothing came, b"" at the end."""
+        if self._chunks is None:
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            return os.read(self.fd, max(1, min(wanted, 1 << 20))) if ready else None
+        import queue
+
+        try:
+            return self._chunks.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
     def _frame_size(self) -> int | None:
         if len(self.buffer) < _LENGTH.size:
@@ -155,11 +185,10 @@ class FrameReader:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            ready, _, _ = select.select([self.fd], [], [], remaining)
-            if not ready:
-                return None
             wanted = (_LENGTH.size + size - len(self.buffer)) if size is not None else _LENGTH.size
-            chunk = os.read(self.fd, max(1, min(wanted, 1 << 20)))
+            chunk = self._read_chunk(wanted, remaining)
+            if chunk is None:
+                return None
             if not chunk:
                 raise ChannelClosed("the other side closed the channel")
             self.read_total += len(chunk)

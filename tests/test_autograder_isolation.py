@@ -128,13 +128,17 @@ def test_crafted_replies_cost_the_student_never_the_grader(tmp_path, mode):
         assert "larger than the limit" in text
 
 
-def test_deeply_nested_folders_do_not_break_the_clean_up(tmp_path):
+def test_deeply_nested_folders_do_not_break_the_clean_up(monkeypatch):
     from autograder.sandbox import _private_dir
 
-    before = set(_private_dir("sandboxes").iterdir())
-    report = grade_submission(FIXTURES / "deep_folders", GradingOptions(checks=("forward_larger_g",)))
-    assert "nested" in text_of(report, "forward_larger_g")
-    assert set(_private_dir("sandboxes").iterdir()) <= before  # removed, however deep
+    folder = open_folder()  # a TMPDIR of this test's own: other graders on the machine share /tmp
+    try:
+        monkeypatch.setattr(tempfile, "tempdir", str(folder))
+        report = grade_submission(FIXTURES / "deep_folders", GradingOptions(checks=("forward_larger_g",)))
+        assert "nested" in text_of(report, "forward_larger_g")
+        assert list(_private_dir("sandboxes").iterdir()) == []  # removed, however deep
+    finally:
+        shutil.rmtree(folder)
 
 
 def test_helpers_named_like_the_standard_library_do_not_shadow_the_harness(tmp_path):
@@ -164,6 +168,14 @@ CHEATS = {
     "dunder_import": ('__import__("he" + "apq")', False),
     "import_module": ('importlib.import_module("he" + "apq")', False),
     "sys_modules": ('sys.modules.get("he" + "apq") or importlib.import_module("he" + "apq")', False),
+    # issue 19 item 12: no student frame on the stack (a thread runs import_module itself), name from bytes
+    "thread_bytes": ('(lambda name, t: (t.start(), t.join(), sys.modules[name])[-1])(bytes([104, 101, 97, 112, 113])'
+                     '.decode(), __import__("threading").Thread(target=importlib.import_module, '
+                     'args=(bytes([104, 101, 97, 112, 113]).decode(),)))', False),
+    # the C half made straight from its built-in spec, past the import system
+    "builtin_spec": ('importlib.util.module_from_spec(__import__("importlib.machinery").machinery.BuiltinImporter'
+                     '.find_spec("_he" + "apq")) if "_heapq" in sys.builtin_module_names else importlib.import_module'
+                     '("he" + "apq")', False),
 }
 
 
@@ -260,7 +272,7 @@ def test_heap_sequences_on_hidden_grading_come_from_a_hash_of_the_secret(monkeyp
 
 
 def test_a_child_starts_in_bubblewrap_with_its_own_uid_and_nothing_of_the_kit(tmp_path):
-    python, bwrap = sandbox_setup()
+    bwrap = sandbox_setup().bwrap
     if not bwrap:
         pytest.skip("bubblewrap cannot run here")
     folder = tmp_path / "probe"

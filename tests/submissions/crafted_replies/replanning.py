@@ -1,16 +1,30 @@
-"""Hostile: write crafted frames straight into the grader's result pipe (its number is in sys.argv).
+"""Hostile: write crafted frames straight into the grader's result pipe (found among the open descriptors).
 
 MODE (set by the test) picks the attack: "hello" (a first message with fields of the wrong types,
 sent at import time), "deep" (a header nested 100,000 deep), "bigint" (a 5,000-digit number), "flood"
 (a 40 MB reply announced), "many" (hundreds of well-formed 2 MB replies).
 """
+import fcntl
 import json
 import os
+import stat
 import struct
-import sys
 
 MODE = "deep"
-FD = int(sys.argv[2])
+
+
+def _result_pipe() -> int:
+    """The write end of a pipe that is not stdout/stderr: the harness's reply channel."""
+    for fd in range(3, 64):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
+                return fd
+        except OSError:
+            continue
+    raise RuntimeError("no reply pipe found")
+
+
+FD = _result_pipe()
 
 
 def _frame(header_bytes: bytes, extra: bytes = b"") -> bytes:
