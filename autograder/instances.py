@@ -132,7 +132,8 @@ def secret_seed() -> int:
                 f"{path}), or set FTR_SECRET_SEED or FTR_SECRET_SEED_FILE (keep it out of version control "
                 "and out of the student bundle)"
             )
-        if path.stat().st_mode & 0o077 and path.stat().st_uid == os.geteuid():
+        own = getattr(os, "geteuid", lambda: -1)()  # Windows has no uids (and no group or other bits)
+        if path.stat().st_mode & 0o077 and path.stat().st_uid == own:
             path.chmod(0o600)  # the seed file is the grader's alone (student code must not read it)
         text, source = path.read_text().strip(), str(path)
     try:

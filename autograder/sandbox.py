@@ -271,12 +271,6 @@ def isolation_warning() -> str | None:
             "a class install bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces.")
 
 
-def exposure_warning() -> str | None:
-    """Kept for the commands: the probe now refuses (SandboxSetupError) a root grader whose children
-    could reach the kit's private files, so there is nothing left to warn about."""
-    return None
-
-
 def remove_tree(path: Path) -> None:
     """Remove a folder however deep a child nested it (``shutil.rmtree`` recurses and fails past ~1000)."""
     if not os.path.lexists(path):

@@ -108,7 +108,8 @@ def test_bundle_has_no_solution_code(bundle: Path) -> None:
 def test_bundle_has_no_instructor_files(bundle: Path) -> None:
     names = {p.name for p in bundle.rglob("*")}
     for forbidden in ("answer_key.md", "INSTRUCTOR.md", "secret_seed.txt", "gradebook.db", "solutions",
-                      "make_source.py", "grading_guards.py", "nbgrader_config.py"):
+                      "make_source.py", "grading_guards.py", "nbgrader_config.py", "kernel_sandbox.py",
+                      "batch.py", "export.py", "gradescope.py", "similarity.py", "similarity_page.py"):
         assert forbidden not in names
     answer_key = REPO / "course" / "answer_key.md"
     if answer_key.exists():

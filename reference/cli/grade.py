@@ -116,7 +116,7 @@ def _grade_and_print(args: argparse.Namespace):
 
     from autograder.grader import grade_submission
     from autograder.report import error_report, printable, write_private
-    from autograder.sandbox import SandboxSetupError, exposure_warning, isolation_warning
+    from autograder.sandbox import SandboxSetupError, isolation_warning
 
     def write(report) -> None:
         if getattr(args, "json", None):
@@ -128,10 +128,12 @@ def _grade_and_print(args: argparse.Namespace):
     try:
         submission = _load(args.submission)
         options = _options(args, progress=sys.stderr.isatty())
-        if options.hidden:  # an instructor grading for real: say so if students are not walled off
-            for warning in (isolation_warning(), exposure_warning()):
-                if warning:
-                    print(warning, file=sys.stderr)
+        warning = isolation_warning()
+        if warning and options.hidden:  # an instructor grading for real: say so if students are not walled off
+            print(warning, file=sys.stderr)
+        elif warning:  # a student checking their own code: say plainly what the sandbox is here
+            print("note: your code runs as a plain subprocess with time and resource limits (no bubblewrap "
+                  "here); that is fine for checking your own code", file=sys.stderr)
         report = grade_submission(submission, options)
     except SandboxSetupError as error:  # e.g. every sandbox uid in use: nothing graded, nothing written
         raise UsageError(f"cannot grade on this machine: {printable(error, newlines=False)}") from None
@@ -174,7 +176,7 @@ def grade_all(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     from autograder.report import printable
-    from autograder.sandbox import SandboxSetupError, exposure_warning, isolation_warning
+    from autograder.sandbox import SandboxSetupError, isolation_warning
 
     options = _options(args, progress=False)
     if args.similarity:  # before grading: say at once if copydetect is missing
@@ -184,9 +186,9 @@ def grade_all(args: argparse.Namespace) -> int:
         except SimilarityError as error:
             raise UsageError(str(error)) from None
     _sandbox_or_stop()  # before any report: never a gradebook of zeros
-    for warning in (isolation_warning(), exposure_warning()):
-        if warning:
-            print(warning, file=sys.stderr)
+    warning = isolation_warning()
+    if warning:
+        print(warning, file=sys.stderr)
     try:
         gradebook = run_batch(args.submissions, args.out, options, jobs=args.jobs,
                               force=args.force, progress=True)

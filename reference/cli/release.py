@@ -184,19 +184,24 @@ def build_bundle(out: Path) -> int:
     return files
 
 
+#: The autograder's modules for instructors only: batch grading, Gradescope, exporting the reference
+#: solution, copy detection (which names nbgrader's solution markers). The self-check needs none of them.
+INSTRUCTOR_ONLY = frozenset({"batch.py", "export.py", "gradescope.py", "similarity.py", "similarity_page.py"})
+
+
 def _write_bundle(out: Path) -> None:
     copies = [
         (KIT_ROOT / "starter", out / "starter", ("*.py", "*.md")),
         (KIT_ROOT / "reference" / "world", out / "reference" / "world", ("*.py",)),
-        (KIT_ROOT / "autograder", out / "autograder", ("*.py",)),
+        (KIT_ROOT / "autograder", out / "autograder", ("*.py",), INSTRUCTOR_ONLY),
         (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",)),
         (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen")),
         (KIT_ROOT / "mazes" / "handout", out / "mazes" / "handout", ("*.map", "*.scen")),
         (KIT_ROOT / "course" / "handout", out / "handout", ("*.md",)),
         (KIT_ROOT / "course" / "handout" / "figures", out / "handout" / "figures", ("*.png",)),
     ]
-    for source, target, patterns in copies:
-        _copy_matching(source, target, patterns)
+    for source, target, patterns, *leave_out in copies:
+        _copy_matching(source, target, patterns, *leave_out)
     shutil.copyfile(KIT_ROOT / "reference" / "__init__.py", out / "reference" / "__init__.py")
     (out / "course").mkdir(exist_ok=True)
     shutil.copyfile(KIT_ROOT / "course" / "rubric.toml", out / "course" / "rubric.toml")
@@ -233,13 +238,13 @@ def _scripts_first_on_path() -> dict[str, str]:
     return environment
 
 
-def _copy_matching(source: Path, target: Path, patterns: tuple[str, ...]) -> None:
+def _copy_matching(source: Path, target: Path, patterns: tuple[str, ...], leave_out: frozenset[str] = frozenset()) -> None:
     if not source.is_dir():
         return
     target.mkdir(parents=True, exist_ok=True)
     for pattern in patterns:
         for file in sorted(source.glob(pattern)):
-            if file.is_file():
+            if file.is_file() and file.name not in leave_out:
                 shutil.copyfile(file, target / file.name)
 
 
