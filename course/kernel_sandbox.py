@@ -8,7 +8,7 @@ starts it so that the student's code can reach nothing of the course:
   and one private folder of this kernel (its sockets, its connection file, a small ``lib`` with the
   public ``reference.world`` and a stand-in ``autograder.notebook``, the public ``mazes/``); no
   course folder, no other student, no source notebook, no kit, no network, its own PID namespace;
-* **a uid of its own** when nbgrader runs as root (a lease from :class:`autograder.sandbox.UidLease`,
+* **a uid of its own** when nbgrader runs as root (a lease from :class:`autograder.uids.UidLease`,
   released and swept when the kernel stops), with Debian's ``/usr/bin/python3`` (``apt-get install
   python3-ipykernel python3-numpy``) because a venv under ``/root`` is closed to other uids;
 * **limits**: 4 GiB of address space per process, 64 processes for its uid (as root), 64 MiB per
@@ -40,7 +40,9 @@ from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 
-from autograder.sandbox import KIT_ROOT, UidLease, _bwrap_path
+from autograder.bubblewrap import bwrap_path
+from autograder.mounts import KIT_ROOT
+from autograder.uids import UidLease
 
 # What ``from autograder.notebook import check`` gives inside the grading kernel. The test cells do
 # not run there (GradeOutsideKernel grades them outside); a student's own call just says so.
@@ -107,7 +109,7 @@ def kernel_setup() -> tuple[str, str | None]:
         candidates = [override]
     else:
         candidates = ["/usr/bin/python3"] if os.geteuid() == 0 else [sys.executable, "/usr/bin/python3"]
-    bwrap = _bwrap_path()
+    bwrap = bwrap_path()
     for wrapper in ([bwrap] if bwrap else []) + [None]:
         for python in candidates:
             if _kernel_starts(python, wrapper):
