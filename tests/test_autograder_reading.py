@@ -55,7 +55,9 @@ try:
     result.update(files=sorted(loaded.files), warnings=loaded.warnings, kind=loaded.kind)
 except SubmissionError as error:
     result["error"] = str(error)
-result["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+# VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child forked from a big pytest process
+# would report the parent's size; the new address space's high-water mark is this process's own.
+result["peak_kib"] = int(next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1])
 print(json.dumps(result))
 """
 

@@ -28,7 +28,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -56,7 +55,9 @@ def skip_without_a_sandboxed_kernel() -> None:
 
 
 def _rubric_points() -> dict[str, float]:
-    rubric = tomllib.loads((REPO / "course" / "rubric.toml").read_text())
+    from autograder.rubric import _toml_loader  # tomllib, or tomli on Python 3.10
+
+    rubric = _toml_loader().loads((REPO / "course" / "rubric.toml").read_text())
     return {f"test_{k}": float(v) for k, v in {**rubric["autograded"], **rubric["extra_credit"]}.items()}
 
 
