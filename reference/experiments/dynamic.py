@@ -755,8 +755,9 @@ def goal_headline(heads: Sequence[dict], claim: str, summary: Sequence[dict] = (
                       and 10 * r["expansions_per_action"] <= best_fixed["expansions_per_action"]]
         if dominating:
             top = min(dominating, key=lambda r: r["suboptimality"])
-            return (f"- *{claim}* (paper: 10x): **holds** (a fortiori: {len(dominating)} intermediate-goal settings solve "
-                    f"at least {RELIABLE:.0%} of their problems with a lower sub-optimality than every fixed depth and a "
+            count = f"{len(dominating)} intermediate-goal setting{'s' if len(dominating) > 1 else ''}"
+            return (f"- *{claim}* (paper: 10x): **holds** (a fortiori: {count} solve{'' if len(dominating) > 1 else 's'} "
+                    f"at least {RELIABLE:.0%} of {'their' if len(dominating) > 1 else 'its'} problems with a lower sub-optimality than every fixed depth and a "
                     f"tenth of the expansions of the best one, fixed {best_fixed['setting']} at "
                     f"{best_fixed['suboptimality']:.2f} (solved {_solved(best_fixed)}) with "
                     f"{best_fixed['expansions_per_action']:.0f} expansions per action; e.g. {_setting(top)}).\n")
