@@ -370,7 +370,8 @@ def findings(result: dict[str, list[dict]]) -> list[Finding]:
                    and key != f"error [%] length >= {LONG}"]
         text = (f"all {len(pooled)} queries (every cluster size): {mean_all:.1f}% ± {half_width:.1f} (95% interval); "
                 + ", ".join(f"CS{c}: {_mean(every[c]):.1f}% (n = {len(every[c])})" for c in cluster_sizes)
-                + " (queries of one problem at three cluster sizes are not independent: the interval is optimistic)"
+                + f" (queries of one problem at {len(cluster_sizes)} cluster sizes are not independent: the interval "
+                "is optimistic)"
                 + ". By optimal length (mean over the cluster sizes; problems): "
                 + ", ".join(f"{key.removeprefix('error [%] length ')}: "
                             f"{_mean([by_length[(c, q)][key] for c in cluster_sizes]):.1f}% ({_in_bucket(runs, key)})"
