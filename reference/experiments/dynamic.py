@@ -782,7 +782,8 @@ def cap_shares(rows: Sequence[dict]) -> list[dict]:
         counts = np.array([[r["actions"], r["capped_global_actions"], r["intermediate_actions"],
                             r["capped_intermediate_actions"]] for r in members], dtype=float)
         picks = rng.integers(len(members), size=(400, len(members)))
-        entry = {"method": method, "level": level, "runs": len(members), "actions": int(counts[:, 0].sum())}
+        entry = {"method": method, "level": level, "runs": len(members), "reached": sum(bool(r["reached"]) for r in members),
+                 "actions": int(counts[:, 0].sum())}
         for name, part, whole in (("global", 1, 0), ("intermediate", 3, 2)):
             total = counts[:, whole].sum()
             entry[f"capped_{name}"] = counts[:, part].sum() / total if total else None
@@ -792,12 +793,23 @@ def cap_shares(rows: Sequence[dict]) -> list[dict]:
             else:
                 entry[f"capped_{name}_interval"] = None
         entry["intermediate_actions"] = int(counts[:, 2].sum())
+        solved = counts[[bool(r["reached"]) for r in members]]
+        entry["capped_global_solved"] = solved[:, 1].sum() / solved[:, 0].sum() if solved[:, 0].sum() else None
         table.append(entry)
     return table
 
 
-CAP_TABLE_COLUMNS = ["method", "level", "runs", "actions", "capped_global", "capped_global_interval",
+CAP_TABLE_COLUMNS = ["method", "level", "runs", "reached", "actions", "capped_global", "capped_global_interval",
+                     "capped_global_solved",
                      "intermediate_actions", "capped_intermediate", "capped_intermediate_interval"]
+
+
+def _percent_interval(text: str | None) -> str:
+    """``"0.359-0.619"`` as ``"35.9-61.9%"``."""
+    if not text:
+        return "–"
+    low, high = (float(v) for v in text.split("-"))
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
 
 
 def cap_headline(shares: Sequence[dict], level: int, cap: int) -> str:
@@ -811,7 +823,8 @@ def cap_headline(shares: Sequence[dict], level: int, cap: int) -> str:
     text = (f"- *At level {level} (cap {cap}) the global goal reaches the cap about 10% of the time* (per action; "
             f"paper: about 10%): **{'holds' if about_ten else 'does not hold, because the share is ' + format(glob['capped_global'], '.1%')}** "
             f"(kit: {glob['capped_global']:.1%} of the {glob['actions']:,} actions of the pdb G runs, "
-            f"{glob['runs']} runs, 95% interval {glob['capped_global_interval']}).\n")
+            f"{glob['runs']} runs ({glob['reached']} solved), 95% interval {_percent_interval(glob['capped_global_interval'])}"
+            f"; over the solved runs' actions only {glob['capped_global_solved']:.1%}).\n")
     for method in (*RULE_METHODS["paper"], *RULE_METHODS["once"]):
         local = next((s for s in shares if s["method"] == method and s["level"] == level), None)
         if local is None or not local["intermediate_actions"]:
@@ -820,7 +833,8 @@ def cap_headline(shares: Sequence[dict], level: int, cap: int) -> str:
         text += (f"- *... and never with local goals* ({method}; paper: never): "
                  f"**{'holds' if never else 'does not hold, because ' + format(local['capped_intermediate'], '.2%') + ' of them do'}** "
                  f"(kit: {local['capped_intermediate']:.2%} of {local['intermediate_actions']:,} actions toward "
-                 f"intermediate goals in {local['runs']} runs, 95% interval {local['capped_intermediate_interval']}).\n")
+                 f"intermediate goals in {local['runs']} runs, 95% interval "
+                 f"{_percent_interval(local['capped_intermediate_interval'])}).\n")
     return text
 
 
@@ -886,6 +900,8 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
             + markdown_table(list(databases), ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"])
             + "\n`capped_pairs`, `capped_intermediate`: shares of pairs of connected regions (not of actions).\n\n"
             + "## The cap per action\n\n" + markdown_table(shares, CAP_TABLE_COLUMNS)
+            + "\nShares of actions (`capped_global_solved`: over the solved runs' actions only); intervals: 95%, "
+              "bootstrap over the runs.\n"
             + "\n## Headlines of the scaling run\n\n" + scaling_headlines(heads, databases, summary, shares, scaling.cap)
             + left_out(heads))
     atomic_write_text(out / "scaling.md", text)
@@ -929,7 +945,8 @@ def findings(study: Study, summary, databases, seconds: float | None, rows: Sequ
     shares = cap_shares(rows)
     if shares:
         text += ["## The cap per action\n\n", markdown_table(shares, CAP_TABLE_COLUMNS),
-                 "\n`capped_global`: share of the actions whose stored depth toward the global goal exceeds the cap; "
+                 "\n`capped_global`: share of the actions whose stored depth toward the global goal exceeds the cap "
+                 "(`capped_global_solved`: the same over the solved runs' actions only; unsolved runs are long); "
                  "`capped_intermediate`: share of the actions searching toward an intermediate goal whose stored depth "
                  "toward it exceeds the cap; intervals: 95%, bootstrap over the runs.\n\n"]
     for rule in GOAL_RULES:
