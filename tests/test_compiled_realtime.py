@@ -147,7 +147,8 @@ def test_cli_engines_give_the_same_counts(tmp_path):
 def comparison_row(instance, algorithm, lookahead, moves, planning_us=10.0):
     return {"kind": "random", "instance": instance, "size": 9, "algorithm": algorithm, "heuristic": "strong",
             "lookahead": lookahead, "engine": "compiled", "reached": True, "expansions": moves, "episodes": 1,
-            "moves": moves, "planning_us": planning_us, "max_expansions_per_episode": 1, "seconds": 0.0}
+            "moves": moves, "planning_us": planning_us, "max_expansions_per_episode": 1, "seconds": 0.0,
+            "successors": "fixed"}
 
 
 def test_tables_state_sample_sizes_and_confidence_intervals():
