@@ -153,3 +153,22 @@ def test_a_partial_compare_keeps_the_other_parts_rows(tmp_path):
     assert rows[0]["actions"] == "" and rows[3]["actions"] == 4
     assert [(t["level"], t["seconds"]) for t in tables] == [(1, 9.0), (2, 1.0)]
     assert read_csv(tmp_path / "runs.csv")[2]["method"] == "pdb G+I"
+
+
+def test_the_order_of_magnitude_headline_holds_a_fortiori_beside_a_smaller_ratio():
+    # Fixed depth: 3.0 at 10 expansions, 2.0 at 1000. pdb G+I at 2.5 with 50 expansions lies inside
+    # the curve: fixed depth needs 100 there (halfway in log x), a 2x saving. pdb I at 1.5 with 2
+    # expansions beats every fixed depth with under a tenth of the best one's 1000: holds a fortiori.
+    from reference.experiments.dynamic import goal_headline
+
+    solved = {"problems": 10, "reached": 10, "suboptimality_se": 0.0}
+    summary = [{"method": "fixed", "setting": 1, "suboptimality": 3.0, "expansions_per_action": 10.0, **solved},
+               {"method": "fixed", "setting": 9, "suboptimality": 2.0, "expansions_per_action": 1000.0, **solved},
+               {"method": "pdb G+I", "setting": 1, "suboptimality": 2.5, "expansions_per_action": 50.0, **solved},
+               {"method": "pdb I", "setting": 1, "suboptimality": 1.5, "expansions_per_action": 2.0, **solved}]
+    heads = headline_numbers(summary)
+    assert [round(h["work_ratio"], 6) for h in heads if h["work_ratio"]] == [2.0]
+    text = goal_headline(heads, "claim", summary)
+    assert "**holds** (a fortiori: 1 intermediate-goal setting solves" in text and "inside the fixed-depth curve is 2.0x" in text
+    text = goal_headline(heads, "claim", summary[:3])   # without pdb I: the counted 2x decides
+    assert "does not hold, because the best saving is 2.0x" in text
