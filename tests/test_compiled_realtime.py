@@ -147,7 +147,8 @@ def test_cli_engines_give_the_same_counts(tmp_path):
 def comparison_row(instance, algorithm, lookahead, moves, planning_us=10.0):
     return {"kind": "random", "instance": instance, "size": 9, "algorithm": algorithm, "heuristic": "strong",
             "lookahead": lookahead, "engine": "compiled", "reached": True, "expansions": moves, "episodes": 1,
-            "moves": moves, "planning_us": planning_us, "max_expansions_per_episode": 1, "seconds": 0.0}
+            "moves": moves, "planning_us": planning_us, "max_expansions_per_episode": 1, "seconds": 0.0,
+            "successors": "fixed"}
 
 
 def test_tables_state_sample_sizes_and_confidence_intervals():
@@ -174,3 +175,40 @@ def test_large_samples_are_written_gzipped_and_read_back(tmp_path, monkeypatch):
     assert not (tmp_path / "runs.csv").exists()
     assert experiment.read_runs(tmp_path / "runs.csv.gz") == rows
     assert "runs.csv.gz" in (tmp_path / "findings.md").read_text()
+
+
+def test_the_successor_order_is_splitmix64():
+    """The random successor order draws from splitmix64: its published first outputs for seed 0
+    (Vigna's reference implementation: 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, ...)."""
+    from reference.solutions.realtime.lookahead import SuccessorOrder
+
+    order = SuccessorOrder(0)
+    assert [order.next() for _ in range(2)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4]
+    # every call is a permutation of the four directions, and over many calls all 24 appear
+    order = SuccessorOrder(5)
+    drawn = {tuple(order.directions()) for _ in range(2000)}
+    assert all(sorted(p) == [0, 1, 2, 3] for p in drawn) and len(drawn) == 24
+
+
+@settings(max_examples=80, deadline=None)
+@given(instances(max_side=9), st.sampled_from(["lrta_astar", "lrta_bfs"]), st.integers(1, 12), st.booleans(),
+       st.integers(0, 2**64 - 1))
+def test_random_successor_order_twins(instance, name, lookahead, known, seed):
+    """With successors in random order (seeded) the twin writes the reference's trace, record for record."""
+    grid, start, target = instance
+    knowledge = knowledge_of(grid) if known else None
+    world = FogOfWarWorld(grid, start)
+    planner = lrta_star_lookahead if name == "lrta_astar" else lrta_star_bfs
+    expected = planner(world, start, target, lookahead, "strong", "larger_g", knowledge, successors="random", seed=seed)
+    twin = run_compiled(name, grid, start, target, "strong", lookahead, knowledge, successors="random", seed=seed)
+    assert twin.trace == expected.trace
+
+
+def test_random_order_changes_ties_on_an_open_grid():
+    """On an open 9 x 9 grid from a corner to the opposite corner every E/S move ties; fixed order
+    takes all east moves first (east is generated first), a random order mixes them."""
+    grid = Gridworld.from_strings(["." * 9] * 9)
+    fixed = lrta_star_lookahead(FogOfWarWorld(grid, (0, 0)), (0, 0), (8, 8), 1)
+    assert fixed.trace.trajectory[:9] == [(0, c) for c in range(9)]
+    shuffled = lrta_star_lookahead(FogOfWarWorld(grid, (0, 0)), (0, 0), (8, 8), 1, successors="random", seed=3)
+    assert shuffled.moves == 16 and shuffled.trace.trajectory[:9] != fixed.trace.trajectory[:9]

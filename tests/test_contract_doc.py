@@ -114,3 +114,26 @@ def test_the_shipped_examples_are_the_ones_the_autograder_and_the_tests_use() ->
     # shortest distances on the true grids, by hand: E3 E2 D2 C2 B2 A2 A3 A4 B4 B5 C5 D5 E5 (12 moves);
     # from E2 the same without its first move (11); no walls: the Manhattan distance 4 + 4 (8)
     assert [e.optimal_length for e in shipped] == [12.0, 11.0, 8.0]
+
+
+SECTION_16 = CONTRACT[CONTRACT.index("## 16."):]
+COMPILED = REPO / "reference" / "solutions" / "compiled"
+
+
+def test_the_table_of_compiled_twins_is_the_compiled_folder() -> None:
+    """Section 16's table names, in its second column, exactly the modules of reference/solutions/compiled/."""
+    rows = [line for line in SECTION_16.splitlines() if line.startswith("| ") and not line.startswith("| readable")]
+    named = {name for row in rows for name in re.findall(r"`(\w+\.py)`", row.split(" | ")[1])}
+    shipped = {path.name for path in COMPILED.glob("*.py") if path.name != "__init__.py"}
+    assert named == shipped, f"in the table, not in the folder: {named - shipped}; in the folder, not in the table: {shipped - named}"
+    assert "has no twin" not in SECTION_16
+
+
+@pytest.mark.parametrize("section, twin", [("## 13.", "subgoaling.py"), ("## 14.", "haa.py"), ("## 15.", "dynamic.py")])
+def test_paper_sections_name_their_twins(section, twin) -> None:
+    """A paper module's section names its compiled twin when it has one, and never says it has none."""
+    following = {"## 13.": "## 14.", "## 14.": "## 15.", "## 15.": "## 16."}[section]
+    text = CONTRACT[CONTRACT.index(section):CONTRACT.index(following)]
+    if (COMPILED / twin).is_file():
+        assert f"reference/solutions/compiled/{twin}" in text
+        assert "no compiled twin" not in text and "no twin" not in text

@@ -40,6 +40,7 @@ def small(tmp_path):
 
 
 @pytest.mark.parametrize("extra", [["--method", "fixed", "--depth", "2"], ["--method", "pdb", "--level", "1", "--goals", "gi"],
+                                   ["--method", "pdb", "--level", "1", "--goals", "i", "--goal-rule", "paper"],
                                    ["--method", "tree", "--depth", "3"]])
 def test_run_prints_exactly_the_agreed_object(small, extra):
     path, scen = small
@@ -78,16 +79,25 @@ def test_problems_have_optimal_costs_in_the_range():
 def test_the_headline_ratios_interpolate_the_fixed_depth_curve():
     # Fixed depth: 1.5 at 10 expansions, 1.1 at 1000. A setting at quality 1.3 would need
     # 10^(1 + 0.5 * 2) = 100 expansions (halfway in log x); it uses 10, so 10x less work. At 10
-    # expansions fixed depth has excess 0.5, the setting 0.3: 1.67x better quality.
+    # expansions fixed depth's solutions cost 1.5 x optimal, the setting's 1.3: a cost ratio of
+    # 1.5 / 1.3 = 1.154 (the paper's "shorter solutions"); on excess sub-optimality 0.5 / 0.3 = 1.67.
     solved = {"problems": 10, "reached": 10}
     summary = [{"method": "fixed", "setting": 1, "suboptimality": 1.5, "expansions_per_action": 10.0, **solved},
                {"method": "fixed", "setting": 9, "suboptimality": 1.1, "expansions_per_action": 1000.0, **solved},
                {"method": "pdb I", "setting": 4, "suboptimality": 1.3, "expansions_per_action": 10.0, **solved}]
     assert interpolate_expansions(summary[:2], 1.3) == pytest.approx(100.0)
     (row,) = headline_numbers(summary)
-    assert row["work_ratio"] == pytest.approx(10.0) and row["quality_ratio"] == pytest.approx(0.5 / 0.3)
-    # a setting that solved only 8 of its 10 problems takes no part in the headline checks
-    assert headline_numbers(summary[:2] + [{**summary[2], "reached": 8}]) == []
+    assert row["work_ratio"] == pytest.approx(10.0) and row["cost_ratio"] == pytest.approx(1.5 / 1.3)
+    assert row["excess_ratio"] == pytest.approx(0.5 / 0.3)
+    assert row["work_counts"] and row["quality_counts"] and row["note"] == ""
+    # a setting that solved only 8 of its 10 problems keeps its ratios, marked as not counted, with its share
+    (row,) = headline_numbers(summary[:2] + [{**summary[2], "reached": 8}])
+    assert row["work_ratio"] == pytest.approx(10.0) and not row["work_counts"] and not row["quality_counts"]
+    assert row["note"] == "solved 8/10 (80%)"
+    # a fixed depth that solved too few: a ratio read next to it is given, not counted, and names it
+    (row,) = headline_numbers([{**summary[0], "reached": 7}, summary[1], summary[2]])
+    assert row["cost_ratio"] == pytest.approx(1.5 / 1.3) and not row["quality_counts"]
+    assert row["note"] == "fixed 1 solved 7/10 (70%)"
 
 
 def test_compare_quick_writes_figures_and_findings(shared_dir, tmp_path):
@@ -101,3 +111,64 @@ def test_compare_quick_writes_figures_and_findings(shared_dir, tmp_path):
     assert replotted.returncode == 0, replotted.stderr
     assert (tmp_path / "findings.md").read_text().split("## Every setting")[1] == text.split("## Every setting")[1]
     text = text and ("holds**" in text or "does not hold, because" in text or "not measured" in text)
+
+
+def test_caps_are_counted_per_action():
+    """A corridor of four cells in two regions, {(0,0), (0,1)} and {(0,2), (0,3)}; the stored depth
+    between the two regions is 5, above the cap 3, and 1 inside a region. The run walks
+    (0,0) -> (0,1) -> (0,2) -> (0,3) toward the goal (0,3), searching toward the intermediate goal
+    (0,2) on its first two actions and toward (0,3) on the third. By hand: actions 1 and 2 start in
+    region 0, the goal's region is 1, so both are capped toward the global goal (2 of 3); actions 1
+    and 2 searched toward (0,2) in region 1, capped too (2 of 2 intermediate actions)."""
+    from types import SimpleNamespace
+
+    from reference.experiments.dynamic import capped_actions
+    from reference.solutions.dynamic.lrta import Run
+
+    regions = {(0, 0): 0, (0, 1): 0, (0, 2): 1, (0, 3): 1}
+    database = SimpleNamespace(hierarchy=SimpleNamespace(region=lambda cell, level: regions[cell]), level=1, cap=3,
+                               depth=np.array([[1, 5], [5, 1]]))
+    run = Run(True, (3, 0), [(0, 0), (0, 1), (0, 2), (0, 3)], [3, 3, 1], [3, 3, 1], [(0, 2), (0, 2), (0, 3)])
+    assert capped_actions(run, (0, 3), database) == {"actions": 3, "capped_global_actions": 2,
+                                                      "intermediate_actions": 2, "capped_intermediate_actions": 2}
+
+
+def test_a_partial_compare_keeps_the_other_parts_rows(tmp_path):
+    """--parts pdb replaces the pattern-database rows of the levels it runs and keeps the fixed-depth
+    and tree rows and the other levels'; Table 2 rows are replaced for the (map, level) pairs rebuilt."""
+    from reference.experiments.dynamic import Study, keep_other_parts, read_csv, write_csv, write_runs_csv
+
+    old = [{"method": "fixed", "setting": 1, "map": "m", "problem": 0, "reached": True},
+           {"method": "tree", "setting": 5, "map": "m", "problem": 0, "reached": True},
+           {"method": "pdb G+I", "setting": 2, "map": "m", "problem": 0, "reached": False},
+           {"method": "pdb I", "setting": 1, "map": "m", "problem": 0, "reached": True}]
+    write_runs_csv(old, tmp_path / "runs.csv")
+    write_csv([{"map": "m", "level": 1, "seconds": 9.0}, {"map": "m", "level": 2, "seconds": 8.0}], tmp_path / "t.csv")
+    new = [{"method": "pdb G+I, once", "setting": 2, "map": "m", "problem": 0, "reached": True, "actions": 4,
+            "capped_global_actions": 1, "intermediate_actions": 2, "capped_intermediate_actions": 0}]
+    rows, tables = keep_other_parts(tmp_path, "runs.csv", "t.csv", Study(parts=("pdb",), levels=(2,)), new,
+                                    [{"map": "m", "level": 2, "seconds": 1.0}])
+    assert [(r["method"], r["setting"]) for r in rows] == [("fixed", 1), ("tree", 5), ("pdb I", 1),
+                                                           ("pdb G+I, once", 2)]
+    assert rows[0]["actions"] == "" and rows[3]["actions"] == 4
+    assert [(t["level"], t["seconds"]) for t in tables] == [(1, 9.0), (2, 1.0)]
+    assert read_csv(tmp_path / "runs.csv")[2]["method"] == "pdb G+I"
+
+
+def test_the_order_of_magnitude_headline_holds_a_fortiori_beside_a_smaller_ratio():
+    # Fixed depth: 3.0 at 10 expansions, 2.0 at 1000. pdb G+I at 2.5 with 50 expansions lies inside
+    # the curve: fixed depth needs 100 there (halfway in log x), a 2x saving. pdb I at 1.5 with 2
+    # expansions beats every fixed depth with under a tenth of the best one's 1000: holds a fortiori.
+    from reference.experiments.dynamic import goal_headline
+
+    solved = {"problems": 10, "reached": 10, "suboptimality_se": 0.0}
+    summary = [{"method": "fixed", "setting": 1, "suboptimality": 3.0, "expansions_per_action": 10.0, **solved},
+               {"method": "fixed", "setting": 9, "suboptimality": 2.0, "expansions_per_action": 1000.0, **solved},
+               {"method": "pdb G+I", "setting": 1, "suboptimality": 2.5, "expansions_per_action": 50.0, **solved},
+               {"method": "pdb I", "setting": 1, "suboptimality": 1.5, "expansions_per_action": 2.0, **solved}]
+    heads = headline_numbers(summary)
+    assert [round(h["work_ratio"], 6) for h in heads if h["work_ratio"]] == [2.0]
+    text = goal_headline(heads, "claim", summary)
+    assert "**holds** (a fortiori: 1 intermediate-goal setting solves" in text and "inside the fixed-depth curve is 2.0x" in text
+    text = goal_headline(heads, "claim", summary[:3])   # without pdb I: the counted 2x decides
+    assert "does not hold, because the best saving is 2.0x" in text

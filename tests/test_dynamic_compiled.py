@@ -19,6 +19,7 @@ def same_run(readable, twin):
     assert twin.cost == readable.cost
     assert twin.depths == readable.depths
     assert twin.expansions == readable.expansions
+    assert twin.goals == readable.goals   # the goal of every action: the same goal rule
     assert twin.reached == readable.reached
 
 
@@ -48,8 +49,9 @@ def test_fixed_depth_runs_are_the_same_move_for_move(problem, depth):
 
 
 @settings(max_examples=25, deadline=None)
-@given(small_maps(), st.integers(1, 2), st.integers(1, 6), st.sampled_from(["g", "gi", "i"]))
-def test_pattern_databases_and_their_runs_are_the_same(problem, level, cap, goals):
+@given(small_maps(), st.integers(1, 2), st.integers(1, 6), st.sampled_from(["g", "gi", "i"]),
+       st.sampled_from(["paper", "once"]))
+def test_pattern_databases_and_their_runs_are_the_same(problem, level, cap, goals, rule):
     blocked, start, goal = problem
     neighbours = Neighbours(blocked)
     readable = build_pattern_database(neighbours, level, cap)
@@ -57,8 +59,8 @@ def test_pattern_databases_and_their_runs_are_the_same(problem, level, cap, goal
     assert (twin.depth == readable.depth).all()
     assert (twin.next_region == readable.next_region).all()
     assert twin.representatives == readable.representatives
-    same_run(general_lrta(neighbours, start, goal, readable.controller(goals), max_actions=400),
-             compiled.run_database(blocked, start, goal, twin, goals, max_actions=400))
+    same_run(general_lrta(neighbours, start, goal, readable.controller(goals, rule), max_actions=400),
+             compiled.run_database(blocked, start, goal, twin, goals, max_actions=400, rule=rule))
 
 
 @settings(max_examples=20, deadline=None)
@@ -105,10 +107,12 @@ def test_a_real_map_sample(shared_dir):
     twin = compiled.build_pattern_database_compiled(neighbours, 6, 12)
     assert (twin.depth == readable.depth).all() and (twin.next_region == readable.next_region).all()
     for goals in ("g", "gi", "i"):
-        for problem in problems:
-            same_run(general_lrta(neighbours, problem.start, problem.goal, readable.controller(goals), max_actions=2000),
-                     compiled.run_database(blocked, problem.start, problem.goal, twin, goals, max_actions=2000,
-                                           lookahead=lookahead))
+        for rule in ("paper", "once"):
+            for problem in problems:
+                same_run(general_lrta(neighbours, problem.start, problem.goal, readable.controller(goals, rule),
+                                      max_actions=2000),
+                         compiled.run_database(blocked, problem.start, problem.goal, twin, goals, max_actions=2000,
+                                               lookahead=lookahead, rule=rule))
 
 
 def test_a_blocked_start_is_refused_like_the_readable_code():

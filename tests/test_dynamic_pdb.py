@@ -148,3 +148,48 @@ def test_goal_selection_never_cycles_forever():
         for goals in ("g", "gi", "i"):
             run = general_lrta(blocked, start, goal, database.controller(goals), max_actions=20_000)
             assert run.reached, (trial, goals)
+
+
+def test_the_two_goal_rules_choose_goals_as_each_rule_says():
+    """Properties of the goal each action searched toward (``Run.goals``), read off the table by hand:
+
+    * rule "paper" (per action): action t's goal is what the table names for (region of s_t,
+      region of the global goal): the next region's representative when G+I's depth is capped or
+      for I outside the goal's region, else the global goal;
+    * rule "once" (kept until reached, each at most once): an intermediate goal, once chosen, stays
+      the goal of every action until the agent stands on it, and no intermediate goal comes back.
+    """
+    rng = np.random.default_rng(7)
+    checked = {"paper": 0, "once": 0}
+    for trial in range(10):
+        blocked = rng.random((10, 12)) < 0.25
+        free = [tuple(int(v) for v in cell) for cell in zip(*np.nonzero(~blocked))]
+        start, goal = free[rng.integers(len(free))], free[rng.integers(len(free))]
+        database = build_pattern_database(Neighbours(blocked), level=1, cap=1 + trial % 2)
+        region = lambda cell: database.hierarchy.region(cell, 1)  # noqa: E731
+        for goals in ("gi", "i"):
+            paper = general_lrta(blocked, start, goal, database.controller(goals, rule="paper"), max_actions=300)
+            for state, used in zip(paper.path, paper.goals):
+                a, b = region(state), region(goal)
+                via = int(database.next_region[a, b])
+                wants_intermediate = via >= 0 and (goals == "i" or database.depth[a, b] > database.cap)
+                assert used == (database.representatives[via] if wants_intermediate else goal)
+                checked["paper"] += used != goal
+            once = general_lrta(blocked, start, goal, database.controller(goals, rule="once"), max_actions=3000)
+            assert once.reached or goal not in dijkstra_reach(blocked, start)
+            taken = []
+            for t, used in enumerate(once.goals):
+                previous = once.goals[t - 1] if t else goal
+                if previous != goal and used != previous:
+                    assert once.path[t] == previous, "an intermediate goal was dropped before it was reached"
+                if used != goal and used != previous:
+                    assert used not in taken, "an intermediate goal came back"
+                    taken.append(used)
+                checked["once"] += used != goal
+    assert checked["paper"] > 0 and checked["once"] > 0   # both rules used intermediate goals here
+
+
+def dijkstra_reach(blocked, start):
+    from reference.solutions.shortest_paths import dijkstra
+
+    return dijkstra(blocked, start, connectivity=8).cost

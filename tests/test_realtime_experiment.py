@@ -137,3 +137,26 @@ def test_cli_offers_every_real_time_algorithm():
     from reference.solutions.realtime import ALGORITHMS
 
     assert ALGORITHM_NAMES == tuple(ALGORITHMS)
+
+
+def test_findings_check_that_lookahead_one_minimises_planning_time_on_random_grids():
+    # Table 4 of the paper: 498.6 expansions at lookahead 1, 622.5 at 3 (times proportional here).
+    rows = synthetic("random", "strong", {1: 499, 3: 377, 5: 338}, [499, 622, 686])
+    claim = "random: a lookahead of one minimises LRTA*'s planning time (Section 7; paper: 498.6 expansions at " \
+            "lookahead 1, 622.5 at 3)"
+    found = {f.claim: f for f in findings(rows)}
+    assert found[claim].holds and "fewest at lookahead 1" in found[claim].evidence
+    rows = synthetic("random", "strong", {1: 499, 3: 377, 5: 338}, [499, 455, 686])
+    assert not {f.claim: f for f in findings(rows)}[claim].holds
+
+
+def test_random_successor_order_runs_the_same_on_both_engines_and_changes_lookahead_one():
+    rows = {engine: run_comparison(mazes=0, grids=2, size=21, lookaheads=(1, 3), progress=False, engine=engine,
+                                   successors="random") for engine in ("compiled", "python")}
+    counts = ("instance", "algorithm", "heuristic", "lookahead", "successors", "expansions", "episodes", "moves")
+    assert [[r[k] for k in counts] for r in rows["compiled"]] == [[r[k] for k in counts] for r in rows["python"]]
+    assert {r["successors"] for r in rows["compiled"]} == {"random"}
+    fixed = run_comparison(mazes=0, grids=2, size=21, lookaheads=(1, 3), progress=False)
+    assert {r["successors"] for r in fixed} == {"fixed"}
+    lookahead_one = lambda rows: [r["moves"] for r in rows if r["algorithm"] == "lrta_astar" and r["lookahead"] == 1]  # noqa: E731
+    assert lookahead_one(fixed) != lookahead_one(rows["compiled"])  # the order matters (ties broken differently)

@@ -55,7 +55,7 @@ def test_comparison_report_and_findings(tiny_shared, tmp_path, engine):
     table = {line["algorithm"]: line for line in experiment.figure2_table(rows)}
     assert table["A*"]["above_optimal_%"] == 0
     claims = [f.claim for f in experiment.findings(rows)]
-    assert len(claims) == 9 and any("11%" in claim for claim in claims)
+    assert len(claims) == 10 and any("11%" in claim for claim in claims)
 
     written = experiment.write_report(rows, tmp_path / "out", "test", shared, (game_map,))
     assert {p.name for p in written} >= {"findings.md", "figure2.md", "runs.csv", "trees.md", "suboptimality.png",
@@ -96,6 +96,22 @@ def test_findings_say_which_claims_hold():
     worse = {f.claim: f.holds for f in experiment.findings(rows(1100))}
     assert [claim for claim, holds in worse.items() if not holds] == [
         "LRTA* is two orders of magnitude worse in solution cost (a ratio of 10^1.5 to 10^2.5, 32-316)"]
+    # mean and largest tree judged separately: the paper's mean (198) with a largest of 433 (1.7 x 255)
+    larger = rows(39_232)
+    larger[-1] = {**larger[-1], "tree_size_max": 433}
+    judged = {f.claim: f.holds for f in experiment.findings(larger)}
+    assert [claim for claim, holds in judged.items() if not holds] == [
+        "The largest subgoal tree has 255 states (within a factor of 1.5: 170-383)"]
+
+
+def test_a_few_problems_carrying_the_excess_are_named():
+    # 30 problems of optimal 100: 29 at cost 101 (excess 1 each), one at 171 (excess 71). The total
+    # excess is 100; the worst one makes 71% of it; without it the mean is 1% above optimal.
+    rows = [{"map": "m", "problem": i, "algorithm": "lrta_subgoal", "reached": True, "cost": 171.0 if i == 0 else 101.0,
+             "optimal": 100.0} for i in range(30)]
+    text = experiment.excess_tail(rows, "lrta_subgoal", worst=1)
+    assert "The 1 worst of 30 problems make 71% of the total cost above optimal" in text
+    assert "without them the mean is 1.0% above optimal (with them 3.3%)" in text
 
 
 def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):

@@ -2,6 +2,7 @@
 
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method fixed --depth 4
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method pdb --level 4 --goals i --jsonl
+    ftr dynamic run arena.map --scen arena.map.scen --index 7 --method pdb --goals gi --goal-rule paper
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method tree --depth 10
     ftr dynamic compare --out docs/dynamic                 # the paper's study at its size (see docs/dynamic.md)
 
@@ -39,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--level", type=int, metavar="L", default=4, help="pdb: abstraction level (default 4)")
     run.add_argument("--cap", type=int, metavar="C", default=20, help="pdb: depth cap (default 20)")
     run.add_argument("--goals", choices=("g", "gi", "i"), default="g", help="pdb: goal selection G, G+I or I")
+    run.add_argument("--goal-rule", choices=("paper", "once"), default="once",
+                     help="pdb: the intermediate goal re-selected at every action (paper; agents can oscillate) or "
+                          "kept until reached, each at most once (once, the kit's repair; default)")
     run.add_argument("--max-actions", type=int, default=100_000, help="give up after this many actions")
     run.add_argument("--jsonl", action="store_true", help="print only the JSON object")
     run.add_argument("--engine", choices=("compiled", "python"), default="compiled",
@@ -66,6 +70,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--tree-trajectories", choices=("each", "deepest"), default="each",
                          help="the trees' training agent follows each tree's own d_max (default, the paper) or the "
                               "deepest d_max for all trees (one run labels them all; cheaper)")
+    compare.add_argument("--goal-rules", choices=("paper", "once"), nargs="+", default=["paper", "once"],
+                         help="goal rules of the G+I and I runs (default both: paper = re-selected at every action, "
+                              "once = kept until reached, each at most once)")
+    compare.add_argument("--parts", choices=("fixed", "trees", "pdb"), nargs="+", default=["fixed", "trees", "pdb"],
+                         help="run only these methods; the other parts' rows are kept from DIR's last run (default all)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
     compare.set_defaults(handler=run_compare)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
@@ -90,7 +99,7 @@ def run_line(args: argparse.Namespace) -> int:
     elif args.method == "tree":
         runner = engine.tree(_train_tree(args, scenarios, blocked, engine))
     else:
-        runner = engine.with_database(engine.database(args.level, args.cap), args.goals)
+        runner = engine.with_database(engine.database(args.level, args.cap), args.goals, args.goal_rule)
     row = run_problem(Problem(scenario.map, scenario.start, scenario.target, optimal), runner, args.max_actions)
     print(json.dumps({"index": args.index, **row}))
     return 0
@@ -124,7 +133,9 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.replot:
         from reference.experiments.dynamic import replot
 
-        if not (args.out / "runs.csv").is_file():
+        from reference.experiments.dynamic import runs_file
+
+        if not runs_file(args.out / "runs.csv").is_file():
             raise UsageError(f"{args.out / 'runs.csv'}: no such file (run compare without --replot first)")
         for path in replot(args.out):
             print(path)
@@ -135,15 +146,17 @@ def run_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"{movingai}: missing {', '.join(missing)} (`ftr movingai fetch` gets them)")
     if args.quick:
         study = Study(maps=STUDY_MAPS[:1], problems=2, fixed_depths=(1, 4), tree_depths=(4,), levels=(7,),
-                      engine=args.engine)
+                      engine=args.engine, goal_rules=tuple(args.goal_rules), parts=tuple(args.parts))
         scaling = None
     else:
         study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
                       tree_depths=tuple(args.tree_depths), engine=args.engine,
-                      tree_trajectories=args.tree_trajectories)
+                      tree_trajectories=args.tree_trajectories, goal_rules=tuple(args.goal_rules),
+                      parts=tuple(args.parts))
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
-            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine)
+            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine,
+            goal_rules=tuple(args.goal_rules), parts=tuple(args.parts))
     log = lambda text: print(text, file=sys.stderr)  # noqa: E731
     if args.only_scaling:
         if scaling is None:

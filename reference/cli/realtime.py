@@ -77,6 +77,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--first-grid", type=int, default=0, metavar="N",
                          help="number of the first random grid (default 0)")
     compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
+    compare.add_argument("--successors", choices=("fixed", "random"), default="fixed",
+                         help="LRTA*'s lookahead searches generate successors east, south, west, north (fixed, "
+                              "default) or in a random order seeded per grid (random; Koenig's recommendation)")
     compare.add_argument("--seed", type=int, default=None, help="base seed of the grids")
     compare.add_argument("--quiet", action="store_true", help="no progress bar")
     compare.add_argument("--runs", type=Path, action="append", metavar="CSV",
@@ -172,13 +175,16 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError("--first-maze and --first-grid must not be negative")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
     rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed,
-                                     engine=args.engine, first_maze=args.first_maze, first_grid=args.first_grid)
+                                     engine=args.engine, first_maze=args.first_maze, first_grid=args.first_grid,
+                                     successors=args.successors)
     command = (f"ftr realtime compare --out {shlex.quote(str(args.out))} --mazes {mazes} --grids {grids} "
                f"--size {size} --seed {seed} --jobs {args.jobs} --engine {args.engine}")
     if args.first_maze or args.first_grid:
         command += f" --first-maze {args.first_maze} --first-grid {args.first_grid}"
     if args.lookaheads:
         command += f" --lookaheads {','.join(map(str, lookaheads))}"
+    if args.successors != "fixed":
+        command += f" --successors {args.successors}"
     return _report(experiment, rows, args.out, command)
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.astar import astar_cost
 from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
-from reference.solutions.dynamic.pattern_database import PatternDatabase, build_pattern_database
+from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternDatabase, build_pattern_database
 from reference.solutions.dynamic.tree import DepthTree, collect_samples, oracle, train_depth_tree
 
 ENGINES = ("compiled", "python")
@@ -111,11 +111,11 @@ class Engine:
             return build_pattern_database(self.neighbours, level, cap, progress)
         return self.compiled.build_pattern_database_compiled(self.neighbours, level, cap, progress)
 
-    def with_database(self, database: PatternDatabase, goals: str) -> Runner:
+    def with_database(self, database: PatternDatabase, goals: str, rule: str = "once") -> Runner:
         if self.kind == "python":
-            return self.controlled(database.controller(goals))
+            return self.controlled(database.controller(goals, rule))
         return lambda start, goal, limit: self.compiled.run_database(
-            self.blocked, start, goal, database, goals, max_actions=limit, lookahead=self.lookahead)
+            self.blocked, start, goal, database, goals, max_actions=limit, lookahead=self.lookahead, rule=rule)
 
     def samples(self, start: Cell, goal: Cell, d_maxes: Sequence[int], max_actions: int,
                 follow: Controller | None = None):
@@ -126,13 +126,61 @@ class Engine:
                                                       lookahead=self.lookahead, follow=follow)
 
 
-def run_problem(problem: Problem, runner: Runner, max_actions: int) -> dict:
-    """One run as the CLI reports it (suboptimality = cost / optimal)."""
+def run_problem(problem: Problem, runner: Runner, max_actions: int, database: PatternDatabase | None = None) -> dict:
+    """One run as the CLI reports it (suboptimality = cost / optimal); with the ``database`` the run
+    used, also its per-action cap counts (:func:`capped_actions`)."""
     run = runner(problem.start, problem.goal, max_actions)
     optimal = cost_value(problem.optimal)
-    return {"reached": run.reached, "cost": cost_value(run.cost), "optimal": optimal,
-            "suboptimality": cost_value(run.cost) / optimal if optimal else 1.0,
-            "expansions_per_action": run.mean_expansions, "max_expansions_per_action": run.max_expansions}
+    row = {"reached": run.reached, "cost": cost_value(run.cost), "optimal": optimal,
+           "suboptimality": cost_value(run.cost) / optimal if optimal else 1.0,
+           "expansions_per_action": run.mean_expansions, "max_expansions_per_action": run.max_expansions}
+    return row if database is None else {**row, **capped_actions(run, problem.goal, database)}
+
+
+#: A study row's per-action cap counts (empty for methods without a pattern database).
+CAP_COLUMNS = ("actions", "capped_global_actions", "intermediate_actions", "capped_intermediate_actions")
+
+
+def capped_actions(run: Run, goal: Cell, database: PatternDatabase) -> dict:
+    """Per action of ``run`` toward ``goal``: is the stored depth toward the global goal above the
+    cap, and, for the actions that searched toward an intermediate goal, the stored depth toward it?
+
+    "Pattern database LRTA* (level 5) reaches the cap of 30 about 10% of the time with global goal, and
+    never with local goals" is counted this way: ``capped_global_actions / actions`` on the G runs,
+    ``capped_intermediate_actions / intermediate_actions`` on the runs with intermediate goals.
+    """
+    region, level, cap = database.hierarchy.region, database.level, database.cap
+    b = region(goal, level)
+    capped_global = intermediate = capped_intermediate = 0
+    for state, searched in zip(run.path, run.goals):
+        a = region(state, level)
+        capped_global += int(database.depth[a, b] > cap)
+        if searched != goal:
+            intermediate += 1
+            capped_intermediate += int(database.depth[a, region(searched, level)] > cap)
+    return {"actions": run.actions, "capped_global_actions": capped_global, "intermediate_actions": intermediate,
+            "capped_intermediate_actions": capped_intermediate}
+
+
+#: The parts of the study, each a group of methods (``ftr dynamic compare --parts``).
+PARTS = ("fixed", "trees", "pdb")
+
+
+def pdb_methods(rules: Sequence[str]) -> list[tuple[str, str, str]]:
+    """``(goal selection, goal rule, method name)`` of the pattern-database runs. G never takes an
+    intermediate goal, so it is the same under both rules and runs once; the kit's repair is named
+    ", once" (keep an intermediate goal until reached, each at most once); the paper's rule (the goal
+    re-selected at every action) has the plain names."""
+    methods = [("g", rules[0], "pdb G")] if rules else []
+    for rule in rules:
+        suffix = "" if rule == "paper" else ", once"
+        methods += [("gi", rule, f"pdb G+I{suffix}"), ("i", rule, f"pdb I{suffix}")]
+    return methods
+
+
+def part_of(method: str) -> str:
+    """The part of the study a method belongs to (``"pdb G+I, once"`` -> ``"pdb"``)."""
+    return "fixed" if method == "fixed" else "pdb" if method.startswith("pdb") else "trees"
 
 
 @dataclass
@@ -150,6 +198,9 @@ class Study:
     seed: int = 0
     engine: str = "compiled"
     tree_trajectories: str = "each"   # "each": training follows each d_max; "deepest": the largest d_max for all
+    goal_rules: Sequence[str] = GOAL_RULES   # intermediate goals per action (the paper) and/or kept, once (the kit)
+    parts: Sequence[str] = PARTS      # which methods to run (the others' rows are kept from the last run)
+
 
 
 def load_map(movingai: Path, name: str) -> np.ndarray:
@@ -173,25 +224,30 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
     databases: list[dict] = []
     trees: list[dict] = []
 
-    def evaluate(method: str, setting, name: str, runner: Runner, bar) -> None:
+    def evaluate(method: str, setting, name: str, runner: Runner, bar, database: PatternDatabase | None = None) -> None:
         for number, problem in enumerate(problems[name]):
             limit = study.max_actions_factor * int(cost_value(problem.optimal) + 1)
-            row = run_problem(problem, runner, limit)
-            rows.append({"method": method, "setting": setting, "map": name, "problem": number, **row})
+            row = run_problem(problem, runner, limit, database)
+            rows.append({"method": method, "setting": setting, "map": name, "problem": number, **row,
+                         **{column: row.get(column, "") for column in CAP_COLUMNS}})
             bar.update(1)
 
     per_map = study.problems
-    total = len(maps) * per_map * (len(study.fixed_depths) + 3 * len(study.tree_depths) + 3 * len(study.levels))
+    fixed_depths = study.fixed_depths if "fixed" in study.parts else ()
+    tree_depths = study.tree_depths if "trees" in study.parts else ()
+    levels = study.levels if "pdb" in study.parts else ()
+    databases_run = pdb_methods(study.goal_rules)
+    total = len(maps) * per_map * (len(fixed_depths) + 3 * len(tree_depths) + len(databases_run) * len(levels))
     with tqdm(total=total, desc="LRTA* runs", unit="run", disable=not progress) as bar:
-        for name in maps:
-            for depth in study.fixed_depths:
+        for name in maps if fixed_depths else ():
+            for depth in fixed_depths:
                 evaluate("fixed", depth, name, maps[name].fixed(depth), bar)
         # Decision trees: train on the other maps' problems (leave one map out), test on this one.
         # The training agent follows the d_max search of the tree being trained (the paper's training
         # phase), or, with tree_trajectories="deepest", one run at the largest d_max labels them all.
-        runs = [[d] for d in study.tree_depths] if study.tree_trajectories == "each" else [list(study.tree_depths)]
+        runs = [[d] for d in tree_depths] if study.tree_trajectories == "each" else [list(tree_depths)]
         samples: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
-        for name in maps if study.tree_depths else ():
+        for name in maps if tree_depths else ():
             for d_maxes in runs:
                 xs, ys = [], {d: [] for d in d_maxes}
                 for problem in problems[name][: max(5, per_map // 4)]:
@@ -202,7 +258,7 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
                         ys[d].append(y[d])
                 for d in d_maxes:
                     samples[name, d] = (np.vstack(xs), np.concatenate(ys[d]))
-        for d_max in study.tree_depths:
+        for d_max in tree_depths:
             for name in maps:
                 others = [m for m in maps if m != name] or [name]
                 x = np.vstack([samples[m, d_max][0] for m in others])
@@ -229,12 +285,12 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
                               "min_samples_leaf": tree.min_samples_leaf, "ccp_alpha": tree.ccp_alpha,
                               "cv_accuracy": tree.accuracy, "retrained_samples": sum(map(len, own_y)),
                               "retrained_leaves": retrained.leaves, "retrained_cv_accuracy": retrained.accuracy})
-        for level in study.levels:
+        for level in levels:
             for name in maps:
                 database = maps[name].database(level, study.cap)
                 databases.append(database_row(name, database))
-                for goals, method in (("g", "pdb G"), ("gi", "pdb G+I"), ("i", "pdb I")):
-                    evaluate(method, level, name, maps[name].with_database(database, goals), bar)
+                for goals, rule, method in databases_run:
+                    evaluate(method, level, name, maps[name].with_database(database, goals, rule), bar, database)
     return rows, databases, trees
 
 
@@ -278,7 +334,7 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
     if ax is None:
         ax = Figure(figsize=(7, 5)).subplots()
     markers = {"fixed": "s", "tree": "^", "tree, retrained": "<", "oracle": "v", "pdb G": "o", "pdb G+I": "D",
-               "pdb I": "P"}
+               "pdb I": "P", "pdb G+I, once": "d", "pdb I, once": "X"}
     for method in methods:
         points = sorted((r for r in summary if r["method"] == method), key=lambda r: r["expansions_per_action"])
         if not points:
@@ -287,9 +343,13 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
         ys = [p["suboptimality"] for p in points]
         label = {"fixed": "fixed depth (label: d)", "tree": "decision tree (label: d_max)",
                  "tree, retrained": "tree retrained on its own runs (label: d_max)",
-                 "oracle": "oracle depth (label: d_max)"}.get(method, f"{method} (label: level)")
+                 "oracle": "oracle depth (label: d_max)",
+                 "pdb G+I": "pdb G+I, goal per action (paper; label: level)",
+                 "pdb I": "pdb I, goal per action (paper; label: level)",
+                 "pdb G+I, once": "pdb G+I, goal kept, once (kit; label: level)",
+                 "pdb I, once": "pdb I, goal kept, once (kit; label: level)"}.get(method, f"{method} (label: level)")
         ax.errorbar(xs, ys, yerr=[p["suboptimality_se"] for p in points], marker=markers.get(method, "."),
-                    label=label, capsize=2)
+                    label=label, capsize=2, linestyle="--" if method.endswith(", once") else "-")
         for p in points:
             ax.annotate(str(p["setting"]), (p["expansions_per_action"], p["suboptimality"]), fontsize=7,
                         xytext=(3, 3), textcoords="offset points")
@@ -302,29 +362,39 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
     return ax
 
 
-def interpolate_expansions(points: Sequence[dict], quality: float) -> float | None:
-    """Expansions per action the fixed-depth curve needs to reach ``quality`` (piecewise-linear in log x)."""
+def _bracket_expansions(points: Sequence[dict], quality: float) -> tuple[float, dict, dict] | None:
     ordered = sorted(points, key=lambda r: r["expansions_per_action"])
     for a, b in zip(ordered, ordered[1:]):
         low, high = sorted((a["suboptimality"], b["suboptimality"]))
         if low <= quality <= high and a["suboptimality"] != b["suboptimality"]:
             t = (quality - a["suboptimality"]) / (b["suboptimality"] - a["suboptimality"])
-            return float(np.exp(np.log(a["expansions_per_action"]) * (1 - t) + np.log(b["expansions_per_action"]) * t))
+            return float(np.exp(np.log(a["expansions_per_action"]) * (1 - t) + np.log(b["expansions_per_action"]) * t)), a, b
     return None
 
 
-def interpolate_quality(points: Sequence[dict], expansions: float) -> float | None:
-    """Sub-optimality of the fixed-depth curve at ``expansions`` per action (linear in log x)."""
+def _bracket_quality(points: Sequence[dict], expansions: float) -> tuple[float, dict, dict] | None:
     ordered = sorted(points, key=lambda r: r["expansions_per_action"])
     for a, b in zip(ordered, ordered[1:]):
         if a["expansions_per_action"] <= expansions <= b["expansions_per_action"]:
             t = np.log(expansions / a["expansions_per_action"]) / np.log(b["expansions_per_action"] / a["expansions_per_action"])
-            return float(a["suboptimality"] * (1 - t) + b["suboptimality"] * t)
+            return float(a["suboptimality"] * (1 - t) + b["suboptimality"] * t), a, b
     return None
 
 
+def interpolate_expansions(points: Sequence[dict], quality: float) -> float | None:
+    """Expansions per action the fixed-depth curve needs to reach ``quality`` (piecewise-linear in log x)."""
+    found = _bracket_expansions(points, quality)
+    return found[0] if found else None
+
+
+def interpolate_quality(points: Sequence[dict], expansions: float) -> float | None:
+    """Sub-optimality of the fixed-depth curve at ``expansions`` per action (linear in log x)."""
+    found = _bracket_quality(points, expansions)
+    return found[0] if found else None
+
+
 #: A setting takes part in the headline checks only if it solved at least this share of its problems
-#: (an unsolved run's sub-optimality is only a lower bound).
+#: (an unsolved run's sub-optimality is only a lower bound); so does a fixed depth of the curve.
 RELIABLE = 0.9
 
 
@@ -332,20 +402,51 @@ def reliable(row: dict) -> bool:
     return row["reached"] >= RELIABLE * row["problems"]
 
 
+def _solved(row: dict) -> str:
+    return f"{row['reached']}/{row['problems']} ({row['reached'] / row['problems']:.0%})"
+
+
 def headline_numbers(summary: Sequence[dict]) -> list[dict]:
-    """For each dynamic setting: how much less work than fixed depth for its quality, and how much
-    better quality (lower sub-optimality − 1) than fixed depth for its work."""
-    fixed = [r for r in summary if r["method"] == "fixed" and reliable(r)]
+    """For each dynamic setting, against the fixed-depth curve:
+
+    * ``work_ratio``: the expansions per action fixed depth needs for this setting's sub-optimality,
+      divided by this setting's ("the same quality with nine times less computation");
+    * ``cost_ratio``: fixed depth's sub-optimality at this setting's expansions per action divided by
+      this setting's, that is the ratio of solution costs (the paper's "four times shorter
+      solutions");
+    * ``excess_ratio``: the same with the excess sub-optimality (sub-optimality − 1) of each.
+
+    A ratio *counts* for the verdicts when the setting and the fixed depths it is read between each
+    solved at least ``RELIABLE`` of their problems. Otherwise it is still given, read off the curve
+    of every fixed depth, and ``note`` says which solved share kept it out (empty: it counts).
+    """
+    every = [r for r in summary if r["method"] == "fixed"]
+    trusted = [r for r in every if reliable(r)]
     result = []
     for row in summary:
-        if row["method"] == "fixed" or not reliable(row):
+        if row["method"] == "fixed":
             continue
-        needed = interpolate_expansions(fixed, row["suboptimality"])
-        quality = interpolate_quality(fixed, row["expansions_per_action"])
-        result.append({**row,
-                       "work_ratio": needed / row["expansions_per_action"] if needed else None,
-                       "quality_ratio": (quality - 1) / (row["suboptimality"] - 1)
-                       if quality and row["suboptimality"] > 1 else None})
+        notes = [] if reliable(row) else [f"solved {_solved(row)}"]
+        ratios = {"work_ratio": None, "cost_ratio": None, "excess_ratio": None}
+        for kind, bracket, value in (("work", _bracket_expansions, row["suboptimality"]),
+                                     ("quality", _bracket_quality, row["expansions_per_action"])):
+            found = bracket(trusted, value) if reliable(row) else None
+            counted = found is not None
+            found = found or bracket(every, value)
+            if found is None:
+                continue
+            level, a, b = found
+            if not counted:
+                notes += [f"fixed {r['setting']} solved {_solved(r)}" for r in (a, b)
+                          if not reliable(r) and f"fixed {r['setting']} solved {_solved(r)}" not in notes]
+            if kind == "work":
+                ratios["work_ratio"] = level / row["expansions_per_action"]
+            else:
+                ratios["cost_ratio"] = level / row["suboptimality"]
+                ratios["excess_ratio"] = (level - 1) / (row["suboptimality"] - 1) if row["suboptimality"] > 1 else None
+            ratios[f"{kind}_counts"] = counted
+        result.append({**row, **ratios, "work_counts": ratios.get("work_counts", False),
+                       "quality_counts": ratios.get("quality_counts", False), "note": "; ".join(notes)})
     return result
 
 
@@ -378,7 +479,8 @@ def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: s
     for stem, methods, title in (
         ("figure5", ("fixed", "tree", "tree, retrained", "oracle", "pdb G"),
          "Figure 5: margins for improvement over fixed depth"),
-        ("figure6", ("fixed", "pdb G", "pdb G+I", "pdb I"), "Figure 6: effects of dynamic goal selection"),
+        ("figure6", ("fixed", "pdb G", "pdb G+I", "pdb I", "pdb G+I, once", "pdb I, once"),
+         "Figure 6: effects of dynamic goal selection"),
     ):
         ax = plot_tradeoff(summary, methods, title + where)
         paths.append(save_figure(ax.figure, out / f"{stem}{suffix}.png"))
@@ -391,8 +493,10 @@ def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = Non
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
     rows, databases, trees = run_study(movingai, study, progress, log)
-    write_csv(trees, out / "trees.csv")
-    write_csv(rows, out / "runs.csv")
+    rows, databases = keep_other_parts(out, "runs.csv", "table2.csv", study, rows, databases)
+    if "trees" in study.parts:
+        write_csv(trees, out / "trees.csv")
+    write_runs_csv(rows, out / "runs.csv")
     write_csv(databases, out / "table2.csv")
     written = report(out, study, rows, databases, time.time() - began)
     if scaling is not None:
@@ -407,28 +511,78 @@ def report(out: Path, study: Study, rows: Sequence[dict], databases: Sequence[di
     summary = summarise(rows)
     write_csv(summary, out / "summary.csv")
     written = write_figures(summary, out, where=f" ({len(study.maps)} maps x {study.problems} problems)")
-    atomic_write_text(out / "findings.md", findings(study, summary, list(databases), seconds))
+    atomic_write_text(out / "findings.md", findings(study, summary, list(databases), seconds, rows))
     return written + [out / "findings.md"]
 
 
 def replot(out: Path) -> list[Path]:
     """Rebuild the summary, figures and findings from ``out``/runs.csv and table2.csv (no new runs)."""
-    def read(path: Path) -> list[dict]:
-        with open(path, newline="") as handle:
-            return [{k: _parse(v) for k, v in row.items()} for row in csv.DictReader(handle)]
-
+    read = read_csv
     rows = read(out / "runs.csv")
     databases = read(out / "table2.csv") if (out / "table2.csv").is_file() else []
     maps = tuple(dict.fromkeys(r["map"] for r in rows))
     study = Study(maps=maps, problems=max(r["problem"] for r in rows) + 1)
     written = report(out, study, rows, databases, None)
-    if (out / "runs_512.csv").is_file():
+    if runs_file(out / "runs_512.csv").is_file():
         scaled = read(out / "runs_512.csv")
         scaled_databases = read(out / "table2_512.csv") if (out / "table2_512.csv").is_file() else []
         scaling = Study(maps=tuple(dict.fromkeys(r["map"] for r in scaled)), problems=max(r["problem"] for r in scaled) + 1,
                         cost_range=SCALING_COST_RANGE, cap=SCALING_CAP)
         written += scaling_report(out, scaling, scaled, scaled_databases, None)
     return written
+
+
+def read_csv(path: Path) -> list[dict]:
+    """A CSV this module wrote; ``runs.csv`` is read from ``runs.csv.gz`` when that is where it went."""
+    from reference.experiments.realtime import open_runs
+
+    path = runs_file(path)
+    with open_runs(path) as handle:
+        return [{k: _parse(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+
+
+def runs_file(path: Path) -> Path:
+    """``path``, or ``path.gz`` if only that exists (:func:`write_runs_csv`)."""
+    zipped = path.with_name(path.name + ".gz")
+    return zipped if not path.is_file() and zipped.is_file() else path
+
+
+def write_runs_csv(rows: Sequence[dict], path: Path) -> None:
+    """The runs as ``path``, or gzipped as ``path.gz`` when the CSV is over 2 MB (the kit's rule for
+    runs files, :func:`reference.experiments.realtime.write_runs`); the other one is removed."""
+    import gzip
+
+    from reference.experiments.realtime import LARGE_RUNS
+    from reference.world.fileio import atomic_write_bytes, atomic_write_text
+
+    buffer = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    text = buffer.getvalue()
+    zipped = path.with_name(path.name + ".gz")
+    if len(text) > LARGE_RUNS:
+        atomic_write_bytes(zipped, gzip.compress(text.encode(), mtime=0))  # mtime 0: same rows, same bytes
+        path.unlink(missing_ok=True)
+    else:
+        atomic_write_text(path, text)
+        zipped.unlink(missing_ok=True)
+
+
+def keep_other_parts(out: Path, runs_name: str, table_name: str, study: Study, rows: list[dict],
+                     databases: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Add the rows of the parts this run left out (``study.parts``) from the last run in ``out``,
+    the pattern-database rows of the levels it did not run, and the Table 2 rows of the levels it
+    did not build; the old rows come first, as they were."""
+    if set(study.parts) >= set(PARTS) or not runs_file(out / runs_name).is_file():
+        return rows, databases
+    kept = [row | {column: row.get(column, "") for column in CAP_COLUMNS} for row in read_csv(out / runs_name)
+            if part_of(row["method"]) not in study.parts
+            or (part_of(row["method"]) == "pdb" and row["setting"] not in study.levels)]
+    built = {(d["map"], d["level"]) for d in databases}
+    old_tables = read_csv(out / table_name) if (out / table_name).is_file() else []
+    return kept + rows, [d for d in old_tables if (d["map"], d["level"]) not in built] + databases
 
 
 def _parse(text: str):
@@ -448,7 +602,8 @@ def compare_scaling(out: Path, movingai: Path, scaling: Study, progress: bool = 
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
     rows, databases, _ = run_study(movingai, scaling, progress, log)
-    write_csv(rows, out / "runs_512.csv")
+    rows, databases = keep_other_parts(out, "runs_512.csv", "table2_512.csv", scaling, rows, databases)
+    write_runs_csv(rows, out / "runs_512.csv")
     write_csv(databases, out / "table2_512.csv")
     return scaling_report(out, scaling, rows, databases, time.time() - began)
 
@@ -482,7 +637,10 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
 
 
 def _best(heads: Sequence[dict], methods: Sequence[str], key: str) -> dict | None:
-    return max((h for h in heads if h["method"] in methods and h[key]), key=lambda h: h[key], default=None)
+    """The setting of ``methods`` with the largest counted ratio ``key``."""
+    counts = "work_counts" if key == "work_ratio" else "quality_counts"
+    return max((h for h in heads if h["method"] in methods and h[key] and h[counts]), key=lambda h: h[key],
+               default=None)
 
 
 def _setting(row: dict) -> str:
@@ -490,103 +648,328 @@ def _setting(row: dict) -> str:
            f"{row['expansions_per_action']:.1f} expansions per action)"
 
 
-def goal_headline(heads: Sequence[dict], claim: str, summary: Sequence[dict] = ()) -> str:
+#: The intermediate-goal methods of each goal rule (G is the same under both).
+RULE_METHODS = {"paper": ("pdb G+I", "pdb I"), "once": ("pdb G+I, once", "pdb I, once")}
+RULE_NAMES = {"paper": "the paper's goal rule (the goal re-selected at every action)",
+              "once": "the kit's goal rule (an intermediate goal kept until reached, each at most once)"}
+
+
+def under_rule(rows: Sequence[dict], rule: str) -> list[dict]:
+    """The rows of every method but the other goal rule's intermediate-goal methods."""
+    other = RULE_METHODS["once" if rule == "paper" else "paper"]
+    return [r for r in rows if r["method"] not in other]
+
+
+def bootstrap_ratio(rows: Sequence[dict], head: dict, key: str, resamples: int = 400, seed: int = 0) -> tuple | None:
+    """A 95% percentile interval for ``head``'s ratio ``key`` (work_ratio, cost_ratio, excess_ratio):
+    the problems (map, problem) are resampled with replacement, the same sample for every setting
+    (the runs are paired), and the ratio is read again off the fixed depths that counted."""
+    keys = sorted({(r["map"], r["problem"]) for r in rows})
+    index = {k: i for i, k in enumerate(keys)}
+
+    def arrays(method, setting):
+        sub, exp = np.full(len(keys), np.nan), np.full(len(keys), np.nan)
+        for r in rows:
+            if r["method"] == method and r["setting"] == setting:
+                sub[index[r["map"], r["problem"]]] = r["suboptimality"]
+                exp[index[r["map"], r["problem"]]] = r["expansions_per_action"]
+        return sub, exp
+
+    fixed_settings = sorted({r["setting"] for r in summarise([r for r in rows if r["method"] == "fixed"]) if reliable(r)})
+    fixed = {d: arrays("fixed", d) for d in fixed_settings}
+    target = arrays(head["method"], head["setting"])
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(resamples):
+        pick = rng.integers(len(keys), size=len(keys))
+        curve = [{"suboptimality": float(np.nanmean(sub[pick])), "expansions_per_action": float(np.nanmean(exp[pick]))}
+                 for sub, exp in fixed.values()]
+        quality, work = float(np.nanmean(target[0][pick])), float(np.nanmean(target[1][pick]))
+        if key == "work_ratio":
+            found = _bracket_expansions(curve, quality)
+            value = found[0] / work if found else None
+        else:
+            found = _bracket_quality(curve, work)
+            value = None if not found else found[0] / quality if key == "cost_ratio" else (
+                (found[0] - 1) / (quality - 1) if quality > 1 else None)
+        values.append(value)
+    inside = [v for v in values if v is not None]
+    if len(inside) < resamples / 2:
+        return None
+    return float(np.percentile(inside, 2.5)), float(np.percentile(inside, 97.5)), len(inside) / resamples
+
+
+def _interval(rows: Sequence[dict], head: dict, key: str) -> str:
+    found = bootstrap_ratio(rows, head, key) if rows else None
+    if found is None:
+        return ""
+    low, high, share = found
+    outside = "" if share == 1 else f"; {1 - share:.0%} of the resamples fall outside the curve"
+    return f", 95% interval {low:.1f}-{high:.1f}x (bootstrap over the {head['problems']} problems{outside})"
+
+
+def ratio_headlines(heads: Sequence[dict], rows: Sequence[dict]) -> str:
+    """The abstract's two claims, on the paper's measures, with the other measure beside the second."""
+    text = []
+    best = _best(heads, [h["method"] for h in heads], "work_ratio")
+    claim = "*The same quality as fixed-depth LRTA* with nine times less computation* (paper: 9x)"
+    if best:
+        verdict = "holds" if best["work_ratio"] >= 9 else (
+            f"does not hold, because the best measured saving is {best['work_ratio']:.1f}x, not ~9x")
+        text.append(f"- {claim}: **{verdict}** (kit: {best['work_ratio']:.1f}x, {_setting(best)}, "
+                    f"{best['problems']} problems{_interval(rows, best, 'work_ratio')}).\n")
+    else:
+        text.append(f"- {claim}: **not measured** (no counted setting inside the fixed-depth curve).\n")
+    best = _best(heads, [h["method"] for h in heads], "cost_ratio")
+    claim = ("*The same amount of computation, four times better quality*: \"four times shorter solutions\", "
+             "fixed depth's solution cost over the setting's at the same expansions per action (paper: 4x)")
+    if best:
+        verdict = "holds" if best["cost_ratio"] >= 4 else (
+            f"does not hold, because the best measured ratio of solution costs is {best['cost_ratio']:.2f}x, not ~4x")
+        text.append(f"- {claim}: **{verdict}** (kit: {best['cost_ratio']:.2f}x, {_setting(best)}, "
+                    f"{best['problems']} problems{_interval(rows, best, 'cost_ratio')}).\n")
+    else:
+        text.append(f"- {claim}: **not measured** (no counted setting inside the fixed-depth curve's range).\n")
+    excess = _best(heads, [h["method"] for h in heads], "excess_ratio")
+    if excess:
+        text.append(f"  - Beside it, on another measure (excess sub-optimality, sub-optimality − 1; not the "
+                    f"paper's): {excess['excess_ratio']:.1f}x ({_setting(excess)}"
+                    f"{_interval(rows, excess, 'excess_ratio')}); {'at least' if excess['excess_ratio'] >= 4 else 'below'} "
+                    "4x on this measure.\n")
+    return "".join(text)
+
+
+def goal_headline(heads: Sequence[dict], claim: str, summary: Sequence[dict] = (),
+                  methods: Sequence[str] = RULE_METHODS["paper"]) -> str:
     """"Intermediate goals expand an order of magnitude fewer states than fixed depth of similar
-    sub-optimality" (Figures 6 and 7). Where no reliable intermediate-goal setting lies inside the
-    fixed-depth curve, it holds a fortiori if one has a lower sub-optimality than every fixed depth
-    (whose unsolved runs make theirs a lower bound) with a tenth of the expansions of the best one."""
-    best = _best(heads, ("pdb G+I", "pdb I"), "work_ratio")
-    if best is None:
-        fixed = [r for r in summary if r["method"] == "fixed"]
-        best_fixed = min(fixed, key=lambda r: r["suboptimality"], default=None)
-        dominating = [r for r in summary if r["method"] in ("pdb G+I", "pdb I") and reliable(r) and best_fixed
-                      and r["suboptimality"] < best_fixed["suboptimality"]
-                      and 10 * r["expansions_per_action"] <= best_fixed["expansions_per_action"]]
-        if dominating:
-            top = min(dominating, key=lambda r: r["suboptimality"])
-            return (f"- *{claim}*: **holds** (a fortiori: {len(dominating)} intermediate-goal settings solve at least "
-                    f"{RELIABLE:.0%} of their problems with a lower sub-optimality than every fixed depth and a tenth "
-                    f"of the expansions of the best one, fixed {best_fixed['setting']} at "
-                    f"{best_fixed['suboptimality']:.2f} (a lower bound: it solved {best_fixed['reached']} of "
-                    f"{best_fixed['problems']}) with {best_fixed['expansions_per_action']:.0f} expansions per action; "
-                    f"e.g. {_setting(top)}).\n")
-        return f"- *{claim}*: **not measured** (no reliable intermediate-goal setting inside the fixed-depth curve).\n"
-    verdict = "holds" if best["work_ratio"] >= 10 else f"does not hold, because the best saving is {best['work_ratio']:.1f}x"
-    return (f"- *{claim}*: **{verdict}** (best: {_setting(best)}; fixed depth needs {best['work_ratio']:.1f}x its "
-            "expansions per action for the same sub-optimality).\n")
+    sub-optimality" (Figures 6 and 7), for the intermediate-goal ``methods``. Where no counted
+    setting lies inside the fixed-depth curve, it holds a fortiori if one has a lower sub-optimality
+    than every fixed depth (whose unsolved runs make theirs a lower bound) with a tenth of the
+    expansions of the best one."""
+    best = _best(heads, methods, "work_ratio")
+    fixed = [r for r in summary if r["method"] == "fixed"]
+    best_fixed = min(fixed, key=lambda r: r["suboptimality"], default=None)
+    dominating = [r for r in summary if r["method"] in methods and reliable(r) and best_fixed
+                  and r["suboptimality"] < best_fixed["suboptimality"]
+                  and 10 * r["expansions_per_action"] <= best_fixed["expansions_per_action"]]
+    inside = "" if best is None else (f"; the best ratio read inside the fixed-depth curve is {best['work_ratio']:.1f}x, "
+                                      f"{_setting(best)}")
+    if best is not None and best["work_ratio"] >= 10:
+        return (f"- *{claim}* (paper: 10x): **holds** (kit: {best['work_ratio']:.1f}x, {_setting(best)}; "
+                f"{best['problems']} problems).\n")
+    if dominating:
+        top = min(dominating, key=lambda r: r["suboptimality"])
+        count = f"{len(dominating)} intermediate-goal setting{'s' if len(dominating) > 1 else ''}"
+        return (f"- *{claim}* (paper: 10x): **holds** (a fortiori: {count} solve{'' if len(dominating) > 1 else 's'} "
+                f"at least {RELIABLE:.0%} of {'their' if len(dominating) > 1 else 'its'} problems with a lower "
+                f"sub-optimality than every fixed depth and a tenth of the expansions of the best one, fixed "
+                f"{best_fixed['setting']} at {best_fixed['suboptimality']:.2f} (solved {_solved(best_fixed)}) with "
+                f"{best_fixed['expansions_per_action']:.0f} expansions per action; e.g. {_setting(top)}{inside}).\n")
+    if best is not None:
+        return (f"- *{claim}* (paper: 10x): **does not hold, because the best saving is {best['work_ratio']:.1f}x** "
+                f"(kit: {_setting(best)}; {best['problems']} problems).\n")
+    return f"- *{claim}*: **not measured** (no counted intermediate-goal setting inside the fixed-depth curve).\n"
 
 
-def scaling_headlines(heads: Sequence[dict], databases: Sequence[dict], summary: Sequence[dict]) -> str:
-    text = goal_headline(heads, "Intermediate goals, even at abstraction level 6, expand an order of magnitude fewer "
-                                "states than fixed depth of similar sub-optimality (Figure 7)", summary)
-    level5 = [d for d in databases if d["level"] == 5]
-    if level5:
-        capped, intermediate = level5[0]["capped_pairs"], level5[0]["capped_intermediate"]
-        about_ten = 0.05 <= capped <= 0.2
-        verdict = ("holds" if about_ten and intermediate < 0.01 else
-                   f"holds for local goals ({intermediate:.1%}); does not hold for the global goal, because its share "
-                   f"is {capped:.0%}" if intermediate < 0.01 else f"does not hold, because the shares are {capped:.0%} "
-                   f"and {intermediate:.0%}")
-        text += (f"- *At level 5 (cap 30) the global goal reaches the cap about 10% of the time, local goals never*: "
-                 f"**{verdict}** (measured over pairs of connected regions, not per action: {capped:.1%} toward the "
-                 f"global goal, {intermediate:.1%} toward the intermediate goal).\n")
+def cap_shares(rows: Sequence[dict]) -> list[dict]:
+    """Per (method, level) of the pattern-database runs: the share of actions whose stored depth
+    toward the global goal exceeds the cap, and the share of the actions toward an intermediate
+    goal whose stored depth toward it does (:func:`capped_actions`); with 95% intervals from a
+    bootstrap over the runs (an action's neighbours are not independent, its run's are)."""
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        if str(row["method"]).startswith("pdb") and row.get("actions") not in ("", None):
+            groups.setdefault((row["method"], row["setting"]), []).append(row)
+    rng = np.random.default_rng(0)
+    table = []
+    for (method, level), members in sorted(groups.items(), key=lambda item: (item[0][1], item[0][0])):
+        counts = np.array([[r["actions"], r["capped_global_actions"], r["intermediate_actions"],
+                            r["capped_intermediate_actions"]] for r in members], dtype=float)
+        picks = rng.integers(len(members), size=(400, len(members)))
+        entry = {"method": method, "level": level, "runs": len(members), "reached": sum(bool(r["reached"]) for r in members),
+                 "actions": int(counts[:, 0].sum())}
+        for name, part, whole in (("global", 1, 0), ("intermediate", 3, 2)):
+            total = counts[:, whole].sum()
+            entry[f"capped_{name}"] = counts[:, part].sum() / total if total else None
+            if total:
+                shares = counts[picks, part].sum(axis=1) / np.maximum(counts[picks, whole].sum(axis=1), 1)
+                entry[f"capped_{name}_interval"] = f"{np.percentile(shares, 2.5):.3f}-{np.percentile(shares, 97.5):.3f}"
+            else:
+                entry[f"capped_{name}_interval"] = None
+        entry["intermediate_actions"] = int(counts[:, 2].sum())
+        solved = counts[[bool(r["reached"]) for r in members]]
+        entry["capped_global_solved"] = solved[:, 1].sum() / solved[:, 0].sum() if solved[:, 0].sum() else None
+        table.append(entry)
+    return table
+
+
+CAP_TABLE_COLUMNS = ["method", "level", "runs", "reached", "actions", "capped_global", "capped_global_interval",
+                     "capped_global_solved",
+                     "intermediate_actions", "capped_intermediate", "capped_intermediate_interval"]
+
+
+def _percent_interval(text: str | None) -> str:
+    """``"0.359-0.619"`` as ``"35.9-61.9%"``."""
+    if not text:
+        return "–"
+    low, high = (float(v) for v in text.split("-"))
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
+def cap_headline(shares: Sequence[dict], level: int, cap: int) -> str:
+    """"Pattern database LRTA* (level 5) reaches the cap of 30 about 10% of the time with global goal,
+    and never with local goals", per action: the G runs' actions, and the actions toward
+    intermediate goals of the G+I and I runs (each goal rule)."""
+    glob = next((s for s in shares if s["method"] == "pdb G" and s["level"] == level), None)
+    if glob is None:
+        return ""
+    about_ten = 0.05 <= glob["capped_global"] <= 0.2
+    text = (f"- *At level {level} (cap {cap}) the global goal reaches the cap about 10% of the time* (per action; "
+            f"paper: about 10%): **{'holds' if about_ten else 'does not hold, because the share is ' + format(glob['capped_global'], '.1%')}** "
+            f"(kit: {glob['capped_global']:.1%} of the {glob['actions']:,} actions of the pdb G runs, "
+            f"{glob['runs']} runs ({glob['reached']} solved), 95% interval {_percent_interval(glob['capped_global_interval'])}"
+            f"; over the solved runs' actions only {glob['capped_global_solved']:.1%}).\n")
+    for method in (*RULE_METHODS["paper"], *RULE_METHODS["once"]):
+        local = next((s for s in shares if s["method"] == method and s["level"] == level), None)
+        if local is None or not local["intermediate_actions"]:
+            continue
+        never = local["capped_intermediate"] == 0
+        text += (f"- *... and never with local goals* ({method}; paper: never): "
+                 f"**{'holds' if never else 'does not hold, because ' + format(local['capped_intermediate'], '.2%') + ' of them do'}** "
+                 f"(kit: {local['capped_intermediate']:.2%} of {local['intermediate_actions']:,} actions toward "
+                 f"intermediate goals in {local['runs']} runs, 95% interval "
+                 f"{_percent_interval(local['capped_intermediate_interval'])}).\n")
     return text
 
 
-def findings(study: Study, summary, databases, seconds: float | None) -> str:
+def left_out(heads: Sequence[dict]) -> str:
+    """The settings whose ratios the 90% rule keeps out of the verdicts, with their solved shares."""
+    rows = [h for h in heads if h["note"] and (h["work_ratio"] or h["cost_ratio"])]
+    if not rows:
+        return ""
+    return ("\n## Ratios the 90% rule keeps out of the verdicts\n\n"
+            f"These settings, or the fixed depths their ratio is read between, solved fewer than {RELIABLE:.0%} of "
+            "their problems (an unsolved run's sub-optimality is a lower bound). Their ratios against every fixed depth, "
+            "for information:\n\n"
+            + markdown_table(sorted(rows, key=lambda r: (r["method"], r["setting"])),
+                             ["method", "setting", "reached", "problems", "suboptimality", "expansions_per_action",
+                              "work_ratio", "cost_ratio", "excess_ratio", "note"]))
+
+
+def _every_setting(summary: Sequence[dict], heads: Sequence[dict]) -> str:
+    """Every setting with its interval and its counted ratios (the uncounted ones: :func:`left_out`)."""
+    merged = {(h["method"], h["setting"]): h for h in heads}
+    shown = []
+    for row in sorted(summary, key=lambda r: (r["method"], r["setting"])):
+        head = merged.get((row["method"], row["setting"]), {})
+        counted = {"work_ratio": head.get("work_counts"), "cost_ratio": head.get("quality_counts"),
+                   "excess_ratio": head.get("quality_counts")}
+        shown.append({**row, "suboptimality_ci": f"±{1.96 * row['suboptimality_se']:.2f}",
+                      **{key: head.get(key) if counted[key] else None for key in counted}})
+    return markdown_table(shown, ["method", "setting", "problems", "reached", "suboptimality", "suboptimality_ci",
+                                  "expansions_per_action", "max_expansions_per_action", "work_ratio", "cost_ratio",
+                                  "excess_ratio"])
+
+
+RATIO_LEGEND = ("\n`suboptimality_ci`: half-width of the 95% interval of the mean (1.96 standard errors). `work_ratio`: "
+                "expansions per action fixed-depth LRTA* needs for the same sub-optimality (interpolated along its "
+                "curve, log scale), divided by this setting's; `cost_ratio`: fixed depth's sub-optimality at the same "
+                "expansions per action divided by this setting's (the ratio of solution costs: the paper's \"four "
+                "times shorter solutions\"); `excess_ratio`: the same with excess sub-optimality (sub-optimality − 1), "
+                "not the paper's measure. Empty where the setting lies outside the fixed-depth curve, or where it or "
+                "the fixed depths it lies between solved fewer than 90% of their problems (then see the table of "
+                "left-out ratios).\n\n")
+
+
+def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: Sequence[dict],
+                   seconds: float | None) -> list[Path]:
+    from reference.experiments.plots import save_figure
+    from reference.world.fileio import atomic_write_text
+
+    summary = summarise(rows)
+    ax = plot_tradeoff(summary, ("fixed", "tree", "pdb G", *RULE_METHODS["paper"], *RULE_METHODS["once"]),
+                       f"Figure 7: 512 x 512 map ({scaling.problems} problems, cap {scaling.cap})")
+    figure = save_figure(ax.figure, out / "figure7.png")
+    heads = headline_numbers(summary)
+    shares = cap_shares(rows)
+    took = "" if seconds is None else f"; {seconds / 60:.1f} min wall-clock"
+    text = ("# Scaling run (Figure 7; generated by `ftr dynamic compare --only-scaling`)\n\n"
+            f"Map {', '.join(scaling.maps)}, {scaling.problems} problems with optimal cost "
+            f"{scaling.cost_range[0]:g}-{scaling.cost_range[1]:g}, cap {scaling.cap}{took}. Unsolved runs "
+            f"(stopped after {scaling.max_actions_factor} x the optimal cost in actions) count with the cost "
+            f"run up by then. Methods: `pdb G+I`, `pdb I` use the paper's goal rule (re-selected at every action), "
+            "`pdb G+I, once`, `pdb I, once` the kit's (kept until reached, each at most once).\n\n"
+            + _every_setting(summary, heads) + RATIO_LEGEND
+            + "## Table 2 rows (512 x 512)\n\n"
+            + markdown_table(list(databases), ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"])
+            + "\n`capped_pairs`, `capped_intermediate`: shares of pairs of connected regions (not of actions).\n\n"
+            + "## The cap per action\n\n" + markdown_table(shares, CAP_TABLE_COLUMNS)
+            + "\nShares of actions (`capped_global_solved`: over the solved runs' actions only); intervals: 95%, "
+              "bootstrap over the runs.\n"
+            + "\n## Headlines of the scaling run\n\n" + scaling_headlines(heads, databases, summary, shares, scaling.cap)
+            + left_out(heads))
+    atomic_write_text(out / "scaling.md", text)
+    return [figure, out / "scaling.md"]
+
+
+def scaling_headlines(heads: Sequence[dict], databases: Sequence[dict], summary: Sequence[dict],
+                      shares: Sequence[dict] = (), cap: int = SCALING_CAP) -> str:
+    text = ""
+    for rule in GOAL_RULES:
+        text += goal_headline(under_rule(heads, rule), "Intermediate goals, even at abstraction level 6, expand an "
+                              "order of magnitude fewer states than fixed depth of similar sub-optimality (Figure 7; "
+                              f"{RULE_NAMES[rule]})", under_rule(summary, rule), RULE_METHODS[rule])
+    text += cap_headline(shares, 5, cap)
+    level5 = [d for d in databases if d["level"] == 5]
+    if level5:
+        text += (f"- Beside it, per pair of connected regions (not the paper's measure): {level5[0]['capped_pairs']:.1%} "
+                 f"toward the global goal, {level5[0]['capped_intermediate']:.1%} toward the intermediate goal.\n")
+    return text
+
+
+def findings(study: Study, summary, databases, seconds: float | None, rows: Sequence[dict] = ()) -> str:
     """The headline claims checked against the measured numbers (filled in by the run)."""
     heads = headline_numbers(summary)
-    best_work = max((h for h in heads if h["work_ratio"]), key=lambda h: h["work_ratio"], default=None)
-    best_quality = max((h for h in heads if h["quality_ratio"]), key=lambda h: h["quality_ratio"], default=None)
     took = "" if seconds is None else f"; the runs took {seconds / 60:.1f} min of wall-clock time on the shared machine"
     text = ["# Dynamic control in LRTA*: findings (generated by `ftr dynamic compare`)\n\n",
             f"Maps: {', '.join(study.maps)}; {study.problems} problems per map, optimal cost "
             f"{study.cost_range[0]:g}-{study.cost_range[1]:g}, cap {study.cap}{took}. A run stops unreached after "
             f"{study.max_actions_factor} x its optimal cost in actions and then counts with the cost it had "
-            "run up (a lower bound on its sub-optimality). Only settings that solved at least "
-            f"{RELIABLE:.0%} of their problems take part in the headline checks (work_ratio, quality_ratio).\n\n",
-            "## Every setting (means over all problems)\n\n",
-            markdown_table(sorted(heads + [r for r in summary if r not in heads and not any(
-                h["method"] == r["method"] and h["setting"] == r["setting"] for h in heads)],
-                key=lambda r: (r["method"], r["setting"])),
-                ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
-                 "max_expansions_per_action", "work_ratio", "quality_ratio"]),
-            "\n`work_ratio`: expansions per action fixed-depth LRTA* needs for the same sub-optimality "
-            "(interpolated along its curve, log scale), divided by this setting's; `quality_ratio`: "
-            "fixed depth's excess sub-optimality (sub-optimality − 1) at the same expansions per action, "
-            "divided by this setting's. Empty where the setting lies outside the fixed-depth curve or "
-            "solved too few problems.\n\n",
+            "run up (a lower bound on its sub-optimality). A ratio counts for the verdicts only when the setting and "
+            f"the fixed depths it is read between each solved at least {RELIABLE:.0%} of their problems; the others are "
+            "listed with their solved shares at the end. Goal rules: `pdb G+I` and `pdb I` re-select the goal at every "
+            "action, as the paper does; `pdb G+I, once` and `pdb I, once` are the kit's repair (an intermediate goal "
+            "kept until reached, each at most once). `pdb G` takes no intermediate goal: the same under both.\n\n",
+            "## Every setting (means over all problems)\n\n", _every_setting(summary, heads), RATIO_LEGEND,
             "## Table 2: pattern databases per abstraction level\n\n",
             markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"]),
             "\n`size`: stored pairs (regions²); `seconds`: processor time to build (with the engine the study ran, "
             "compiled by default); `capped_pairs`: share of pairs of connected regions whose optimal depth toward the "
-            "global goal exceeds the cap; `capped_intermediate`: the same toward their intermediate goal.\n\n",
-            "## Headlines\n\n"]
-    if best_work:
-        verdict = "holds" if best_work["work_ratio"] >= 9 else (
-            f"does not hold, because the best measured saving is {best_work['work_ratio']:.1f}x, not ~9x")
-        text.append(f"- *Same quality as fixed-depth LRTA* with about nine times less computation per action*: "
-                    f"**{verdict}** (best: {best_work['method']} {best_work['setting']}, sub-optimality "
-                    f"{best_work['suboptimality']:.3f} at {best_work['expansions_per_action']:.1f} expansions per "
-                    f"action, {best_work['work_ratio']:.1f}x less than fixed depth).\n")
-    else:
-        text.append("- *Nine times less computation*: **not measured** (no reliable dynamic setting falls inside the fixed-depth curve).\n")
-    if best_quality:
-        verdict = "holds" if best_quality["quality_ratio"] >= 4 else (
-            f"does not hold, because the best measured gain is {best_quality['quality_ratio']:.1f}x, not ~4x")
-        text.append(f"- *About four times better quality for the same computation* (excess sub-optimality): "
-                    f"**{verdict}** (best: {best_quality['method']} {best_quality['setting']}, "
-                    f"{best_quality['quality_ratio']:.1f}x).\n")
-    else:
-        text.append("- *Four times better quality*: **not measured** (no reliable dynamic setting within the fixed-depth curve's range).\n")
+            "global goal exceeds the cap; `capped_intermediate`: the same toward their intermediate goal.\n\n"]
+    shares = cap_shares(rows)
+    if shares:
+        text += ["## The cap per action\n\n", markdown_table(shares, CAP_TABLE_COLUMNS),
+                 "\n`capped_global`: share of the actions whose stored depth toward the global goal exceeds the cap "
+                 "(`capped_global_solved`: the same over the solved runs' actions only; unsolved runs are long); "
+                 "`capped_intermediate`: share of the actions searching toward an intermediate goal whose stored depth "
+                 "toward it exceeds the cap; intervals: 95%, bootstrap over the runs.\n\n"]
+    for rule in GOAL_RULES:
+        text.append(f"## Headlines with {RULE_NAMES[rule]}\n\n")
+        text.append(ratio_headlines(under_rule(heads, rule), rows))
+        text.append(goal_headline(under_rule(heads, rule), "Intermediate goals expand an order of magnitude fewer "
+                                  "states than fixed depth of similar sub-optimality (Figure 6)",
+                                  under_rule(summary, rule), RULE_METHODS[rule]))
+        text.append("\n")
+    text.append("## Headlines that do not depend on the goal rule\n\n")
     # Figure 5: "the classifier approach outperforms the baseline for all but the largest depth (20)"
     for method in ("tree", "tree, retrained"):
-        rows = sorted((r for r in summary if r["method"] == method), key=lambda r: r["setting"])
-        if not rows:
+        settings = sorted((r for r in summary if r["method"] == method), key=lambda r: r["setting"])
+        if not settings:
             continue
         better = {r["setting"]: any(h["method"] == method and h["setting"] == r["setting"] and
-                                    ((h["work_ratio"] or 0) > 1 or (h["quality_ratio"] or 0) > 1) for h in heads)
-                  for r in rows}
+                                    (((h["work_ratio"] or 0) > 1 and h["work_counts"]) or
+                                     ((h["cost_ratio"] or 0) > 1 and h["quality_counts"])) for h in heads)
+                  for r in settings}
         shallow = [d for d in better if d != max(better)]
         verdict = ("not measured (one d_max only)" if not shallow else "holds" if all(better[d] for d in shallow)
                    else "does not hold, because not every smaller d_max lies below the fixed-depth curve")
@@ -594,8 +977,6 @@ def findings(study: Study, summary, databases, seconds: float | None) -> str:
                     f"**{verdict}**"
                     f" (below the curve: {', '.join(str(d) for d in better if better[d]) or 'none'}; "
                     f"not: {', '.join(str(d) for d in better if not better[d]) or 'none'}).\n")
-    text.append(goal_headline(heads, "Intermediate goals expand an order of magnitude fewer states than fixed depth "
-                                     "of similar sub-optimality (Figure 6)", summary))
     fixed = [r for r in summary if r["method"] == "fixed"]
     dominating = sorted((r for r in summary if r["method"] != "fixed" and reliable(r) and fixed and all(
         r["suboptimality"] < f["suboptimality"] for f in fixed) and r["expansions_per_action"] <= min(
@@ -606,4 +987,5 @@ def findings(study: Study, summary, databases, seconds: float | None) -> str:
                     + "; ".join(_setting(r) for r in dominating)
                     + " have a lower sub-optimality than every fixed depth, with fewer expansions per action than "
                       "the best fixed depth.\n")
+    text.append(left_out(heads))
     return "".join(text)

@@ -142,31 +142,42 @@ def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS) -> list[tupl
 ENGINES = ("compiled", "python")
 
 
-def run_one(task: tuple[str, int, int, int, str, str, int | None, str]) -> dict[str, Any]:
-    """One run: ``(kind, number, size, seed, algorithm, heuristic, lookahead, engine)`` -> a row of numbers.
+def order_seed(seed: int, number: int) -> int:
+    """The seed of the random successor order on grid ``number``: one stream per grid, the same for
+    every setting run on it (so the fixed and random orders, and two lookaheads, pair grid by grid)."""
+    return (int(seed) << 32) + int(number)
+
+
+def run_one(task: tuple) -> dict[str, Any]:
+    """One run: ``(kind, number, size, seed, algorithm, heuristic, lookahead, engine[, successors])``
+    -> a row of numbers. ``successors``: ``"fixed"`` (east, south, west, north; the default) or
+    ``"random"`` (Koenig's recommendation, seeded by :func:`order_seed`); only the LRTA* lookahead
+    searches use it.
 
     Both engines give the same counts (the twins' traces are the reference's); only the times differ.
     """
-    kind, number, size, seed, algorithm, heuristic, lookahead, engine = task
+    kind, number, size, seed, algorithm, heuristic, lookahead, engine, *rest = task
+    successors = rest[0] if rest else "fixed"
+    order = {"successors": successors, "seed": order_seed(seed, number)}
     instance = make_instance(kind, number, size, seed)
     if engine == "compiled":
         warm_up()  # compiling (or loading the compiled code) is not part of the first run's time
     began = time.perf_counter()
     if engine == "compiled":  # counts only: a comparison reads no traces
         run = run_compiled(algorithm, instance.grid, instance.start, instance.target, heuristic, lookahead or 1,
-                           record=False)
+                           record=False, **order)
     else:
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:
             run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
-                                heuristic, lookahead or 1)
+                                heuristic, lookahead or 1, **order)
         finally:
             gc.enable()
     seconds = time.perf_counter() - began
     summary = run.summary()
     return {
         "kind": kind, "instance": number, "size": size, "algorithm": algorithm, "heuristic": heuristic,
-        "lookahead": lookahead, "engine": engine,
+        "lookahead": lookahead, "engine": engine, "successors": successors,
         **{key: summary[key] for key in ("reached", "expansions", "episodes", "moves", "planning_us",
                                          "max_expansions_per_episode")},
         "seconds": seconds,
@@ -176,17 +187,18 @@ def run_one(task: tuple[str, int, int, int, str, str, int | None, str]) -> dict[
 def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size: int = DEFAULT_SIZE,
                    lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
                    seed: int = DEFAULT_SEED, engine: str = "compiled", first_maze: int = 0,
-                   first_grid: int = 0) -> list[dict[str, Any]]:
+                   first_grid: int = 0, successors: str = "fixed") -> list[dict[str, Any]]:
     """Run every setting of :func:`settings_for` on ``mazes`` mazes and ``grids`` random grids.
 
     Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
     (planning times then include some contention for the cores). ``engine``: ``"compiled"`` (the
     twins) or ``"python"`` (the readable reference). ``first_maze`` / ``first_grid``: the number of
     the first grid of each kind, so that a large sample can be run in parts and merged.
+    ``successors``: the LRTA* lookahead searches' successor order, ``"fixed"`` or ``"random"``.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead, engine)
+    tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead, engine, successors)
              for kind, first, count in (("maze", first_maze, mazes), ("random", first_grid, grids))
              for number in range(first, first + count)
              for algorithm, heuristic, lookahead in settings_for(kind, lookaheads)]
@@ -201,6 +213,7 @@ def read_runs(path: str | Path) -> list[dict[str, Any]]:
         for raw in csv.DictReader(file):
             row: dict[str, Any] = dict(raw)
             row.setdefault("engine", "python")  # runs.csv files from before the compiled twins
+            row.setdefault("successors", "fixed")  # ... and from before the random successor order
             for key in integers:
                 row[key] = int(raw[key])
             row["lookahead"] = int(raw["lookahead"]) if raw["lookahead"] else None
@@ -509,6 +522,27 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
         result.append(Finding(
             "random: LRTA*'s paths are shorter than D* Lite's for lookaheads above 13",
             all(n in shorter for n in moves if n > 13) and bool([n for n in moves if n > 13]), evidence))
+    time_ = _series(rows, "random", "lrta_astar", "strong", "planning_us")
+    if len(time_) >= 2 and 1 in time_:
+        best = min(time_, key=time_.get)
+        runner_up = min((n for n in time_ if n != 1), key=time_.get)
+        difference, half_width, n = paired_difference(rows, "random", ("lrta_astar", "strong", 1),
+                                                      ("lrta_astar", "strong", runner_up), "planning_us")
+        expansions = _series(rows, "random", "lrta_astar", "strong", "expansions")
+        fewest = min(expansions, key=expansions.get)
+        other = min((n for n in expansions if n != 1), key=expansions.get)
+        more, more_half_width, _ = paired_difference(rows, "random", ("lrta_astar", "strong", 1),
+                                                     ("lrta_astar", "strong", other), "expansions")
+        result.append(Finding(
+            "random: a lookahead of one minimises LRTA*'s planning time (Section 7; paper: 498.6 expansions at "
+            "lookahead 1, 622.5 at 3)",
+            best == 1,
+            f"least planning time at lookahead {best} ({time_[best]:.0f} us); lookahead 1 {time_[1]:.0f} us, the "
+            f"best other lookahead {runner_up} {time_[runner_up]:.0f} us; lookahead 1 minus {runner_up} on the same "
+            f"grids {difference:+.0f} ± {half_width:.0f} us (95% CI, {n} grids). Expansions (machine-independent): "
+            f"fewest at lookahead {fewest} ({expansions[fewest]:.1f}); lookahead 1 {expansions[1]:.1f}, lookahead "
+            f"{other} {expansions[other]:.1f}, lookahead 1 minus {other} on the same grids {more:+.1f} ± "
+            f"{more_half_width:.1f}"))
     for kind in KINDS:
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
         expansions = _series(rows, kind, "lrta_astar", heuristic, "expansions")
@@ -661,7 +695,9 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
         "# Koenig (2004) reproduced: real-time vs incremental search", "",
         f"{kinds['maze']} mazes and {kinds['random']} random grids, {' / '.join(f'{s} x {s}' for s in sizes)}, "
         f"lookaheads {', '.join(map(str, lookaheads_in(groups)))}; engine: "
-        f"{', '.join(sorted({r.get('engine', 'python') for r in rows}))} (the same counts either way). Times in "
+        f"{', '.join(sorted({r.get('engine', 'python') for r in rows}))} (the same counts either way); LRTA*'s "
+        f"lookahead searches generate successors in {' and '.join(sorted({r.get('successors', 'fixed') for r in rows}))} "
+        "order (fixed: east, south, west, north; random: seeded per grid, Koenig's Section 8). Times in "
         "microseconds on a shared machine: compare shapes and ratios with the paper, not absolute values. "
         "`±`: half-width of the 95% confidence interval of the mean over the `n` grids (Student's t).",
     ]

@@ -41,6 +41,7 @@ from numba.typed import Dict
 from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS
 from reference.solutions.compiled.haa import distances_compiled
 from reference.solutions.dynamic.lrta import Agent, Controller, Run
+from reference.solutions.dynamic.pattern_database import GOAL_RULES
 from reference.world.grid import SQRT2, Cell
 
 #: Goal selections of a database run, as the compiled loop numbers them (0 is fixed depth).
@@ -181,13 +182,14 @@ def _raise(table, goal, cell, cells, width, value_a, value_b, sqrt2):
 
 
 @njit(cache=True)
-def _run(blocked, start, goal, mode, fixed, region_of, depth_table, next_region, representatives, cap,
+def _run(blocked, start, goal, mode, keep, fixed, region_of, depth_table, next_region, representatives, cap,
          max_actions, table, counter, seen, layer_of, g_a, g_b, parent, order, layer_start, f_a, f_b,
          move_rows, move_cols, sqrt2):
     """``general_lrta`` with line 3 compiled: a fixed depth (mode 0) or a pattern-database lookup
-    with goal selection G, G+I, I (modes 1, 2, 3; ``PatternDatabase.controller``).
+    with goal selection G, G+I, I (modes 1, 2, 3; ``PatternDatabase.controller``); ``keep``: the
+    kit's goal rule "once" (kept until reached, each at most once), else the paper's "per action".
 
-    Returns ``(path, depths, expansions, actions, straight, diagonal, counter)`` (``counter``: the
+    Returns ``(path, depths, expansions, goals, actions, straight, diagonal, counter)`` (``counter``: the
     last search's number, for the next call on the same arrays).
     """
     width = blocked.shape[1]
@@ -195,6 +197,7 @@ def _run(blocked, start, goal, mode, fixed, region_of, depth_table, next_region,
     path = np.empty(max_actions + 1, np.int64)
     depths = np.empty(max_actions, np.int64)
     expansions = np.empty(max_actions, np.int64)
+    goals = np.empty(max_actions, np.int64)
     out = np.empty((max(cap, fixed) + 2, 5), np.int64)
     path[0] = start
     actions = 0
@@ -207,14 +210,14 @@ def _run(blocked, start, goal, mode, fixed, region_of, depth_table, next_region,
         # line 3: the controller
         if mode == 0:
             depth, target_goal = fixed, goal
-        elif subgoal >= 0 and subgoal != state:  # an intermediate goal is kept until reached
+        elif keep and subgoal >= 0 and subgoal != state:  # rule "once": kept until reached
             depth, target_goal = min(depth_table[region_of[state], region_of[subgoal]], cap), subgoal
         else:
             a, b = region_of[state], region_of[goal]
             stored = depth_table[a, b]
             via = next_region[a, b]
-            if (via >= 0 and (mode == 3 or (mode == 2 and stored > cap)) and not used[via]
-                    and representatives[via] != state):  # each intermediate goal at most once
+            if (via >= 0 and (mode == 3 or (mode == 2 and stored > cap)) and not (keep and used[via])
+                    and representatives[via] != state):  # rule "once": each intermediate goal at most once
                 depth, target_goal = min(depth_table[a, via], cap), representatives[via]
                 used[via] = True
             else:
@@ -237,10 +240,11 @@ def _run(blocked, start, goal, mode, fixed, region_of, depth_table, next_region,
             cost_a += 1
         depths[actions] = depth
         expansions[actions] = out[depth, 4]
+        goals[actions] = target_goal
         actions += 1
         path[actions] = step
         state = step
-    return path, depths, expansions, actions, cost_a, cost_b, counter
+    return path, depths, expansions, goals, actions, cost_a, cost_b, counter
 
 
 class Lookahead:
@@ -275,7 +279,8 @@ class Lookahead:
                  self.f_a, self.f_b, MOVE_ROWS, MOVE_COLS, SQRT2, out)
         return out
 
-    def run(self, start: Cell, goal: Cell, mode: int, fixed: int, database, max_actions: int) -> Run:
+    def run(self, start: Cell, goal: Cell, mode: int, fixed: int, database, max_actions: int,
+            keep: bool = True) -> Run:
         if database is None:
             region_of = np.zeros(1, np.int64)
             depth_table = np.zeros((1, 1), np.int64)
@@ -286,14 +291,16 @@ class Lookahead:
             region_of, depth_table, next_region, representatives = database_arrays(database, self.blocked)
             cap = database.cap
         deepest = max(cap, fixed)
-        path, depths, expansions, actions, a, b, self.counter = _run(
-            self.blocked, self.index(start), self.index(goal), mode, fixed, region_of, depth_table, next_region,
+        path, depths, expansions, goals, actions, a, b, self.counter = _run(
+            self.blocked, self.index(start), self.index(goal), mode, keep, fixed, region_of, depth_table, next_region,
             representatives, cap, max_actions, new_heuristic_table(), self.counter, self.seen, self.layer_of, self.g_a,
             self.g_b, self.parent, self.order, np.zeros(deepest + 2, np.int64), self.f_a, self.f_b,
             MOVE_ROWS, MOVE_COLS, SQRT2)
         rows, cols = np.divmod(path[:actions + 1], self.width)
         cells = list(zip(rows.tolist(), cols.tolist()))
-        return Run(cells[-1] == goal, (int(a), int(b)), cells, depths[:actions].tolist(), expansions[:actions].tolist())
+        goal_rows, goal_cols = np.divmod(goals[:actions], self.width)
+        return Run(cells[-1] == goal, (int(a), int(b)), cells, depths[:actions].tolist(), expansions[:actions].tolist(),
+                   list(zip(goal_rows.tolist(), goal_cols.tolist())))
 
 
 def _check(blocked: np.ndarray, start: Cell, goal: Cell) -> None:
@@ -311,13 +318,15 @@ def run_fixed(blocked: np.ndarray, start: Cell, goal: Cell, depth: int, *, max_a
 
 
 def run_database(blocked: np.ndarray, start: Cell, goal: Cell, database, goals: str = "g", *,
-                 max_actions: int = 100_000, lookahead: Lookahead | None = None) -> Run:
-    """The compiled twin of ``general_lrta(blocked, start, goal, database.controller(goals))``."""
+                 max_actions: int = 100_000, lookahead: Lookahead | None = None, rule: str = "once") -> Run:
+    """The compiled twin of ``general_lrta(blocked, start, goal, database.controller(goals, rule))``."""
     if goals not in GOAL_MODES:
         raise ValueError(f"goal selection must be one of {tuple(GOAL_MODES)}, not {goals!r}")
+    if rule not in GOAL_RULES:
+        raise ValueError(f"goal rule must be one of {GOAL_RULES}, not {rule!r}")
     lookahead = lookahead or Lookahead(blocked)
     _check(lookahead.blocked, start, goal)
-    return lookahead.run(start, goal, GOAL_MODES[goals], 1, database, max_actions)
+    return lookahead.run(start, goal, GOAL_MODES[goals], 1, database, max_actions, keep=rule == "once")
 
 
 def database_arrays(database, blocked: np.ndarray):
@@ -373,6 +382,7 @@ def apply_compiled(agent: CompiledAgent, out: np.ndarray, depth: int, goal: Cell
     agent.path.append(cell)
     agent.depths.append(depth)
     agent.expansions.append(expansions)
+    agent.goals.append(goal)
 
 
 def general_lrta_compiled(blocked: np.ndarray, start: Cell, goal: Cell, controller: Controller, *,
@@ -388,7 +398,7 @@ def general_lrta_compiled(blocked: np.ndarray, start: Cell, goal: Cell, controll
             subgoal = goal
         if step_compiled(agent, max(1, depth), subgoal) is None:
             break
-    return Run(agent.state == goal, agent.cost, agent.path, agent.depths, agent.expansions)
+    return Run(agent.state == goal, agent.cost, agent.path, agent.depths, agent.expansions, agent.goals)
 
 
 def steps_by_depth(agent: CompiledAgent, goal: Cell, d_max: int) -> dict[int, Cell]:

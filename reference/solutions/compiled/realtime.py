@@ -124,6 +124,33 @@ def _grown(buffer, needed):
     return larger
 
 
+# -- the random successor order (lookahead.py: SuccessorOrder) ---------------------------------------
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def _next_random(rng):
+    """splitmix64 (SuccessorOrder.next): uint64 arithmetic wraps, as the reference's ``& MASK``."""
+    z = rng[0] + _GOLDEN
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * _MIX_1
+    z = (z ^ (z >> np.uint64(27))) * _MIX_2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _shuffle_directions(order, rng):
+    """SuccessorOrder.directions into ``order``: Fisher-Yates from the back over east, south, west, north."""
+    for i in range(4):
+        order[i] = i
+    for i in range(3, 0, -1):
+        j = np.int64(_next_random(rng) % np.uint64(i + 1))
+        order[i], order[j] = order[j], order[i]
+
+
 # -- Korf's LRTA* (lrta.py: KorfLRTA.plan) ----------------------------------------------------------------
 
 
@@ -149,7 +176,7 @@ def _plan_korf(agent, target, width, cells, row, column, weak, known, free_cells
 
 @njit(cache=True)
 def _astar_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known, episode,
-                 value, g, tree, generated_in, expanded_in, generated, heap, expanded):
+                 value, g, tree, generated_in, expanded_in, generated, heap, expanded, shuffle, rng, order):
     """LookaheadLRTA.astar_space: (expansions, generated count, the state A* would expand next or -1)."""
     heap_clear(heap)
     g[agent], generated_in[agent] = 0, episode
@@ -166,8 +193,10 @@ def _astar_space(agent, target, width, cells, row, column, weak, larger_g, looka
         n_expanded += 1
         expanded_in[s] = episode
         g_next = g[s] + 1
-        for direction in range(4):
-            t = _neighbour(s, direction, width, cells, row, column)
+        if shuffle:
+            _shuffle_directions(order, rng)
+        for k in range(4):
+            t = _neighbour(s, order[k], width, cells, row, column)
             if t < 0 or known[t] or expanded_in[t] == episode:
                 continue
             if generated_in[t] != episode:
@@ -188,7 +217,7 @@ def _astar_space(agent, target, width, cells, row, column, weak, larger_g, looka
 
 @njit(cache=True)
 def _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known, episode,
-               value, g, tree, generated_in, expanded_in, generated, queue, expanded):
+               value, g, tree, generated_in, expanded_in, generated, queue, expanded, shuffle, rng, order):
     """LookaheadLRTA.bfs_space; ``queue`` is an array with a head index instead of a deque."""
     g[agent], generated_in[agent] = 0, episode
     generated[0] = agent
@@ -202,8 +231,10 @@ def _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahe
         expanded[n_expanded] = s
         n_expanded += 1
         expanded_in[s] = episode
-        for direction in range(4):
-            t = _neighbour(s, direction, width, cells, row, column)
+        if shuffle:
+            _shuffle_directions(order, rng)
+        for k in range(4):
+            t = _neighbour(s, order[k], width, cells, row, column)
             if t >= 0 and not known[t] and generated_in[t] != episode:
                 generated_in[t], g[t], tree[t] = episode, g[s] + 1, s
                 generated[n_generated] = t
@@ -251,16 +282,17 @@ def _update_values(width, cells, row, column, target, weak, episode, value, expa
 
 @njit(cache=True)
 def _plan_lookahead(bfs, agent, target, width, cells, row, column, weak, larger_g, lookahead, known, free_cells, episode,
-                    value, g, tree, generated_in, expanded_in, generated, queue, heap, expanded, path):
+                    value, g, tree, generated_in, expanded_in, generated, queue, heap, expanded, path, shuffle, rng,
+                    order):
     """LookaheadLRTA.plan: returns (expansions, path length); the path is written into ``path``."""
     if bfs:
         n_expanded, n_generated, best = _bfs_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known,
                                                    episode, value, g, tree, generated_in, expanded_in, generated,
-                                                   queue, expanded)
+                                                   queue, expanded, shuffle, rng, order)
     else:
         n_expanded, n_generated, best = _astar_space(agent, target, width, cells, row, column, weak, larger_g, lookahead, known,
                                                      episode, value, g, tree, generated_in, expanded_in, generated,
-                                                     heap, expanded)
+                                                     heap, expanded, shuffle, rng, order)
     if best < 0:
         return n_expanded, 0  # step 1 searched everything reachable without meeting the target
     _update_values(width, cells, row, column, target, weak, episode, value, expanded_in, generated, n_generated,
@@ -405,8 +437,10 @@ def _observe(cell, blocked, known, width, cells, row, column, newly, n_newly):
 
 
 @njit(cache=True)
-def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahead, record):
+def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahead, record, shuffle, seed):
     """EpisodicAgent.run for every planner: plan an episode, record it, walk (SPEC §6), repeat.
+
+    ``shuffle``: the lookahead searches generate successors in the random order of ``seed``.
 
     ``record=False`` keeps counts only (no trace arrays): what a comparison of many long runs needs.
     """
@@ -442,6 +476,8 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
     generated = np.empty(4 * lookahead + 4, np.int32)
     queue = np.empty(4 * lookahead + 4, np.int32)
     heap = heap_new(cells)
+    rng = np.full(1, seed, np.uint64)   # the SuccessorOrder stream
+    order = np.arange(4)               # the directions of one expansion (east, south, west, north unshuffled)
     km, last = 0, -1
     # Walking: which cells are on the path being walked, and where (stamped with the episode: no clearing).
     on_walk = np.zeros(cells, np.int32)
@@ -468,7 +504,8 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
         else:
             n_expanded, length = _plan_lookahead(planner == BFS, agent, target, width, cells, row, column, weak, larger_g,
                                                  lookahead, known, free_cells, episode, value, g, tree,
-                                                 generated_in, expanded_in, generated, queue, heap, expanded, path)
+                                                 generated_in, expanded_in, generated, queue, heap, expanded, path,
+                                                 shuffle, rng, order)
         spent = _ticks() - began
         planning_ticks += spent
         n_newly = 0
@@ -601,25 +638,28 @@ def warm_up() -> None:
         blocked = np.zeros(4, np.uint8)
         for planner in PLANNERS.values():
             for record in (True, False):
-                _run(planner, blocked, blocked.copy(), 2, 0, 3, False, True, 1, record)
+                _run(planner, blocked, blocked.copy(), 2, 0, 3, False, True, 1, record, False, np.uint64(0))
         _ready = True
 
 
 def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong",
                  lookahead: int = 1, knowledge: Knowledge | None = None, tie_break: str = "larger_g",
-                 record: bool = True) -> CompiledRun:
+                 record: bool = True, successors: str = "fixed", seed: int = 0) -> CompiledRun:
     """Run planner ``name`` (a key of :data:`PLANNERS`) on the true ``grid``, seen through the fog of war.
 
     The arguments are :func:`~reference.solutions.realtime.run_algorithm`'s, with the grid in place
     of the world object; ``knowledge`` (e.g. ``knowledge_of(grid)``) is what the agent knows before it
     starts. D* Lite always breaks ties toward the smaller g, as the reference does. ``record=False``:
     counts and planning time only, no trace (long runs: a trace holds ~30 bytes per move).
+    ``successors``, ``seed``: the lookahead searches' successor order (``LookaheadLRTA``'s).
     """
     if name not in PLANNERS:
         raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(PLANNERS)}")
     check_heuristic(heuristic)
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
+    if successors not in ("fixed", "random"):
+        raise ValueError(f"successors must be 'fixed' or 'random', got {successors!r}")
     if name in ("lrta_astar", "lrta_bfs") and int(lookahead) < 1:
         raise ValueError(f"the lookahead must be at least 1, got {lookahead}")
     height, width = grid.height, grid.width
@@ -643,7 +683,8 @@ def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristi
     cpu_began = time.process_time()
     reached, status, counts, *trace = _run(PLANNERS[name], blocked, known, width, int(start[0]) * width + int(start[1]),
                                            target_index, heuristic == "weak", tie_break == "larger_g",
-                                           int(lookahead or 1), record)
+                                           int(lookahead or 1), record, successors == "random",
+                                           np.uint64(int(seed) & ((1 << 64) - 1)))
     cpu_seconds = time.process_time() - cpu_began
     if status == G_NOT_DESCENDING:
         raise RuntimeError("D* Lite's g-values do not descend along the path (compiled twin)")

@@ -200,6 +200,7 @@ class Agent:
     raised: list[bool] = field(default_factory=list)    # did step t raise h?
     depths: list[int] = field(default_factory=list)
     expansions: list[int] = field(default_factory=list)
+    goals: list[Cell] = field(default_factory=list)     # the goal s_g each action searched toward
     cost: Cost = ZERO
     subgoal: Cell | None = None   # an intermediate goal a controller has committed to
     used_subgoals: set[Cell] = field(default_factory=set)   # every intermediate goal taken so far
@@ -218,6 +219,7 @@ class Run:
     path: list[Cell]
     depths: list[int]
     expansions: list[int]
+    goals: list[Cell] = field(default_factory=list)   # per action: the goal its search aimed at (line 3)
 
     @property
     def actions(self) -> int:
@@ -252,6 +254,7 @@ def apply(agent: Agent, choice: Choice, goal: Cell) -> None:
     agent.path.append(choice.step)
     agent.depths.append(choice.depth)
     agent.expansions.append(choice.expansions)
+    agent.goals.append(goal)
 
 
 def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, controller: Controller, *,
@@ -271,7 +274,7 @@ def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, cont
             subgoal = goal
         if step(agent, max(1, depth), subgoal) is None:             # lines 4-7
             break
-    return Run(agent.state == goal, agent.cost, agent.path, agent.depths, agent.expansions)
+    return Run(agent.state == goal, agent.cost, agent.path, agent.depths, agent.expansions, agent.goals)
 
 
 def fixed_depth(depth: int) -> Controller:

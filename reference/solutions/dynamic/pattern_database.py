@@ -17,21 +17,23 @@ For every pair of abstract states (A, B) at abstraction level ℓ, with represen
   - **I**: always the intermediate goal, unless the agent is in the goal's region.
 
 At run time the agent looks up its own region and its goal's (constant time per action). Two
-additions to the paper, which is silent on what happens when goals change under an agent's feet:
+rules for what happens to an intermediate goal once chosen (``rule=``):
 
-1. *An intermediate goal is kept until the agent stands on it* (the depth is still looked up at every
-   action, for the pair (own region, the intermediate goal's region)). Switching goals at every
-   action lets an agent on a region border ping-pong for ever: the region on one side sends it
-   across, the region on the other sends it back (measured: 1,500 round trips on AR0405SR, level 5).
-2. *Each intermediate goal is taken at most once per run* (and never the cell the agent stands on);
-   when the table names one already taken, the agent heads for the global goal instead. Without
-   it, goals still cycle: two regions whose optimal paths run through each other name each other's
-   representatives (I), or a region that trusts the global goal sends the agent into a capped region
-   whose intermediate goal leads back (G+I); measured on AR0405SR, 20 problems: I at level 4 left
-   4 unsolved, G+I at level 5 left 5 (after 20 x the optimal cost in actions). With the rule a run
-   takes finitely many intermediate goals (one per region at most), each reached in finite time
-   (LRTA* toward a fixed goal is complete on a finite connected map), and then only the global
-   goal: every run reaches its goal.
+* ``"paper"``: the goal is selected "dynamically, per action" (the paper's words): at every action
+  the agent looks up (own region, global goal's region) afresh and searches toward what the table
+  says. Agents can oscillate: on a region border one region sends the agent across, the region on
+  the other side sends it back (measured: 1,500 round trips on AR0405SR, level 5; 10-14 of 20
+  problems solved at levels 4-5 within 20 x the optimal cost).
+* ``"once"`` (the kit's repair, an addition to the paper): an intermediate goal is *kept until the
+  agent stands on it* (the depth is still looked up at every action, for the pair (own region, the
+  intermediate goal's region)), and *each intermediate goal is taken at most once per run* (and
+  never the cell the agent stands on); when the table names one already taken, the agent heads for
+  the global goal instead. Keeping alone does not stop cycles: two regions whose optimal paths run
+  through each other name each other's representatives (I), or a region that trusts the global
+  goal sends the agent into a capped region whose intermediate goal leads back (G+I). With both, a
+  run takes finitely many intermediate goals (one per region at most), each reached in finite time
+  (LRTA* toward a fixed goal is complete on a finite connected map), and then only the global
+  goal: every run reaches its goal.
 
 >>> import numpy as np
 >>> from reference.solutions.dynamic.lrta import Neighbours, general_lrta
@@ -39,9 +41,9 @@ additions to the paper, which is silent on what happens when goals change under 
 >>> database = build_pattern_database(Neighbours(blocked), level=1, cap=5)
 >>> database.depth.shape == (database.regions, database.regions) and database.regions < 32   # 32 free cells
 True
->>> run = general_lrta(blocked, (3, 0), (3, 5), database.controller("gi"))
->>> run.reached
-True
+>>> run = general_lrta(blocked, (3, 0), (3, 5), database.controller("gi", rule="paper"))
+>>> run.reached, run.goals[-1]          # the goal each action searched toward is recorded
+(True, (3, 5))
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from reference.solutions.dynamic.abstraction import Hierarchy, clique_hierarchy
 from reference.solutions.dynamic.lrta import Agent, Controller, Neighbours, breadth_first_layers, choices_by_depth
 
 GOAL_SELECTIONS = ("g", "gi", "i")
+GOAL_RULES = ("paper", "once")  # re-selected at every action (the paper) / kept until reached, each once (the kit)
 DEPTH_STAGES = (1, 4, 10)  # deepen in stages: most pairs need a shallow depth, and d <= D is read off one depth-D search
 
 
@@ -125,11 +128,17 @@ class PatternDatabase:
             return min(int(self.depth[a, via]), self.cap), self.representatives[via]
         return min(depth, self.cap), goal
 
-    def controller(self, goals: str = "g") -> Controller:
+    def controller(self, goals: str = "g", rule: str = "once") -> Controller:
+        """Line 3 of Figure 1 from this table: goal selection ``goals`` (G, G+I, I) under ``rule``."""
         if goals not in GOAL_SELECTIONS:
             raise ValueError(f"goal selection must be one of {GOAL_SELECTIONS}, not {goals!r}")
+        if rule not in GOAL_RULES:
+            raise ValueError(f"goal rule must be one of {GOAL_RULES}, not {rule!r}")
 
-        def control(agent: Agent) -> tuple[int, Cell]:
+        def per_action(agent: Agent) -> tuple[int, Cell]:
+            return self.lookup(agent.state, agent.goal, goals)
+
+        def once(agent: Agent) -> tuple[int, Cell]:
             if agent.subgoal is not None and agent.subgoal != agent.state:
                 a = self.hierarchy.region(agent.state, self.level)
                 c = self.hierarchy.region(agent.subgoal, self.level)
@@ -140,7 +149,7 @@ class PatternDatabase:
                 agent.used_subgoals.add(goal)
             return depth, goal
 
-        return control
+        return per_action if rule == "paper" else once
 
 
 def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progress=None) -> PatternDatabase:

@@ -34,13 +34,13 @@ from .lrta import KorfLRTA, lrta_star
 
 #: Trace algorithm names, and what each runs. The lookahead matters only to the two lookahead variants.
 ALGORITHMS: dict[str, Callable[..., RealtimeRun]] = {
-    "lrta": lambda world, start, target, heuristic, lookahead, knowledge:
+    "lrta": lambda world, start, target, heuristic, lookahead, knowledge, **order:
         lrta_star(world, start, target, heuristic, knowledge=knowledge),
-    "lrta_astar": lambda world, start, target, heuristic, lookahead, knowledge:
-        lrta_star_lookahead(world, start, target, lookahead, heuristic, knowledge=knowledge),
-    "lrta_bfs": lambda world, start, target, heuristic, lookahead, knowledge:
-        lrta_star_bfs(world, start, target, lookahead, heuristic, knowledge=knowledge),
-    "dstar_lite": lambda world, start, target, heuristic, lookahead, knowledge:
+    "lrta_astar": lambda world, start, target, heuristic, lookahead, knowledge, **order:
+        lrta_star_lookahead(world, start, target, lookahead, heuristic, knowledge=knowledge, **order),
+    "lrta_bfs": lambda world, start, target, heuristic, lookahead, knowledge, **order:
+        lrta_star_bfs(world, start, target, lookahead, heuristic, knowledge=knowledge, **order),
+    "dstar_lite": lambda world, start, target, heuristic, lookahead, knowledge, **order:
         dstar_lite(world, start, target, heuristic, knowledge),
 }
 
@@ -48,11 +48,13 @@ assert set(ALGORITHMS) <= set(TRACE_NAMES), "every real-time algorithm has a tra
 
 
 def run_algorithm(name: str, world: World, start: Cell, target: Cell, heuristic: str = "strong",
-                  lookahead: int = 1, knowledge: Knowledge | None = None) -> RealtimeRun:
-    """Run the algorithm called ``name`` (a key of :data:`ALGORITHMS`)."""
+                  lookahead: int = 1, knowledge: Knowledge | None = None, successors: str = "fixed",
+                  seed: int = 0) -> RealtimeRun:
+    """Run the algorithm called ``name`` (a key of :data:`ALGORITHMS`). ``successors``, ``seed``:
+    the successor order of the lookahead searches (``lrta_astar``, ``lrta_bfs``; the others ignore it)."""
     if name not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
-    return ALGORITHMS[name](world, start, target, heuristic, lookahead, knowledge)
+    return ALGORITHMS[name](world, start, target, heuristic, lookahead, knowledge, successors=successors, seed=seed)
 
 
 __all__ = [

@@ -26,6 +26,12 @@ same order to choose among its border states.
 
 The real-time bound: no episode expands more than ``lookahead`` states.
 
+``successors="random"`` generates each expanded state's successors in a random order instead of
+east, south, west, north (Koenig's Section 8: "it is beneficial for LRTA* with small lookaheads to
+generate the successors of states during the A* search in a random order rather than a fixed
+one"). The order comes from :class:`SuccessorOrder`, a seeded splitmix64 stream that the compiled
+twin computes bit for bit, so the two engines make the same runs.
+
 >>> from reference.world import FogOfWarWorld, Gridworld
 >>> grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # handout Figure 2
 >>> run = lrta_star_lookahead(FogOfWarWorld(grid, (4, 2)), (4, 2), (4, 4), lookahead=3)
@@ -44,6 +50,38 @@ from ..heap import BinaryHeap
 from .agent import INFINITY, EpisodicAgent, RealtimeRun
 
 LOCAL_SEARCHES = ("astar", "bfs")
+SUCCESSOR_ORDERS = ("fixed", "random")
+_MASK = (1 << 64) - 1
+
+
+class SuccessorOrder:
+    """A seeded random order of the four directions for every expansion (splitmix64, Fisher-Yates).
+
+    Each call of :meth:`directions` draws three numbers and shuffles ``[0, 1, 2, 3]`` (east, south,
+    west, north) from the back: position i swaps with the draw modulo i + 1.
+
+    >>> order = SuccessorOrder(seed=1)
+    >>> [order.directions() for _ in range(3)]
+    [[2, 0, 3, 1], [1, 2, 0, 3], [3, 2, 0, 1]]
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.state = int(seed) & _MASK
+
+    def next(self) -> int:
+        """The next 64-bit number of the splitmix64 stream."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def directions(self) -> list[int]:
+        order = [0, 1, 2, 3]
+        for i in (3, 2, 1):
+            j = self.next() % (i + 1)
+            order[i], order[j] = order[j], order[i]
+        return order
 
 
 class LookaheadLRTA(EpisodicAgent):
@@ -51,14 +89,17 @@ class LookaheadLRTA(EpisodicAgent):
 
     def __init__(self, world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
                  local_search: str = "astar", tie_break: str = "larger_g",
-                 knowledge: Knowledge | None = None) -> None:
+                 knowledge: Knowledge | None = None, successors: str = "fixed", seed: int = 0) -> None:
         super().__init__(world, start, target, heuristic, tie_break, knowledge)
         if int(lookahead) < 1:
             raise ValueError(f"the lookahead must be at least 1, got {lookahead}")
         if local_search not in LOCAL_SEARCHES:
             raise ValueError(f"local_search must be 'astar' or 'bfs', got {local_search!r}")
+        if successors not in SUCCESSOR_ORDERS:
+            raise ValueError(f"successors must be 'fixed' or 'random', got {successors!r}")
         self.lookahead = int(lookahead)
         self.local_search = local_search
+        self.order = SuccessorOrder(seed) if successors == "random" else None
         self.algorithm = "lrta_astar" if local_search == "astar" else "lrta_bfs"
         cells = self.cell_count
         self.value = [-1] * cells  # the learned values; -1: not created yet, use the heuristic
@@ -71,6 +112,22 @@ class LookaheadLRTA(EpisodicAgent):
     def h(self, s: int) -> int:
         value = self.value[s]
         return value if value >= 0 else self.distance(s, self.target)
+
+    def successors_of(self, s: int) -> list[int]:
+        """The free neighbours of ``s`` in the order the search generates them: east, south, west,
+        north, or a fresh random order per expansion (``successors="random"``)."""
+        free = self.free_neighbours(s)
+        if self.order is None:
+            return free
+        width = self.width
+        row, column = divmod(s, width)
+        steps = ((0, 1), (1, 0), (0, -1), (-1, 0))
+        ordered = []
+        for direction in self.order.directions():  # drawn even where a neighbour is missing: same stream
+            r, c = row + steps[direction][0], column + steps[direction][1]
+            if 0 <= c < width and r * width + c in free:
+                ordered.append(r * width + c)
+        return ordered
 
     def key(self, f: int, g: int, stamp: int) -> tuple[int, int, int]:
         """SPEC §5's key: ``(f, -g, stamp)`` for ``larger_g``, ``(f, g, stamp)`` for ``smaller_g``."""
@@ -117,7 +174,7 @@ class LookaheadLRTA(EpisodicAgent):
             expanded.append(s)
             expanded_in[s] = episode
             g_next = g[s] + 1
-            for t in self.free_neighbours(s):  # east, south, west, north
+            for t in self.successors_of(s):  # east, south, west, north (or random)
                 if expanded_in[t] == episode:
                     continue  # consistent values: an expanded state's g is already the smallest
                 if generated_in[t] != episode:
@@ -152,7 +209,7 @@ class LookaheadLRTA(EpisodicAgent):
             queue.popleft()
             expanded.append(s)
             expanded_in[s] = episode
-            for t in self.free_neighbours(s):
+            for t in self.successors_of(s):
                 if generated_in[t] != episode:
                     generated_in[t], g[t], tree[t] = episode, g[s] + 1, s
                     generated.append(t)
@@ -190,12 +247,16 @@ class LookaheadLRTA(EpisodicAgent):
 
 
 def lrta_star_lookahead(world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
-                        tie_break: str = "larger_g", knowledge: Knowledge | None = None) -> RealtimeRun:
+                        tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
+                        seed: int = 0) -> RealtimeRun:
     """Koenig's LRTA* with an A* lookahead of ``lookahead`` expansions per planning episode."""
-    return LookaheadLRTA(world, start, target, lookahead, heuristic, "astar", tie_break, knowledge).run()
+    return LookaheadLRTA(world, start, target, lookahead, heuristic, "astar", tie_break, knowledge, successors,
+                         seed).run()
 
 
 def lrta_star_bfs(world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
-                  tie_break: str = "larger_g", knowledge: Knowledge | None = None) -> RealtimeRun:
+                  tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
+                  seed: int = 0) -> RealtimeRun:
     """LRTA* whose local search space is the first ``lookahead`` states of a breadth-first search."""
-    return LookaheadLRTA(world, start, target, lookahead, heuristic, "bfs", tie_break, knowledge).run()
+    return LookaheadLRTA(world, start, target, lookahead, heuristic, "bfs", tie_break, knowledge, successors,
+                         seed).run()
