@@ -3,7 +3,8 @@
  * The same algorithm as the kit's reference and compiled twin (Figure 4 with counter and search(s),
  * east-south-west-north successors, the walking rule of SPEC §6), recording full traces in growing
  * arrays, as the twin does. OPEN is either of the twin's two: an indexed binary heap of packed int64
- * keys, or the two-level bucket queue (use_buckets), so that each comparison with the twin is fair. bench/standard.py builds it
+ * keys, or the two-level bucket queue (use_buckets), so that each comparison with the twin is fair.
+ * With record_cells 0 it keeps only the counts per search, as the twin's record_cells=False. bench/standard.py builds it
  * with `cc -O2 -shared -fPIC` into a temporary folder and calls it through ctypes; the traces it
  * returns are checked cell for cell against the twin's.
  *
@@ -170,7 +171,7 @@ static int observe(const uint8_t *truth, uint8_t *known, const int32_t *path_ind
 }
 
 Run *ftr_run(const uint8_t *truth, int32_t height, int32_t width, int32_t start, int32_t target, int backward,
-             int adaptive, int larger_g, int use_buckets) {
+             int adaptive, int larger_g, int use_buckets, int record_cells) {
     int64_t cells = (int64_t)height * width, stamp_radix = 4 * cells + 2, f_radix = cells * stamp_radix;
     Run *run = calloc(1, sizeof(Run));
     int32_t *g = malloc(cells * 4), *search = calloc(cells, 4), *tree = malloc(cells * 4);
@@ -196,7 +197,7 @@ Run *ftr_run(const uint8_t *truth, int32_t height, int32_t width, int32_t start,
 
     int32_t agent = start, counter = 0;
     observe(truth, known, path_index, agent, width, (int32_t)cells, 0);
-    push(&B[TRAJECTORY], agent);
+    if (record_cells) push(&B[TRAJECTORY], agent);
     run->reached = 1;
     while (agent != target) {
         counter++;
@@ -225,6 +226,7 @@ Run *ftr_run(const uint8_t *truth, int32_t height, int32_t width, int32_t start,
                 s = pop(&heap);
             }
             push(&B[EXPANDED], s);
+            run->expansions++;
             int64_t g_next = (int64_t)g[s] + 1;
             for (int k = 0; k < 4; k++) {
                 int32_t t = neighbour(s, k, width, (int32_t)cells);
@@ -270,12 +272,13 @@ Run *ftr_run(const uint8_t *truth, int32_t height, int32_t width, int32_t start,
         for (int64_t step = 1; step < length; step++) {
             agent = path[step];
             run->moves++;
-            push(&B[TRAJECTORY], agent);
+            if (record_cells) push(&B[TRAJECTORY], agent);
             if (observe(truth, known, path_index, agent, width, (int32_t)cells, (int32_t)step)) break;
         }
         for (int64_t i = 0; i < length; i++) path_index[path[i]] = -1;
+        if (!record_cells) B[EXPANDED].n = B[PATHS].n = 0;  /* counts only: forget this search's cells */
     }
-    run->expansions = B[EXPANDED].n;
+    if (!record_cells) B[EXPANDED].n = B[PATHS].n = 0;
     free(g); free(search); free(tree); free(learned_h); free(path_index); free(known);
     free(heap.keys); free(heap.items); free(heap.pos); free(q.levels); free(q.items);
     return run;
