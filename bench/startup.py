@@ -15,12 +15,14 @@ a rotating order, so that all of them see the same machine):
 
 Cold runs are timed apart: each first empties a private Numba cache (``NUMBA_CACHE_DIR`` pointing
 to a fresh folder, so the kit's own cache is never touched), then runs ``ftr run``, which compiles
-the twin. Medians are printed, with ratios to the bare interpreter, and the load average.
+the twin. Medians are printed, with ratios to the bare interpreter, and the load average; then
+where the CPU time of a warm start goes, phase by phase, measured inside the process.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -42,6 +44,31 @@ PROCESSES = {
     "ftr run (compiled twin), warm": FTR_RUN,
 }
 COLD = "ftr run (compiled twin), cold"
+# Inside one warm process: CPU seconds of each phase of the compiled twin's start.
+PHASES = """
+import json, sys, time
+sys.path.insert(0, {repo!r})
+clock = [time.process_time()]
+import numpy
+clock.append(time.process_time())
+import numba
+clock.append(time.process_time())
+from numba.core.registry import cpu_target  # what Numba's first dispatch does: register every
+cpu_target.target_context.refresh()          # implementation (numba.np.arraymath imports SciPy's BLAS)
+cpu_target.typing_context.refresh()
+clock.append(time.process_time())
+from reference.solutions.compiled.replanning import run_compiled
+from reference.world.instances import load_from_scen
+clock.append(time.process_time())
+instance = load_from_scen({maze!r}, {scen!r}, 0)
+run_compiled(instance.grid, instance.start, instance.target)  # loads the cached code, then searches
+clock.append(time.process_time())
+run_compiled(instance.grid, instance.start, instance.target)  # the search alone
+clock.append(time.process_time())
+print(json.dumps([b - a for a, b in zip(clock, clock[1:])]))
+"""
+PHASE_NAMES = ["import numpy", "import numba", "Numba's registries (incl. SciPy's BLAS)", "the kit's modules",
+               "first run: load the compiled code + search", "second run: the search alone"]
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -75,6 +102,12 @@ def main() -> None:
             turn = round_number % len(names)
             for name in names[turn:] + names[:turn]:
                 results[name].append(timed(PROCESSES[name], env))
+        phases = []
+        for _ in range(args.rounds):
+            out = subprocess.run([sys.executable, "-c", PHASES.format(repo=str(REPO), maze=str(REPO / MAZE[0]),
+                                                                      scen=str(REPO / MAZE[2]))],
+                                 cwd=REPO, env=env, check=True, capture_output=True, text=True).stdout
+            phases.append(json.loads(out))
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     print(f"\nWhole processes on {' '.join(MAZE[:1])} (scenario line 0): medians of {args.rounds} warm rounds "
@@ -88,6 +121,10 @@ def main() -> None:
             continue
         wall, cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
         print(f"| {name} | {wall:.3f} | {cpu:.3f} | {wall / base_wall:.1f} | {cpu / base_cpu:.1f} |")
+    print(f"\nInside a warm `ftr run`-like process, CPU seconds per phase (medians of {args.rounds}):\n")
+    print("| phase | CPU s |\n|---|---:|")
+    for number, name in enumerate(PHASE_NAMES):
+        print(f"| {name} | {statistics.median(p[number] for p in phases):.3f} |")
 
 
 if __name__ == "__main__":

@@ -43,8 +43,8 @@ INFINITY = 2**31 - 1
 ALGORITHMS = ("forward", "backward", "adaptive")
 #: OPEN in the twin: the two-level bucket queue (default, faster) or the binary heap (packed keys).
 QUEUES = ("buckets", "heap")
-#: The most cells the bucket queue takes: its levels (f < 2 * cells) are int32.
-LARGEST_GRID_BUCKETS = 2**30 - 1
+#: The most cells the bucket queue takes: its offsets (8 + 4 * cells for 2 * cells levels) are int32.
+LARGEST_GRID_BUCKETS = (2**31 - 1 - 8) // 4
 
 
 def largest_grid_for_packed_keys() -> int:
@@ -342,7 +342,7 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "f
     height, width = int(grid.height), int(grid.width)
     cells = height * width
     if cells > LARGEST_GRID_BUCKETS:
-        raise ValueError(f"the compiled twin indexes cells in int32: at most {LARGEST_GRID_BUCKETS:,} cells, "
+        raise ValueError(f"the compiled twin's bucket queue has int32 offsets: at most {LARGEST_GRID_BUCKETS:,} cells, "
                          f"this grid has {cells:,}")
     if queue == "heap" and cells > LARGEST_GRID:
         raise ValueError(f"the compiled twin's heap packs keys into 64 bits: at most {LARGEST_GRID:,} cells, "
