@@ -13,6 +13,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from reference.solutions.compiled import buckets as layout
 from reference.solutions.compiled.buckets import (
     buckets_clear, buckets_len, buckets_new, buckets_peek_level, buckets_pop, buckets_push, buckets_remove,
     buckets_update,
@@ -65,6 +66,41 @@ class BucketsAgainstModel(RuleBasedStateMachine):
     @invariant()
     def same_size(self) -> None:
         assert buckets_len(self.queue) == len(self.live)
+
+    @invariant()
+    def same_buckets(self) -> None:
+        """Read the array as the module's docstring lays it out: every level's buckets, in order,
+        must be the model's items grouped by (level, tie), one bucket per tie, in insertion order."""
+        expected: dict[tuple[int, int], list[int]] = {}
+        for item in sorted(self.live, key=self.live.get):
+            level, tie, _ = self.live[item]
+            expected.setdefault((level, tie), []).append(item)
+        assert read_buckets(self.queue) == expected
+
+
+def read_buckets(queue) -> dict[tuple[int, int], list[int]]:
+    """{(level, tie): the bucket's items, first to last}, checking that each level's ties strictly
+    increase (one bucket per tie) and that its finger, if the level is not empty, leads a bucket."""
+    field = lambda item, offset: int(queue[int(queue[layout.ITEMS_AT]) + 6 * item + int(offset)])  # noqa: E731
+    found: dict[tuple[int, int], list[int]] = {}
+    for level in range(LEVEL_COUNT):
+        at = int(queue[layout.LEVELS_AT]) + 2 * level
+        leader, previous_tie, leaders = int(queue[at]), -1, []
+        while leader >= 0:
+            tie = field(leader, layout.TIE)
+            assert tie > previous_tie and field(leader, layout.LEVEL) == level
+            items, item = [], leader
+            while True:
+                items.append(item)
+                item = field(item, layout.NEXT)
+                if item == leader:
+                    break
+            found[(level, tie)] = items
+            leaders.append(leader)
+            previous_tie, leader = tie, field(leader, layout.BNEXT)
+        if leaders:
+            assert int(queue[at + 1]) in leaders, f"level {level}'s finger leads no bucket"
+    return found
 
 
 TestBucketsAgainstModel = BucketsAgainstModel.TestCase
