@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reference.solutions.compiled.replanning import LARGEST_GRID
 from reference.world.trace_arrays import TraceArrays
 
 SOURCE = Path(__file__).with_name("c") / "ftr.c"
@@ -54,6 +55,8 @@ def c_run(true_blocked: np.ndarray, height: int, width: int, start, target, algo
 
     ``queue`` is OPEN, as in the compiled twin: ``"heap"`` (the binary heap) or ``"buckets"``;
     ``record_cells=False`` keeps only the counts, as the twin's."""
+    if queue == "heap" and height * width > LARGEST_GRID:  # the packed int64 key would overflow
+        raise ValueError(f"C's heap packs keys into 64 bits: at most {LARGEST_GRID:,} cells, not {height * width:,}")
     library = build()
     run = library.ftr_run(true_blocked.ctypes.data, height, width, start[0] * width + start[1],
                           target[0] * width + target[1], algorithm == "backward", algorithm == "adaptive",
