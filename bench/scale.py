@@ -61,10 +61,13 @@ def main() -> None:
     parser.add_argument("--sides", type=int, nargs="+", default=[1001, 2001], help="maze sides (default 1001 2001)")
     parser.add_argument("--count", type=int, nargs="+", default=[2, 1],
                         help="mazes per side, one number per side (default 2 1)")
+    parser.add_argument("--settings", nargs="+", default=[setting_name(*s) for s in SETTINGS],
+                        help="which settings, e.g. forward/larger_g adaptive/larger_g (default all four)")
     args = parser.parse_args()
     if c_engine.build() is None:
         raise SystemExit("bench/scale.py compares with C: no C compiler found (cc, gcc or clang)")
     counts = args.count + [args.count[-1]] * (len(args.sides) - len(args.count))
+    settings = [s for s in SETTINGS if setting_name(*s) in args.settings]
     warm_up()
     load_before = os.getloadavg()[0]
     rows = []  # (side, setting, engine, expansions, seconds)
@@ -74,7 +77,7 @@ def main() -> None:
         for number in range(count):
             instance = maze(side, number)
             flat = np.ascontiguousarray(instance.grid.blocked, np.uint8).reshape(-1)
-            for algorithm, tie_break in SETTINGS:
+            for algorithm, tie_break in settings:
                 runs = {}
                 turn += 1
                 for engine in engines[turn % len(engines):] + engines[:turn % len(engines)]:
@@ -88,19 +91,20 @@ def main() -> None:
                                                     tie_break, record_cells=False, queue=queue)
                     rows.append((side, setting_name(algorithm, tie_break), engine, runs[engine].expansions,
                                  time.process_time() - started))
+                    print(f"  {engine}: {rows[-1][4]:.2f} CPU s", file=sys.stderr, flush=True)
                 for engine, run in runs.items():
                     if not run.same_run(runs["twin, buckets"]):
                         raise SystemExit(f"{engine} and the twin disagree: side {side}, maze {number}, "
                                          f"{algorithm}/{tie_break}")
                 print(f"side {side} maze {number} {algorithm}/{tie_break}: {runs['twin, buckets'].expansions:,} "
-                      "expansions, same counts in every engine", file=sys.stderr)
+                      "expansions, same counts in every engine", file=sys.stderr, flush=True)
     print(f"\nCounts-only runs, CPU seconds summed over the mazes, one run per engine, interleaved; load "
           f"average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after\n")
     print("| side | setting | mazes | expansions mean | " + " | ".join(f"{e} s" for e in ENGINES)
           + " | twin buckets / C heap | twin buckets / C buckets | C buckets / C heap |")
     print("|---|---|---:|---:|" + "---:|" * (len(ENGINES) + 3))
     for side, count in zip(args.sides, counts):
-        for algorithm, tie_break in SETTINGS:
+        for algorithm, tie_break in settings:
             name = setting_name(algorithm, tie_break)
             chosen = [r for r in rows if r[0] == side and r[1] == name]
             seconds = {e: sum(r[4] for r in chosen if r[2] == e) for e in ENGINES if any(r[2] == e for r in chosen)}
