@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reference.solutions.compiled.replanning import LARGEST_GRID
 from reference.world.trace_arrays import TraceArrays
 
 SOURCE = Path(__file__).with_name("c") / "ftr.c"
@@ -39,7 +40,7 @@ def build() -> ctypes.CDLL | None:
     library = ctypes.CDLL(str(target))
     shutil.rmtree(folder)  # the loaded library stays mapped; nothing is left behind
     library.ftr_run.restype = ctypes.c_void_p
-    library.ftr_run.argtypes = [ctypes.c_void_p] + [ctypes.c_int32] * 4 + [ctypes.c_int] * 3
+    library.ftr_run.argtypes = [ctypes.c_void_p] + [ctypes.c_int32] * 4 + [ctypes.c_int] * 5
     library.ftr_counts.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     library.ftr_copy.restype = ctypes.c_int64
     library.ftr_copy.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
@@ -49,12 +50,17 @@ def build() -> ctypes.CDLL | None:
 
 
 def c_run(true_blocked: np.ndarray, height: int, width: int, start, target, algorithm: str,
-          tie_break: str) -> tuple[TraceArrays, int]:
-    """One run in C on the flat uint8 grid ``true_blocked``: (the trace as arrays, state bytes)."""
+          tie_break: str, queue: str = "heap", record_cells: bool = True) -> tuple[TraceArrays, int]:
+    """One run in C on the flat uint8 grid ``true_blocked``: (the trace as arrays, state bytes).
+
+    ``queue`` is OPEN, as in the compiled twin: ``"heap"`` (the binary heap) or ``"buckets"``;
+    ``record_cells=False`` keeps only the counts, as the twin's."""
+    if queue == "heap" and height * width > LARGEST_GRID:  # the packed int64 key would overflow
+        raise ValueError(f"C's heap packs keys into 64 bits: at most {LARGEST_GRID:,} cells, not {height * width:,}")
     library = build()
     run = library.ftr_run(true_blocked.ctypes.data, height, width, start[0] * width + start[1],
                           target[0] * width + target[1], algorithm == "backward", algorithm == "adaptive",
-                          tie_break == "larger_g")
+                          tie_break == "larger_g", queue == "buckets", record_cells)
     try:
         counts = np.zeros(5, np.int64)
         library.ftr_counts(run, counts.ctypes.data)
@@ -69,7 +75,7 @@ def c_run(true_blocked: np.ndarray, height: int, width: int, start, target, algo
 
         arrays = TraceArrays(algorithm, tie_break, bool(counts[0]), width, copy(TRAJECTORY), copy(STARTS),
                              copy(GOALS), copy(EXPANDED), offsets(EXPANDED_COUNTS), copy(PATHS),
-                             offsets(PATH_COUNTS), int(counts[3]))
+                             offsets(PATH_COUNTS), int(counts[3]), record_cells)
         return arrays, int(counts[4])
     finally:
         library.ftr_free(run)

@@ -1,8 +1,10 @@
 /* The speed-of-light baseline: Repeated Forward/Backward A* and Adaptive A* in plain C (SPEC §4-7).
  *
  * The same algorithm as the kit's reference and compiled twin (Figure 4 with counter and search(s),
- * packed int64 keys, an indexed binary heap, east-south-west-north successors, the walking rule of
- * SPEC §6), recording full traces in growing arrays, as the twin does. bench/standard.py builds it
+ * east-south-west-north successors, the walking rule of SPEC §6), recording full traces in growing
+ * arrays, as the twin does. OPEN is either of the twin's two: an indexed binary heap of packed int64
+ * keys, or the two-level bucket queue (use_buckets), so that each comparison with the twin is fair.
+ * With record_cells 0 it keeps only the counts per search, as the twin's record_cells=False. bench/standard.py builds it
  * with `cc -O2 -shared -fPIC` into a temporary folder and calls it through ctypes; the traces it
  * returns are checked cell for cell against the twin's.
  *
@@ -73,6 +75,76 @@ static void push_or_update(Heap *h, int32_t item, int64_t key) {
     else sift_down(h, i, key, item);
 }
 
+/* The two-level bucket queue of reference/solutions/compiled/buckets.py, field for field: one int32
+ * array holding two entries per level (first bucket's leader, finger) and six per item (next and
+ * previous in the bucket's circle, next and previous bucket's leader, level, tie). Pops in the order
+ * (level, tie, insertion), the packed key's order. */
+enum { NEXT, PREV, BNEXT, BPREV, LEVEL, TIE, FIELDS };
+#define NOT_LEADER (-2)
+typedef struct { int32_t *levels, *items; int64_t lowest, highest, size, level_count; } Buckets;
+#define IT(item, field) q->items[(int64_t)(item) * FIELDS + (field)]
+
+static void buckets_push(Buckets *q, int32_t item, int32_t level, int32_t tie) {
+    IT(item, LEVEL) = level; IT(item, TIE) = tie;
+    int32_t *lv = q->levels + 2 * (int64_t)level, first = lv[0], before, bucket;
+    if (first < 0 || IT(first, TIE) >= tie) { before = -1; bucket = first; }
+    else {
+        bucket = lv[1];
+        if (IT(bucket, TIE) < tie) {
+            before = bucket; bucket = IT(bucket, BNEXT);
+            while (bucket >= 0 && IT(bucket, TIE) < tie) { before = bucket; bucket = IT(bucket, BNEXT); }
+        } else {
+            before = IT(bucket, BPREV);
+            while (IT(before, TIE) >= tie) { bucket = before; before = IT(before, BPREV); }
+        }
+    }
+    if (bucket >= 0 && IT(bucket, TIE) == tie) {
+        int32_t tail = IT(bucket, PREV);
+        IT(tail, NEXT) = item; IT(item, PREV) = tail; IT(item, NEXT) = bucket; IT(bucket, PREV) = item;
+        IT(item, BPREV) = NOT_LEADER; lv[1] = bucket;
+    } else {
+        IT(item, NEXT) = item; IT(item, PREV) = item; IT(item, BNEXT) = bucket; IT(item, BPREV) = before;
+        if (bucket >= 0) IT(bucket, BPREV) = item;
+        if (before >= 0) IT(before, BNEXT) = item; else lv[0] = item;
+        lv[1] = item;
+    }
+    q->size++;
+    if (level < q->lowest) q->lowest = level;
+    if (level > q->highest) q->highest = level;
+}
+
+static void buckets_remove(Buckets *q, int32_t item) {
+    q->size--;
+    int32_t before = IT(item, BPREV), follower = IT(item, NEXT);
+    if (before == NOT_LEADER) {
+        int32_t previous = IT(item, PREV);
+        IT(previous, NEXT) = follower; IT(follower, PREV) = previous;
+        return;
+    }
+    int32_t after = IT(item, BNEXT), *lv = q->levels + 2 * (int64_t)IT(item, LEVEL), replacement, neighbour;
+    if (follower != item) {
+        int32_t tail = IT(item, PREV);
+        IT(tail, NEXT) = follower; IT(follower, PREV) = tail; IT(follower, BPREV) = before;
+        IT(follower, BNEXT) = after; IT(follower, LEVEL) = IT(item, LEVEL); IT(follower, TIE) = IT(item, TIE);
+        replacement = neighbour = follower;
+    } else {
+        replacement = after; neighbour = before >= 0 ? before : after;
+    }
+    if (before >= 0) IT(before, BNEXT) = replacement; else lv[0] = replacement;
+    if (after >= 0) IT(after, BPREV) = follower != item ? follower : before;
+    if (lv[1] == item) lv[1] = neighbour;
+}
+
+static int64_t buckets_peek_level(Buckets *q) {
+    while (q->levels[2 * q->lowest] < 0) q->lowest++;
+    return q->lowest;
+}
+
+static void buckets_clear(Buckets *q) {
+    for (int64_t level = q->lowest; level <= q->highest; level++) q->levels[2 * level] = -1;
+    q->lowest = q->level_count; q->highest = -1; q->size = 0;
+}
+
 /* The neighbour of cell in direction k (east, south, west, north), or -1 outside the grid. */
 static inline int32_t neighbour(int32_t cell, int k, int32_t width, int32_t cells) {
     int32_t col = cell % width;
@@ -99,50 +171,80 @@ static int observe(const uint8_t *truth, uint8_t *known, const int32_t *path_ind
 }
 
 Run *ftr_run(const uint8_t *truth, int32_t height, int32_t width, int32_t start, int32_t target, int backward,
-             int adaptive, int larger_g) {
+             int adaptive, int larger_g, int use_buckets, int record_cells) {
     int64_t cells = (int64_t)height * width, stamp_radix = 4 * cells + 2, f_radix = cells * stamp_radix;
     Run *run = calloc(1, sizeof(Run));
     int32_t *g = malloc(cells * 4), *search = calloc(cells, 4), *tree = malloc(cells * 4);
     int32_t *learned_h = adaptive ? malloc(cells * 4) : NULL, *path_index = malloc(cells * 4);
     uint8_t *known = calloc(cells, 1);
-    Heap heap = {malloc(cells * 8), malloc(cells * 4), malloc(cells * 4), 0};
+    Heap heap = {0};
+    Buckets q = {0};
+    if (use_buckets) {
+        q.level_count = 2 * cells;
+        q.levels = malloc(q.level_count * 2 * 4); q.items = malloc(cells * FIELDS * 4);
+        for (int64_t i = 0; i < 2 * q.level_count; i++) q.levels[i] = -1;
+        q.lowest = q.level_count; q.highest = -1;
+    } else {
+        heap = (Heap){malloc(cells * 8), malloc(cells * 4), malloc(cells * 4), 0};
+        for (int64_t i = 0; i < cells; i++) heap.pos[i] = -1;
+    }
     for (int64_t i = 0; i < cells; i++) {  /* lines 15-17: the one pass over all cells */
-        g[i] = INFINITY_G; tree[i] = -1; path_index[i] = -1; heap.pos[i] = -1;
+        g[i] = INFINITY_G; tree[i] = -1; path_index[i] = -1;
         if (adaptive) learned_h[i] = -1;
     }
-    run->state_bytes = cells * (4 + 4 + 4 + 4 + 1 + 16 + (adaptive ? 4 : 0));
+    run->state_bytes = cells * (4 + 4 + 4 + 4 + 1 + (use_buckets ? 40 : 16) + (adaptive ? 4 : 0));
     Buf *B = run->buf;
 
     int32_t agent = start, counter = 0;
     observe(truth, known, path_index, agent, width, (int32_t)cells, 0);
-    push(&B[TRAJECTORY], agent);
+    if (record_cells) push(&B[TRAJECTORY], agent);
     run->reached = 1;
     while (agent != target) {
         counter++;
         int32_t s_start = backward ? target : agent, s_goal = backward ? agent : target;
         int32_t goal_row = s_goal / width, goal_col = s_goal % width;
         g[s_start] = 0; search[s_start] = counter; g[s_goal] = INFINITY_G; search[s_goal] = counter;
-        for (int64_t i = 0; i < heap.size; i++) heap.pos[heap.items[i]] = -1;
-        heap.size = 0;
+        if (use_buckets) buckets_clear(&q);
+        else {
+            for (int64_t i = 0; i < heap.size; i++) heap.pos[heap.items[i]] = -1;
+            heap.size = 0;
+        }
         int64_t first_expanded = B[EXPANDED].n, stamp = 0;
         int64_t h_start = abs(s_start / width - goal_row) + abs(s_start % width - goal_col);
         if (adaptive && learned_h[s_start] >= 0) h_start = learned_h[s_start];
-        push_or_update(&heap, s_start, (h_start * cells + (larger_g ? cells - 1 : 0)) * stamp_radix);
-        while (heap.size > 0 && g[s_goal] > heap.keys[0] / f_radix) {
-            int32_t s = pop(&heap);
+        int64_t tie_start = larger_g ? cells - 1 : 0;
+        if (use_buckets) buckets_push(&q, s_start, (int32_t)h_start, (int32_t)tie_start);
+        else push_or_update(&heap, s_start, (h_start * cells + tie_start) * stamp_radix);
+        for (;;) {
+            int32_t s;
+            if (use_buckets) {
+                if (q.size == 0 || g[s_goal] <= buckets_peek_level(&q)) break;
+                s = q.levels[2 * q.lowest];
+                buckets_remove(&q, s);
+            } else {
+                if (heap.size == 0 || g[s_goal] <= heap.keys[0] / f_radix) break;
+                s = pop(&heap);
+            }
             push(&B[EXPANDED], s);
+            run->expansions++;
             int64_t g_next = (int64_t)g[s] + 1;
             for (int k = 0; k < 4; k++) {
                 int32_t t = neighbour(s, k, width, (int32_t)cells);
                 if (t < 0 || known[t]) continue;
                 if (search[t] != counter) { g[t] = INFINITY_G; search[t] = counter; }
                 if (g[t] > g_next) {
+                    int in_open = g[t] != INFINITY_G;
                     g[t] = (int32_t)g_next; tree[t] = s;
                     int64_t h_t = (adaptive && learned_h[t] >= 0) ? learned_h[t]
                                   : abs(t / width - goal_row) + abs(t % width - goal_col);
-                    stamp++;
                     int64_t tie = larger_g ? cells - 1 - g_next : g_next;
-                    push_or_update(&heap, t, ((g_next + h_t) * cells + tie) * stamp_radix + stamp);
+                    if (use_buckets) {  /* in OPEN when g was finite, as in the twin */
+                        if (in_open) buckets_remove(&q, t);
+                        buckets_push(&q, t, (int32_t)(g_next + h_t), (int32_t)tie);
+                    } else {
+                        stamp++;
+                        push_or_update(&heap, t, ((g_next + h_t) * cells + tie) * stamp_radix + stamp);
+                    }
                 }
             }
         }
@@ -170,14 +272,15 @@ Run *ftr_run(const uint8_t *truth, int32_t height, int32_t width, int32_t start,
         for (int64_t step = 1; step < length; step++) {
             agent = path[step];
             run->moves++;
-            push(&B[TRAJECTORY], agent);
+            if (record_cells) push(&B[TRAJECTORY], agent);
             if (observe(truth, known, path_index, agent, width, (int32_t)cells, (int32_t)step)) break;
         }
         for (int64_t i = 0; i < length; i++) path_index[path[i]] = -1;
+        if (!record_cells) B[EXPANDED].n = B[PATHS].n = 0;  /* counts only: forget this search's cells */
     }
-    run->expansions = B[EXPANDED].n;
+    if (!record_cells) B[EXPANDED].n = B[PATHS].n = 0;
     free(g); free(search); free(tree); free(learned_h); free(path_index); free(known);
-    free(heap.keys); free(heap.items); free(heap.pos);
+    free(heap.keys); free(heap.items); free(heap.pos); free(q.levels); free(q.items);
     return run;
 }
 

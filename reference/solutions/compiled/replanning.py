@@ -8,10 +8,12 @@ them), some fifty times faster. It differs only where speed asks for it:
   working on flat NumPy arrays indexed by cell (``row * width + col``); it senses from the true
   grid itself, exactly as ``FogOfWarWorld.sense`` answers (the four neighbours, east, south, west,
   north);
-* OPEN is the compiled indexed heap (:mod:`reference.solutions.compiled.heap`); the SPEC's key
-  ``(f, -g, stamp)`` (``larger_g``) or ``(f, g, stamp)`` (``smaller_g``) is packed into one int64
-  that sorts the same way, ``(f * n + tie) * (4n + 2) + stamp`` on a grid of n cells (g < n, and a
-  search makes at most 4n + 1 insertions), so that a key comparison is one machine instruction;
+* OPEN is the two-level bucket queue of :mod:`reference.solutions.compiled.buckets` (f, then the
+  tie ``n - 1 - g`` or ``g``, then insertion order: exactly the SPEC's key ``(f, -g, stamp)`` or
+  ``(f, g, stamp)``, with O(1) steps), or, with ``queue="heap"``, the compiled indexed heap
+  (:mod:`reference.solutions.compiled.heap`), where the key is packed into one int64 that sorts
+  the same way, ``(f * n + tie) * (4n + 2) + stamp`` on a grid of n cells (g < n, and a search
+  makes at most 4n + 1 insertions), so that a key comparison is one machine instruction;
 * the trace comes back as arrays (:class:`reference.world.trace_arrays.TraceArrays`), growing by
   doubling; ``record_cells=False`` keeps only the counts (for very large grids).
 
@@ -32,11 +34,17 @@ from reference.world.instances import Instance
 from reference.world.trace import TIE_BREAKS, Trace
 from reference.world.trace_arrays import TraceArrays
 
+from .buckets import (buckets_clear, buckets_len, buckets_new, buckets_peek_level, buckets_pop, buckets_push,
+                      buckets_update)
 from .heap import heap_clear, heap_len, heap_peek_key, heap_pop, heap_push, heap_update
 
 #: g of a state not reached yet: the largest 32-bit int, as in the reference.
 INFINITY = 2**31 - 1
 ALGORITHMS = ("forward", "backward", "adaptive")
+#: OPEN in the twin: the two-level bucket queue (default, faster) or the binary heap (packed keys).
+QUEUES = ("buckets", "heap")
+#: The most cells the bucket queue takes: its offsets (8 + 4 * cells for 2 * cells levels) are int32.
+LARGEST_GRID_BUCKETS = (2**31 - 1 - 8) // 4
 
 
 def largest_grid_for_packed_keys() -> int:
@@ -91,12 +99,14 @@ def _observe(true_blocked, known_blocked, path_index, cell, width, last_col, las
 
 @njit(cache=True)
 def run_repeated_astar(true_blocked, height, width, start, target, backward, adaptive, larger_g, record_cells,
-                       g, search, tree, known_blocked, learned_h, path_index, heap):
+                       g, search, tree, known_blocked, learned_h, path_index, use_buckets, heap, queue):
     """One whole run (Figure 4's Main, lines 14-34, with ComputePath inlined as lines 1-13).
 
     ``true_blocked`` (uint8, one per cell) is the true grid the agent senses; ``g``, ``search``,
     ``tree``, ``learned_h`` (int32), ``known_blocked`` (uint8), ``path_index`` (int32, all -1) and
-    ``heap`` are the run's state, allocated by the caller (lines 15-17: the one pass over all cells).
+    OPEN are the run's state, allocated by the caller (lines 15-17: the one pass over all cells).
+    OPEN is the bucket queue ``queue`` when ``use_buckets``, else the binary ``heap`` (the other
+    one is not touched; the two pop the same cells in the same order).
     Returns ``(reached, moves, trajectory, starts, goals, expanded, expanded_offsets, paths,
     path_offsets)``; with ``record_cells`` False the cell arrays stay empty.
     """
@@ -144,24 +154,38 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
         search[s_start] = counter  # line 21
         g[s_goal] = INFINITY  # line 22
         search[s_goal] = counter  # line 23
-        heap_clear(heap)  # line 24 (O(entries left), never O(cells))
+        if use_buckets:  # line 24 (O(entries left or levels used), never O(cells))
+            buckets_clear(queue)
+        else:
+            heap_clear(heap)
         first_expanded = n_expanded
         stamp = 0
         h_start = abs(s_start // width - goal_row) + abs(s_start % width - goal_col)
         if adaptive and learned_h[s_start] >= 0:
             h_start = learned_h[s_start]
-        heap_push(heap, s_start, np.int64(h_start * cells + (cells - 1 if larger_g else 0)) * stamp_radix)  # line 25
+        tie_start = cells - 1 if larger_g else 0
+        if use_buckets:  # line 25
+            buckets_push(queue, s_start, h_start, tie_start)
+        else:
+            heap_push(heap, s_start, np.int64(h_start * cells + tie_start) * stamp_radix)
         while True:
             # line 2: while g(s_goal) > min f over OPEN (infinity when OPEN is empty)
-            if heap_len(heap) == 0 or g[s_goal] <= np.int64(np.uint64(heap_peek_key(heap)) // u_f_radix):
-                break
-            s = heap_pop(heap)  # line 3
+            if use_buckets:
+                if buckets_len(queue) == 0 or g[s_goal] <= buckets_peek_level(queue):
+                    break
+                s = buckets_pop(queue)  # line 3
+            else:
+                if heap_len(heap) == 0 or g[s_goal] <= np.int64(np.uint64(heap_peek_key(heap)) // u_f_radix):
+                    break
+                s = heap_pop(heap)  # line 3
             if n_expanded == expanded.shape[0]:
                 expanded = _grown(expanded, n_expanded)
             expanded[n_expanded] = s  # line 4
             n_expanded += 1
-            g_next = g[s] + 1
-            col = s % width
+            # Speed: cells are never negative, so they index as unsigned numbers: a signed index
+            # costs a test and an add on every access (Numba's wrap-around, see heap.py).
+            g_next = g[np.uint64(s)] + 1
+            col = np.int64(np.uint64(s) % u_width)
             for k in range(4):  # line 5: east, south, west, north, inside the grid
                 if k == 0:
                     t = s + 1 if col != last_col else -1
@@ -171,27 +195,36 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
                     t = s - 1 if col != 0 else -1
                 else:
                     t = s - width if s >= width else -1
-                if t < 0 or known_blocked[t]:
+                if t < 0:
                     continue
-                if search[t] != counter:  # lines 6-8
-                    g[t] = INFINITY
-                    search[t] = counter
-                if g[t] > g_next:  # line 9
-                    in_open = g[t] != INFINITY  # as in the reference: finite g means t is in OPEN
-                    g[t] = g_next  # line 10
-                    tree[t] = s  # line 11
-                    if adaptive and learned_h[t] >= 0:
-                        h_t = learned_h[t]
+                ut = np.uint64(t)
+                if known_blocked[ut]:
+                    continue
+                if search[ut] != counter:  # lines 6-8
+                    g[ut] = INFINITY
+                    search[ut] = counter
+                if g[ut] > g_next:  # line 9
+                    in_open = g[ut] != INFINITY  # as in the reference: finite g means t is in OPEN
+                    g[ut] = g_next  # line 10
+                    tree[ut] = s  # line 11
+                    if adaptive and learned_h[ut] >= 0:
+                        h_t = learned_h[ut]
                     else:
-                        t_row, t_col = np.int64(np.uint64(t) // u_width), np.int64(np.uint64(t) % u_width)
+                        t_row, t_col = np.int64(ut // u_width), np.int64(ut % u_width)
                         h_t = abs(t_row - goal_row) + abs(t_col - goal_col)
-                    stamp += 1
                     tie = cells - 1 - g_next if larger_g else g_next
-                    key = (np.int64(g_next + h_t) * cells + tie) * stamp_radix + stamp
-                    if in_open:  # lines 12-13
-                        heap_update(heap, t, key)
+                    if use_buckets:  # lines 12-13; insertion order is the stamp
+                        if in_open:
+                            buckets_update(queue, t, g_next + h_t, tie)
+                        else:
+                            buckets_push(queue, t, g_next + h_t, tie)
                     else:
-                        heap_push(heap, t, key)
+                        stamp += 1
+                        key = (np.int64(g_next + h_t) * cells + tie) * stamp_radix + stamp
+                        if in_open:
+                            heap_update(heap, t, key)
+                        else:
+                            heap_push(heap, t, key)
 
         # -- record the search --
         if n_searches + 1 == starts.shape[0]:
@@ -260,42 +293,60 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
             paths[:n_paths].copy(), path_offsets[:n_searches + 1].copy())
 
 
-def allocate_state(cells: int, adaptive: bool) -> dict[str, np.ndarray]:
+def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[str, np.ndarray]:
     """The run's per-cell state (Figure 4, lines 15-17), allocated in Python so it can be measured.
 
-    Bytes per cell: g, search, tree, path_index 4 each; known_blocked 1; the heap 16 (an int64
-    key, a uint32 item and an int32 position); learned_h 4 more for Adaptive A*.
+    Bytes per cell: g, search, tree, path_index 4 each; known_blocked 1; learned_h 4 more for
+    Adaptive A*; OPEN: the bucket queue 40 (one int32 array: six entries per cell, two per level,
+    with levels f < 2 * cells) or the heap 16 (an int64 key, a uint32 item and an int32 position).
+
+    >>> sorted(allocate_state(4, False, "heap"))[:3], allocate_state(4, False)["buckets"].nbytes  # 32 + 4 * 40
+    (['g', 'heap_items', 'heap_keys'], 192)
     """
-    return {
+    state = {
         "g": np.full(cells, INFINITY, np.int32),
         "search": np.zeros(cells, np.int32),
         "tree": np.full(cells, -1, np.int32),
         "known_blocked": np.zeros(cells, np.uint8),
         "learned_h": np.full(cells if adaptive else 1, -1, np.int32),
         "path_index": np.full(cells, -1, np.int32),
-        "heap_keys": np.empty(cells, np.int64),
-        "heap_items": np.empty(cells, np.uint32),
-        "heap_pos": np.full(cells, -1, np.int32),
-        "heap_size": np.zeros(1, np.int64),
     }
+    if queue == "buckets":  # f = g + h < 2 * cells levels (g and h are each below the cells)
+        state["buckets"] = buckets_new(cells, 2 * cells)
+    else:
+        state.update({"heap_keys": np.empty(cells, np.int64), "heap_items": np.empty(cells, np.uint32),
+                      "heap_pos": np.full(cells, -1, np.int32), "heap_size": np.zeros(1, np.int64)})
+    return state
+
+
+# The OPEN list a run does not use (the compiled function takes both; sizes 1, never touched).
+_NO_HEAP = (np.empty(1, np.int64), np.empty(1, np.uint32), np.full(1, -1, np.int32), np.zeros(1, np.int64))
+_NO_BUCKETS = np.zeros(1, np.int32)
 
 
 def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "forward",
-                 tie_break: str = "larger_g", record_cells: bool = True) -> TraceArrays:
+                 tie_break: str = "larger_g", record_cells: bool = True, queue: str = "buckets") -> TraceArrays:
     """Run ``algorithm`` (forward, backward or adaptive) on ``grid`` from ``start`` to ``target``.
 
     Returns the trace as arrays; ``.to_trace()`` gives the reference's :class:`Trace`.
     ``record_cells=False`` keeps only the counts (memory independent of the number of expansions).
+    ``queue`` is OPEN: ``"buckets"`` (the two-level bucket queue) or ``"heap"`` (the binary heap
+    with packed keys, at most :data:`LARGEST_GRID` cells); the trace is the same.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
+    if queue not in QUEUES:
+        raise ValueError(f"queue must be 'buckets' or 'heap', got {queue!r}")
     height, width = int(grid.height), int(grid.width)
     cells = height * width
-    if cells > LARGEST_GRID:
-        raise ValueError(f"the compiled twin packs keys into 64 bits: at most {LARGEST_GRID:,} cells, "
+    if cells > LARGEST_GRID_BUCKETS:
+        raise ValueError(f"the compiled twin's bucket queue has int32 offsets: at most {LARGEST_GRID_BUCKETS:,} cells, "
                          f"this grid has {cells:,}")
+    if queue == "heap" and cells > LARGEST_GRID:
+        raise ValueError(f"the compiled twin's heap packs keys into 64 bits: at most {LARGEST_GRID:,} cells, "
+                         f"this grid has {cells:,} (the bucket queue, queue='buckets', takes it)")
     for label, (row, col) in (("start", start), ("target", target)):
         if not (0 <= row < height and 0 <= col < width):
             raise ValueError(f"the {label} {(row, col)} lies outside the {height} x {width} grid")
@@ -303,13 +354,18 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "f
             raise ValueError(f"the {label} {(row, col)} is a blocked cell")
     # One uint8 per cell, C order: the flat index row * width + col (a view when already so).
     true_blocked = np.ascontiguousarray(grid.blocked, dtype=np.uint8).reshape(-1)
-    state = allocate_state(cells, algorithm == "adaptive")
-    heap = (state["heap_keys"], state["heap_items"], state["heap_pos"], state["heap_size"])
+    state = allocate_state(cells, algorithm == "adaptive", queue)
+    if queue == "buckets":
+        buckets = state["buckets"]
+        heap = _NO_HEAP
+    else:
+        buckets = _NO_BUCKETS
+        heap = (state["heap_keys"], state["heap_items"], state["heap_pos"], state["heap_size"])
     result = run_repeated_astar(
         true_blocked, height, width, start[0] * width + start[1], target[0] * width + target[1],
         algorithm == "backward", algorithm == "adaptive", tie_break == "larger_g", record_cells,
         state["g"], state["search"], state["tree"], state["known_blocked"], state["learned_h"],
-        state["path_index"], heap,
+        state["path_index"], queue == "buckets", heap, buckets,
     )
     reached, moves, trajectory, starts, goals, expanded, expanded_offsets, paths, path_offsets = result
     return TraceArrays(algorithm, tie_break, bool(reached), width, trajectory, starts, goals, expanded,
