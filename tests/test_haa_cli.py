@@ -103,7 +103,7 @@ def test_missing_files_and_foreign_graphs_are_usage_errors(map_file, problems_fi
 def test_compare_writes_tables_figures_and_findings(shared_dir, tmp_path, capsys):
     out = tmp_path / "haa"
     assert main(["haa", "compare", "--out", str(out), "--maps", "2", "--problems", "3", "--cluster-sizes", "8,16",
-                 "--wc3", "0", "--shared", str(shared_dir), "--no-pictures"]) == 0
+                 "--wc3", "0", "--movingai", str(shared_dir / "movingai"), "--no-pictures"]) == 0
     findings = (out / "findings.md").read_text()
     for claim in ("order of magnitude", "3-5%", "6-10%", "half the size", "complete"):
         assert claim in findings

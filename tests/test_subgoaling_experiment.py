@@ -24,10 +24,10 @@ def ftr(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def tiny_shared(tmp_path):
-    """A shared folder holding one small map, and the GameMap that names it."""
+def tiny_movingai(tmp_path):
+    """A MovingAI folder holding one small map, and the GameMap that names it."""
     write_map(Gridworld.from_strings(CUP), tmp_path / "movingai" / "tiny" / "cup.map")
-    return tmp_path, experiment.GameMap("tiny", "cup.map", "a test map")
+    return tmp_path / "movingai", experiment.GameMap("tiny", "cup.map", "a test map")
 
 
 def test_problems_are_reachable_distinct_and_seeded():
@@ -38,9 +38,9 @@ def test_problems_are_reachable_distinct_and_seeded():
 
 
 @pytest.mark.parametrize("engine", experiment.ENGINES)
-def test_comparison_report_and_findings(tiny_shared, tmp_path, engine):
-    shared, game_map = tiny_shared
-    rows = experiment.run_comparison(problems=6, maps=(game_map,), progress=False, shared=shared, engine=engine)
+def test_comparison_report_and_findings(tiny_movingai, tmp_path, engine):
+    movingai, game_map = tiny_movingai
+    rows = experiment.run_comparison(problems=6, maps=(game_map,), progress=False, movingai=movingai, engine=engine)
     assert {r["engine"] for r in rows if r["algorithm"] != "trees"} == {engine}
     problems = [r for r in rows if r["algorithm"] != "trees"]
     assert len(problems) == 6 * len(experiment.ALGORITHM_LABELS) and all(r["reached"] for r in problems)
@@ -57,7 +57,7 @@ def test_comparison_report_and_findings(tiny_shared, tmp_path, engine):
     claims = [f.claim for f in experiment.findings(rows)]
     assert len(claims) == 10 and any("11%" in claim for claim in claims)
 
-    written = experiment.write_report(rows, tmp_path / "out", "test", shared, (game_map,))
+    written = experiment.write_report(rows, tmp_path / "out", "test", movingai, (game_map,))
     assert {p.name for p in written} >= {"findings.md", "figure2.md", "runs.csv", "trees.md", "suboptimality.png",
                                          "times.png", "tree_sizes.png", "example_tree.png",
                                          "first_goal.md"}
@@ -66,10 +66,10 @@ def test_comparison_report_and_findings(tiny_shared, tmp_path, engine):
     assert experiment.figure2_table(again) == experiment.figure2_table(rows)
 
 
-def test_both_engines_walk_the_same_walks(tiny_shared):
+def test_both_engines_walk_the_same_walks(tiny_movingai):
     # the compiled twins against the readable code, through the experiment: everything but the times
-    shared, game_map = tiny_shared
-    runs = {engine: experiment.run_comparison(problems=8, maps=(game_map,), progress=False, shared=shared,
+    movingai, game_map = tiny_movingai
+    runs = {engine: experiment.run_comparison(problems=8, maps=(game_map,), progress=False, movingai=movingai,
                                               tree_cells=0, engine=engine) for engine in experiment.ENGINES}
     same = ("map", "problem", "algorithm", "reached", "cost", "optimal", "moves", "expansions", "episodes",
             "first_goal", "tree_size")
@@ -141,7 +141,7 @@ def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["subgoal", "run", "no-such.map", "--scen", "no-such.scen"], "no such map file"),
     (["subgoal", "compare", "--out", "x", "--maps", "nowhere"], "unknown map"),
-    (["subgoal", "compare", "--out", "x", "--problems", "0", "--shared", "."], "no such file"),
+    (["subgoal", "compare", "--out", "x", "--problems", "0", "--movingai", "."], "no such file"),
 ])
 def test_cli_usage_errors_are_one_line_with_exit_code_2(args, message):
     done = ftr(*args)

@@ -66,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--wc3", type=int, metavar="N", help="only the first N Warcraft III maps (default all 4)")
     compare.add_argument("--seed", type=int, default=2008)
     compare.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
-    compare.add_argument("--shared", type=Path, help="the shared data folder (default ../shared beside the kit)")
+    compare.add_argument("--movingai", type=Path, metavar="DIR",
+                         help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--from", dest="from_dir", type=Path, metavar="DIR",
                          help="remake the report from the CSV files of an earlier run in DIR (no runs)")
     compare.add_argument("--no-pictures", action="store_true",
@@ -200,7 +201,7 @@ def _names(capability) -> list[str]:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from reference.experiments.haa import SHARED, read_result, run_comparison, write_pictures, write_report
+    from reference.experiments.haa import read_result, run_comparison, write_pictures, write_report
 
     try:
         cluster_sizes = tuple(int(c) for c in args.cluster_sizes.split(","))
@@ -208,7 +209,6 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--cluster-sizes: expected whole numbers separated by commas, got {args.cluster_sizes!r}") from None
     if any(c < 2 for c in cluster_sizes):
         raise UsageError("--cluster-sizes: every cluster size must be at least 2")
-    shared = args.shared or SHARED
     import time
 
     from reference.world.fileio import atomic_write_text
@@ -223,14 +223,14 @@ def compare_command(args: argparse.Namespace) -> int:
     else:
         began = time.perf_counter()
         result = run_comparison(maps=args.maps, problems=args.problems, seed=args.seed, cluster_sizes=cluster_sizes,
-                                wc3=args.wc3, jobs=args.jobs, shared=shared)
+                                wc3=args.wc3, jobs=args.jobs, movingai=args.movingai)
         atomic_write_text(args.out / "run.json", json.dumps({"command": command, "seconds": round(time.perf_counter() - began)}) + "\n")
     scaled = (f"{args.problems} problems per map instead of the paper's 200 (100 experiments x 2 sizes), "
               "five soft-obstacle sets reduced to one (woods on 20% of the ground, plus lakes and woods where the "
               "maps have free-standing obstacles), all on one shared 2-core machine.")
     written = write_report(result, args.out, command=command, scaled_down=scaled)
     if not args.no_pictures:
-        written += write_pictures(args.out, shared)
+        written += write_pictures(args.out, args.movingai)
     print(f"wrote {len(written)} files to {args.out}; see {args.out / 'findings.md'}")
     return 0
 

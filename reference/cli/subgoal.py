@@ -55,14 +55,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare = commands.add_parser(
         "compare", help="reproduce the paper's evaluation: Figure 2, tree sizes, findings",
         description="Run A*, LRTA* and LRTA* with subgoaling (both first-goal rules) on random problems of eight "
-        "game maps from ../shared/movingai, build the subgoal tree of every cell of each map (compiled), and "
+        "MovingAI game maps (`ftr movingai where`), build the subgoal tree of every cell of each map (compiled), and "
         "write Figure 2, per-map and tree tables (CSV, Markdown), plots and findings.md into --out.")
     compare.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the results")
     compare.add_argument("--problems", type=int, default=None, help="problems per map (default 500, the paper's)")
     compare.add_argument("--maps", metavar="NAME,...", help="only these maps of the eight (e.g. lak304d,ost003d)")
     compare.add_argument("--tree-cells", type=int, default=None, metavar="N",
                          help="build the trees of N random cells per map and extrapolate (default: every cell)")
-    compare.add_argument("--shared", type=Path, default=None, help="the shared folder (default ../shared)")
+    compare.add_argument("--movingai", type=Path, default=None, metavar="DIR",
+                         help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
     compare.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                          help=ENGINE_HELP + "; every algorithm is timed on the same engine")
@@ -133,7 +134,7 @@ def compare_command(args: argparse.Namespace) -> int:
                 raise UsageError(f"{path}: no such file")
         rows = [row for path in args.runs for row in experiment.read_runs(path)]
         command += "".join(f" --runs {shlex.quote(str(path))}" for path in args.runs)
-        return _report(experiment, rows, args.out, command, args.shared, experiment.MAPS)
+        return _report(experiment, rows, args.out, command, args.movingai, experiment.MAPS)
     algorithms = ALGORITHM_NAMES
     if args.algorithms:
         algorithms = tuple(args.algorithms.split(","))
@@ -151,25 +152,26 @@ def compare_command(args: argparse.Namespace) -> int:
         maps = tuple(known[name] for name in wanted)
         command += f" --maps {args.maps}"
     for game_map in maps:
-        if not experiment.map_path(game_map, args.shared).is_file():
-            raise UsageError(f"{experiment.map_path(game_map, args.shared)}: no such file (is ../shared there? see --shared)")
+        if not experiment.map_path(game_map, args.movingai).is_file():
+            raise UsageError(f"{experiment.map_path(game_map, args.movingai)}: no such file (`ftr movingai fetch "
+                             f"--set {game_map.folder}` gets it; or give the folder with --movingai DIR)")
     problems = experiment.DEFAULT_PROBLEMS if args.problems is None else args.problems
     if problems < 1 or args.jobs < 1 or (args.tree_cells is not None and args.tree_cells < 0):
         raise UsageError("--problems and --jobs must be at least 1, --tree-cells at least 0")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
     tree_cells = 0 if args.no_trees else args.tree_cells
-    rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.shared, tree_cells, algorithms,
+    rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.movingai, tree_cells, algorithms,
                                      args.engine)
     command += f" --problems {problems} --seed {seed} --jobs {args.jobs} --engine {args.engine}"
     if args.no_trees:
         command += " --no-trees"
     elif args.tree_cells is not None:
         command += f" --tree-cells {args.tree_cells}"
-    return _report(experiment, rows, args.out, command, args.shared, maps)
+    return _report(experiment, rows, args.out, command, args.movingai, maps)
 
 
-def _report(experiment, rows: list[dict], out: Path, command: str, shared, maps) -> int:
-    written = experiment.write_report(rows, out, command, shared, maps)
+def _report(experiment, rows: list[dict], out: Path, command: str, movingai, maps) -> int:
+    written = experiment.write_report(rows, out, command, movingai, maps)
     print(f"{len(rows)} rows; wrote {len(written)} files to {out}")
     for finding in experiment.findings(rows):
         print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")

@@ -30,6 +30,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.realtime import Finding, findings_markdown, to_csv, to_markdown
 from reference.solutions.compiled.astar import astar_cost
 from reference.solutions.compiled.haa import distances_compiled
@@ -42,7 +43,6 @@ from reference.world.grid import cost_value
 from reference.world.maps import read_terrain
 from reference.world.terrain import OUT_OF_BOUNDS
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CLUSTER_SIZES = (10, 15, 20)
 QUALITIES = ("high", "low")
 DEFAULT_PROBLEMS = 20
@@ -50,14 +50,14 @@ DEFAULT_SEED = 2008
 MAX_SIZE = 3
 
 
-def bg_maps(shared: Path = SHARED) -> list[Path]:
-    """The 120 Baldur's Gate maps (empty when ``shared`` is absent)."""
-    return sorted((shared / "movingai" / "bgmaps").glob("*.map"))
+def bg_maps(movingai: Path | None = None) -> list[Path]:
+    """The 120 Baldur's Gate maps of the MovingAI folder (``ftr movingai where``; empty when absent)."""
+    return sorted((movingai_dir(movingai) / "bgmaps").glob("*.map"))
 
 
-def wc3_maps(shared: Path = SHARED) -> list[Path]:
+def wc3_maps(movingai: Path | None = None) -> list[Path]:
     """The Warcraft III maps (512 × 512, with trees and water)."""
-    return sorted((shared / "movingai" / "wc3maps512").glob("*.map"))
+    return sorted((movingai_dir(movingai) / "wc3maps512").glob("*.map"))
 
 
 @dataclass
@@ -184,16 +184,17 @@ def run_wc3(path: str, cluster_sizes: Sequence[int] = (10, 16)) -> list[dict]:
 
 def run_comparison(maps: int | None = None, problems: int = DEFAULT_PROBLEMS, seed: int = DEFAULT_SEED,
                    cluster_sizes: Sequence[int] = CLUSTER_SIZES, wc3: int | None = None, timing_every: int = 4,
-                   jobs: int = 1, progress: bool = True, shared: Path = SHARED) -> dict[str, list[dict]]:
+                   jobs: int = 1, progress: bool = True, movingai: Path | None = None) -> dict[str, list[dict]]:
     """The whole evaluation: ``{"graphs": [...], "runs": [...], "wc3": [...]}`` (one dict per row)."""
     from reference.experiments.parallel import map_with_progress
 
-    paths = bg_maps(shared)[:maps] if maps is not None else bg_maps(shared)
+    paths = bg_maps(movingai)[:maps] if maps is not None else bg_maps(movingai)
     if not paths:
-        raise FileNotFoundError(f"no Baldur's Gate maps under {shared / 'movingai' / 'bgmaps'}")
+        require_movingai(movingai_dir(movingai), "bgmaps")
+        raise FileNotFoundError(f"no Baldur's Gate maps under {movingai_dir(movingai) / 'bgmaps'}")
     tasks = [(str(p), problems, seed, tuple(cluster_sizes), timing_every) for p in paths]
     per_map = map_with_progress(run_map, tasks, jobs=jobs, description="Baldur's Gate maps", progress=progress)
-    wc3_paths = wc3_maps(shared)[:wc3] if wc3 is not None else wc3_maps(shared)
+    wc3_paths = wc3_maps(movingai)[:wc3] if wc3 is not None else wc3_maps(movingai)
     wc3_rows = map_with_progress(run_wc3, [str(p) for p in wc3_paths], jobs=1,
                                  description="Warcraft III builds", progress=progress)
     return {"graphs": [g for m in per_map for g in m["graphs"]], "runs": [r for m in per_map for r in m["runs"]],
@@ -767,7 +768,7 @@ def _far_apart(terrain: np.ndarray, size: int, capability, tries: int = 40) -> t
     return best[1], best[2]
 
 
-def write_pictures(outdir: str | Path, shared: Path = SHARED) -> list[Path]:
+def write_pictures(outdir: str | Path, movingai: Path | None = None) -> list[Path]:
     """The pictures of docs/haa.md: clearance numbers on the toy map, a clearance colour scale on a
     Warcraft III map, abstract graphs (toy map: both qualities; a Baldur's Gate map), agents' paths."""
     from reference.experiments.plots import save_figure
@@ -789,11 +790,11 @@ def write_pictures(outdir: str | Path, shared: Path = SHARED) -> list[Path]:
         graph = build_abstraction(toy, cluster_size=5, quality=quality, max_size=2)
         plot_abstraction(graph, ax=ax)
     save("picture_abstraction_toy.png", figure)
-    if wc3_maps(shared):
-        path = wc3_maps(shared)[0]
+    if wc3_maps(movingai):
+        path = wc3_maps(movingai)[0]
         save("picture_clearance_scale.png", plot_clearance_scale(read_terrain(path), path.stem))
-    if bg_maps(shared):
-        path = bg_maps(shared)[0]
+    if bg_maps(movingai):
+        path = bg_maps(movingai)[0]
         terrain = with_terrain(read_terrain(path), path.stem, seed=DEFAULT_SEED)
         window = terrain[40:120, 40:140]
         graph = build_abstraction(window, cluster_size=10, quality="low", engine="compiled")

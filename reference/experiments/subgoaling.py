@@ -7,7 +7,7 @@ planning time; the subgoal trees' sizes and the time to build the tree of every 
 
 **The maps.** The paper names none of its eight maps: "the four videogame maps used by Bulitko and
 Björnsson (2009) (2 from Baldur's Gate, and 2 from World of Warcraft), and 4 maps from Dragon Age:
-Origins", with 17,789 unblocked cells on average. ``../shared/movingai`` has no World of Warcraft
+Origins", with 17,789 unblocked cells on average. The MovingAI sets the kit uses have no World of Warcraft
 maps (its Warcraft III maps are 512 × 512 with about 100,000 free cells each), so the kit takes
 four Dragon Age maps and four Baldur's Gate maps (two standing in for World of Warcraft), chosen
 for sizes near the paper's: 18,018 free cells on average (:data:`MAPS`).
@@ -38,6 +38,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from reference.experiments.movingai_data import movingai_dir
 from reference.experiments.parallel import map_with_progress
 from reference.experiments.realtime import Finding, findings_markdown, open_runs, to_csv, to_markdown, write_runs
 from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
@@ -91,18 +92,14 @@ DEFAULT_SEED = 2011
 MAX_MOVES = 2_000_000
 
 
-def default_shared() -> Path:
-    return Path(__file__).resolve().parents[2].parent / "shared"
-
-
 @lru_cache(maxsize=2)
 def load_map(path: str) -> Gridworld:
     return read_map(path)
 
 
-def map_path(game_map: GameMap, shared: str | Path | None) -> Path:
-    """Where ``game_map`` is: ``shared/movingai/FOLDER/NAME`` (``shared``: the project's shared folder)."""
-    return Path(shared if shared is not None else default_shared()) / "movingai" / game_map.folder / game_map.name
+def map_path(game_map: GameMap, movingai: str | Path | None) -> Path:
+    """Where ``game_map`` is: ``MOVINGAI/FOLDER/NAME`` (None: the folder ``ftr movingai where`` names)."""
+    return movingai_dir(movingai) / game_map.folder / game_map.name
 
 
 def draw_problems(grid: Gridworld, count: int, seed: int) -> list[tuple[Cell, Cell]]:
@@ -186,7 +183,7 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
 
 
 def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = MAPS, jobs: int = 1,
-                   progress: bool = True, seed: int = DEFAULT_SEED, shared: str | Path | None = None,
+                   progress: bool = True, seed: int = DEFAULT_SEED, movingai: str | Path | None = None,
                    tree_cells: int | None = None,
                    algorithms: Sequence[str] = tuple(ALGORITHM_LABELS),
                    engine: str = "compiled") -> list[dict[str, Any]]:
@@ -200,13 +197,13 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     tasks = []
     for index, game_map in enumerate(maps):
-        path = map_path(game_map, shared)
+        path = map_path(game_map, movingai)
         grid = load_map(str(path))
         for number, (start, goal) in enumerate(draw_problems(grid, problems, seed + index)):
             tasks.append((str(path), game_map.label, number, start, goal, tuple(algorithms), engine))
     rows = [row for rows in map_with_progress(run_problem, tasks, jobs, "subgoaling problems", progress) for row in rows]
     if tree_cells != 0:
-        rows += map_with_progress(every_tree, [(str(map_path(m, shared)), m.label, tree_cells, seed) for m in maps],
+        rows += map_with_progress(every_tree, [(str(map_path(m, movingai)), m.label, tree_cells, seed) for m in maps],
                                   min(jobs, len(maps)), "every tree of a map", progress)
     return rows
 
@@ -589,12 +586,12 @@ def draw_subgoal_tree(grid: Gridworld | np.ndarray, tree, ax=None, run=None, tit
     return ax
 
 
-def plot_example_tree(rows: Sequence[dict], shared: str | Path | None, maps: Sequence[GameMap] = MAPS):
+def plot_example_tree(rows: Sequence[dict], movingai: str | Path | None, maps: Sequence[GameMap] = MAPS):
     """The subgoal tree of one problem of the first map, with LRTA*+sub's trajectory over it."""
     from matplotlib.figure import Figure
 
     game_map = next(m for m in maps if any(r["map"] == m.label for r in rows))
-    grid = load_map(str(map_path(game_map, shared)))
+    grid = load_map(str(map_path(game_map, movingai)))
     # of twenty problems, the one whose start and goal lie farthest apart (a picture worth drawing)
     start, goal = max(draw_problems(grid, 20, DEFAULT_SEED), key=lambda p: abs(p[0][0] - p[1][0]) + abs(p[0][1] - p[1][1]))
     tree = build_subgoal_tree(grid, goal, 8)
@@ -609,7 +606,7 @@ def plot_example_tree(rows: Sequence[dict], shared: str | Path | None, maps: Seq
 
 
 def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
-                 shared: str | Path | None = None, maps: Sequence[GameMap] = MAPS) -> list[Path]:
+                 movingai: str | Path | None = None, maps: Sequence[GameMap] = MAPS) -> list[Path]:
     """Write every run (:func:`~reference.experiments.realtime.write_runs`), the tables (CSV and Markdown), the figures and findings.md into ``outdir``
     (``maps``: where the rows' maps are, for the example tree's picture)."""
     from reference.experiments.plots import save_figure
@@ -633,7 +630,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
         plots.append(("tree_sizes", plot_tree_sizes))
     for stem, plot in plots:
         written.append(save_figure(plot(rows), outdir / f"{stem}.png", dpi=110))
-    written.append(save_figure(plot_example_tree(rows, shared, maps), outdir / "example_tree.png", dpi=110))
+    written.append(save_figure(plot_example_tree(rows, movingai, maps), outdir / "example_tree.png", dpi=110))
     problems = _problem_rows(rows)
     maps = list(dict.fromkeys(r["map"] for r in problems))
     count = len({(r["map"], r["problem"]) for r in problems})
