@@ -69,14 +69,10 @@ def site_folders(python: str) -> list[str]:
     return sorted({os.path.realpath(p) for p in found if p and os.path.isdir(p)}, key=len)
 
 
-def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, site: Path, scratch_bytes: int,
-                  covered: list[str] = ()) -> list[str]:
-    """The bubblewrap command line that runs ``python`` (arguments follow) in a fresh sandbox.
-
-    ``covered``: folders (site-packages) laid over with an empty read-only tmpfs wherever a bound
-    folder holds them. The root bubblewrap makes, ``/dev`` and the covers are remounted read-only;
-    the writable tmpfs mounts (``/tmp``, ``/dev/shm``, the working folder) are ``scratch_bytes`` each.
-    """
+def system_binds(bwrap: str) -> tuple[list[str], list[str]]:
+    """The start of every bubblewrap command line here: every namespace unshared, no capabilities, and
+    the system's programs and libraries read-only (``/usr``, ``/bin``... as links or binds, the dynamic
+    linker's files). Returns the arguments and the folders bound."""
     command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                "--ro-bind", "/usr", "/usr"]
     bound = ["/usr"]
@@ -89,6 +85,18 @@ def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, site: Pa
             bound.append(str(path))
     for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
         command += ["--ro-bind-try", path, path]
+    return command, bound
+
+
+def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, site: Path, scratch_bytes: int,
+                  covered: list[str] = ()) -> list[str]:
+    """The bubblewrap command line that runs ``python`` (arguments follow) in a fresh sandbox.
+
+    ``covered``: folders (site-packages) laid over with an empty read-only tmpfs wherever a bound
+    folder holds them. The root bubblewrap makes, ``/dev`` and the covers are remounted read-only;
+    the writable tmpfs mounts (``/tmp``, ``/dev/shm``, the working folder) are ``scratch_bytes`` each.
+    """
+    command, bound = system_binds(bwrap)
     for folder in _interpreter_binds(python):
         command += ["--ro-bind", folder, folder]
         bound.append(folder)

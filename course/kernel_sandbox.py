@@ -40,7 +40,7 @@ from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 
-from autograder.bubblewrap import bwrap_path
+from autograder.bubblewrap import bwrap_path, system_binds
 from autograder.mounts import KIT_ROOT
 from autograder.uids import UidLease
 
@@ -184,16 +184,7 @@ def make_private_folder(owner: int | None) -> Path:
 
 def bwrap_prefix(bwrap: str, python: str, folder: Path) -> list[str]:
     """bubblewrap's command line for the kernel: /usr, the interpreter, ``folder``; nothing else."""
-    command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-               "--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = Path("/") / name
-        if path.is_symlink():
-            command += ["--symlink", os.readlink(path), f"/{name}"]
-        elif path.is_dir():
-            command += ["--ro-bind", str(path), f"/{name}"]
-    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
-        command += ["--ro-bind-try", path, path]
+    command, _ = system_binds(bwrap)
     folders = _interpreter_folders(python)
     for path in folders:
         command += ["--ro-bind", path, path]
