@@ -1,4 +1,4 @@
-"""Students walled off from each other and from the grader (issue 9): hostile submissions of our own
+"""Students walled off from each other and from the grader (docs/autograder.md, "Safety model"): hostile submissions of our own
 for each attack class, graded for real (CI runs as root: bubblewrap, a uid per child).
 
 Cross-student attacks run as real batches (`ftr grade-all --jobs 2`) with innocent correct
@@ -168,7 +168,7 @@ CHEATS = {
     "dunder_import": ('__import__("he" + "apq")', False),
     "import_module": ('importlib.import_module("he" + "apq")', False),
     "sys_modules": ('sys.modules.get("he" + "apq") or importlib.import_module("he" + "apq")', False),
-    # issue 19 item 12: no student frame on the stack (a thread runs import_module itself), name from bytes
+    # from scratch, whoever imports: no student frame on the stack (a thread runs import_module itself), name from bytes
     "thread_bytes": ('(lambda name, t: (t.start(), t.join(), sys.modules[name])[-1])(bytes([104, 101, 97, 112, 113])'
                      '.decode(), __import__("threading").Thread(target=importlib.import_module, '
                      'args=(bytes([104, 101, 97, 112, 113]).decode(),)))', False),

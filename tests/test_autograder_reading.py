@@ -1,4 +1,4 @@
-"""What the grader reads, as root, before any limit applies (issue 19, items 1-5): hostile files on
+"""What the grader reads, as root, before any limit applies: hostile files on
 disk (symbolic links, FIFOs, sockets, devices, sparse files, virtual environments, macOS metadata,
 huge notebook cells), with innocent correct submissions beside them where it matters.
 

@@ -1,5 +1,5 @@
-"""The sandbox on every machine (issue 18) and what it costs the grader (issue 19, items 8-10, the uid
-locks, TMPDIR, idle time): real children, real bubblewrap, real control groups, as root with the kit's
+"""The sandbox on every machine, and what bounds a child (its output files, bubblewrap's own root,
+memory, processes and CPU per tree, the uid locks, TMPDIR, idle time): real children, real bubblewrap, real control groups, as root with the kit's
 own sandbox uids. Innocent submissions are graded beside the attackers where it makes sense."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def run_heap_tasks(files: dict[str, bytes], count: int = 1, limits: Limits | Non
         return list(sandbox.run([lane]))
 
 
-# -- issue 18: NumPy from wherever the kit found it, nothing else of the kit -----------------------------
+# -- NumPy from wherever the kit found it, nothing else of the kit -----------------------------
 
 THIEF = '''"""A held-out thief: no code of its own, the reference {module} from the installed kit."""
 import glob
@@ -191,7 +191,7 @@ def test_an_interpreter_under_tmp_is_refused_with_bubblewrap(tmp_path):
         shutil.rmtree(folder)
 
 
-# -- issue 18: students on any machine -------------------------------------------------------------------
+# -- students on any machine -------------------------------------------------------------------
 
 BLOCKER = '''
 import runpy, sys
@@ -242,7 +242,7 @@ def test_the_child_sets_no_limits_where_resource_is_missing():
     assert result.stdout.strip() == "no limits, no error", result.stderr
 
 
-# -- issue 19, item 8: output files of dead children go at once ------------------------------------------
+# -- output files of dead children go at once ------------------------------------------
 
 def test_output_of_dead_children_is_deleted_at_once():
     files = heap_attack("""
@@ -268,7 +268,7 @@ def test_output_of_dead_children_is_deleted_at_once():
     assert len(kept) == 4 and max(kept) <= limits.file_bytes, kept
 
 
-# -- issue 19, item 9: bubblewrap's own root, /dev and /dev/shm -------------------------------------------
+# -- bubblewrap's own root, /dev and /dev/shm -------------------------------------------
 
 WRITES = """
 facts = {}
@@ -294,7 +294,7 @@ def test_the_sandbox_root_dev_and_shm_are_read_only_or_capped():
     assert facts["/tmp/ftr-file"] in ("No space left on device", "File too large"), facts
 
 
-# -- issue 19, item 10: memory, processes and CPU per child tree ------------------------------------------
+# -- memory, processes and CPU per child tree ------------------------------------------
 
 def _have_groups() -> bool:
     from autograder.accounting import ChildGroup

@@ -1,4 +1,4 @@
-"""nbgrader grades outside the student's kernel, on every path into autograding (issue 19, 14-15).
+"""nbgrader grades outside the student's kernel, on every path into autograding.
 
 One real course (``nbgrader generate_assignment`` in a temporary copy of ``course/``), real kernels,
 the real sandbox. The students:

@@ -1,4 +1,4 @@
-"""``ftr haa build | query | compare`` (issue 13): real subprocess-free runs of the CLI's main()."""
+"""``ftr haa build | query | compare``: real subprocess-free runs of the CLI's main()."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Replaying and drawing runs on known maps, four- or eight-connected (issue 12: pictures and replay
-for every connectivity).
+"""Replaying and drawing runs on known maps, four- or eight-connected: pictures and replay
+for every connectivity.
 
 The referee of the replay is a trace worked by hand below (and the move rules of SPEC §12 read off
 the map by eye); the planners' own traces must replay to their own trajectories.
