@@ -1,5 +1,5 @@
-"""Students walled off from each other and from the grader (docs/autograder.md, "Safety model"): hostile submissions of our own
-for each attack class, graded for real (CI runs as root: bubblewrap, a uid per child).
+"""Students walled off from each other and from the grader (docs/autograder.md, "Safety model"):
+hostile submissions of our own for each attack class, graded for real (CI runs as root: bubblewrap, a uid per child).
 
 Cross-student attacks run as real batches (`ftr grade-all --jobs 2`) with innocent correct
 submissions beside the attackers; the innocent ones must get full marks.

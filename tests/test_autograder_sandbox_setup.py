@@ -1,6 +1,7 @@
-"""The sandbox on every machine, and what bounds a child (its output files, bubblewrap's own root,
-memory, processes and CPU per tree, the uid locks, TMPDIR, idle time): real children, real bubblewrap, real control groups, as root with the kit's
-own sandbox uids. Innocent submissions are graded beside the attackers where it makes sense."""
+"""The sandbox on every machine, and what bounds a child: its output files, bubblewrap's own root,
+memory, processes and CPU per tree, the uid locks, TMPDIR, idle time. Real children, real bubblewrap,
+real control groups, as root with the kit's own sandbox uids. Innocent submissions are graded beside
+the attackers where it makes sense."""
 
 from __future__ import annotations
 
