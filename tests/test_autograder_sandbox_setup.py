@@ -225,7 +225,8 @@ def test_ftr_check_works_without_posix_modules_or_proc_as_an_ordinary_user(tmp_p
     tmp_path.chmod(0o755)
     command = [bwrap, "--unshare-user", "--unshare-pid", "--uid", "1000", "--gid", "1000", "--ro-bind", "/", "/",
                "--dev", "/dev", "--tmpfs", "/proc", "--tmpfs", "/tmp", "--bind", str(tmp_path), str(tmp_path),
-               "--chdir", str(REPO), "--", sys.executable, "-c", BLOCKER, str(solution)]
+               # the kit again, read-only, in case it lies under /tmp (a fresh clone often does)
+               "--ro-bind", str(REPO), str(REPO), "--chdir", str(REPO), "--", sys.executable, "-c", BLOCKER, str(solution)]
     environment = dict(os.environ, FTR_SANDBOX="plain", HOME=str(home), XDG_CACHE_HOME=str(home / "cache"),
                        TMPDIR="/tmp", FTR_KIT_STATE_DIR=str(home / "state"))
     result = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=900)
