@@ -113,8 +113,13 @@ def report_name(path: Path) -> str:
     safe = printable(stem, newlines=False)
     if safe == stem and len(stem.encode()) <= MAX_REPORT_NAME_BYTES and stem not in ("gradebook", ""):
         return stem
+    return _with_hash(safe, path)
+
+
+def _with_hash(name: str, path: Path) -> str:
+    """``name`` cut to fit, then ``-`` and 10 hex digits of the SHA-256 of the entry's name's bytes."""
     digest = hashlib.sha256(os.fsencode(path.name)).hexdigest()[:10]
-    cut = safe.encode()[:MAX_REPORT_NAME_BYTES - 11].decode("utf-8", "ignore")
+    cut = name.encode()[:MAX_REPORT_NAME_BYTES - 11].decode("utf-8", "ignore")
     return f"{cut}-{digest}"
 
 
@@ -127,8 +132,7 @@ def report_names(entries: list[Path]) -> dict[Path, str]:
         counts[name] = counts.get(name, 0) + 1
     for path, name in names.items():
         if counts[name] > 1:
-            digest = hashlib.sha256(os.fsencode(path.name)).hexdigest()[:10]
-            names[path] = f"{name.encode()[:MAX_REPORT_NAME_BYTES - 11].decode('utf-8', 'ignore')}-{digest}"
+            names[path] = _with_hash(name, path)
     return names
 
 

@@ -41,7 +41,7 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
-def _interpreter_binds(python: str) -> list[str]:
+def interpreter_folders(python: str) -> list[str]:
     """The folders an interpreter needs besides /usr: its installation's prefix and its venv."""
     folders = set()
     real = Path(python).resolve()
@@ -97,7 +97,7 @@ def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, site: Pa
     the writable tmpfs mounts (``/tmp``, ``/dev/shm``, the working folder) are ``scratch_bytes`` each.
     """
     command, bound = system_binds(bwrap)
-    for folder in _interpreter_binds(python):
+    for folder in interpreter_folders(python):
         command += ["--ro-bind", folder, folder]
         bound.append(folder)
     covers = [folder for folder in covered if any(inside(folder, outer) for outer in bound)]

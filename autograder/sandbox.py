@@ -169,14 +169,12 @@ def _candidate_interpreters() -> list[str]:
 def private_paths() -> list[str]:
     """What a child must never reach: the kit's reference solutions, autograder and shipped expectations
     (wherever the kit and its checkout are), and the secret seed."""
-    from .instances import SECRET_SEED_FILE
+    from .instances import SECRET_SEED_FILE, seed_file
 
-    paths = [SECRET_SEED_FILE]
+    paths = [SECRET_SEED_FILE, seed_file()]  # the default file, and the one FTR_SECRET_SEED_FILE names
     for folder in kit_folders():
         paths += [folder / "reference" / "solutions", folder / "autograder"]
-    if os.environ.get("FTR_SECRET_SEED_FILE"):
-        paths.append(Path(os.environ["FTR_SECRET_SEED_FILE"]))
-    return [str(p) for p in paths if p.exists()]
+    return [str(p) for p in dict.fromkeys(paths) if p.exists()]
 
 
 def _probe(setup: ChildSetup) -> str | None:

@@ -40,7 +40,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .submission import MAX_BYTES, MAX_FILES, SubmissionError, load_submission, notebook_statements
+from .submission import (MAX_BYTES, MAX_FILES, SubmissionError, Unreadable, list_folder, load_submission,
+                         notebook_statements, read_regular)
 
 #: copydetect's defaults: a match must span 25 characters of token text ("noise threshold"), and one
 #: of at least 30 is always found ("guarantee threshold": the winnowing window is 30 - 25 + 1 = 6).
@@ -140,27 +141,29 @@ def load_code(path: Path) -> dict[str, str]:
             raise
     sources: dict[str, str] = {}
     total = 0
-    for file in sorted(path.rglob("*")):
-        if ("__pycache__" in file.parts or ".ipynb_checkpoints" in file.parts or file.suffix not in (".py", ".ipynb")
-                or not file.is_file() or file.is_symlink()):
+    for entry in list_folder(path).entries:  # the grader's own listing: no link followed, no .venv
+        if entry.kind != "file" or not entry.relative.endswith((".py", ".ipynb")):
             continue
-        total += file.stat().st_size
+        total += entry.size
         if len(sources) >= MAX_FILES or total > MAX_BYTES:   # the grader's limits on what it reads
             break
-        relative = str(file.relative_to(path))
-        if file.suffix == ".py":
-            sources[relative] = file.read_text(encoding="utf-8", errors="replace")
-        elif file.suffix == ".ipynb":
-            sources.update({f"{relative} {s['cell']}": s["source"] for s in _notebook_code(file)})
+        try:
+            data = read_regular(path, entry.relative, MAX_BYTES, entry.identity)
+        except Unreadable:
+            continue
+        if entry.relative.endswith(".py"):
+            sources[entry.relative] = data.decode("utf-8", errors="replace")
+        else:
+            sources.update({f"{entry.relative} {s['cell']}": s["source"] for s in _notebook_code(data)})
     if not sources:
         raise SubmissionError(f"{path}: no Python files or notebooks in it")
     return sources
 
 
-def _notebook_code(path: Path) -> list[dict]:
+def _notebook_code(data: bytes) -> list[dict]:
     try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        notebook = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return []
     return notebook_statements(notebook) if isinstance(notebook, dict) else []
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 
-from autograder.bubblewrap import bwrap_path, system_binds
+from autograder.bubblewrap import bwrap_path, interpreter_folders, system_binds
 from autograder.mounts import KIT_ROOT
 from autograder.uids import UidLease
 
@@ -138,18 +138,6 @@ def _kernel_starts(python: str, bwrap: str | None) -> bool:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _interpreter_folders(python: str) -> list[str]:
-    """Folders outside /usr the interpreter needs (its installation, its venv), outer ones first."""
-    folders = set()
-    real = Path(python).resolve()
-    if not str(real).startswith("/usr/"):
-        folders.add(str(real.parents[1]))
-    venv = Path(python).absolute().parents[1]
-    if (venv / "pyvenv.cfg").exists():
-        folders.add(str(venv))
-    return sorted(folders, key=len)
-
-
 def _kit_packages_inside(folders: list[str]) -> list[str]:
     """The kit's own packages when an installed copy lies in a bound folder (a non-editable install
     puts reference/solutions in site-packages): covered by an empty tmpfs in the sandbox."""
@@ -185,7 +173,7 @@ def make_private_folder(owner: int | None) -> Path:
 def bwrap_prefix(bwrap: str, python: str, folder: Path) -> list[str]:
     """bubblewrap's command line for the kernel: /usr, the interpreter, ``folder``; nothing else."""
     command, _ = system_binds(bwrap)
-    folders = _interpreter_folders(python)
+    folders = interpreter_folders(python)
     for path in folders:
         command += ["--ro-bind", path, path]
     for path in _kit_packages_inside(folders):
