@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
@@ -47,7 +48,11 @@ def _cover(hidden: list[str], scratch: list[tuple[str, str]]) -> None:
     if libc.unshare(_CLONE_NEWNS) != 0:
         raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS) failed")
     if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
-        raise OSError(ctypes.get_errno(), "making the mounts private failed")
+        error = ctypes.get_errno()
+        # In a chroot "/" is no mount point (EINVAL). The covers below stay in this namespace all the
+        # same when no mount propagates ("shared:" in mountinfo); otherwise they would reach the host.
+        if error != errno.EINVAL or _any_shared_mount():
+            raise OSError(error, "making the mounts private failed")
     flags = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
     for path in hidden:
         if libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", flags, b"size=4k,mode=0555") != 0:
@@ -55,6 +60,15 @@ def _cover(hidden: list[str], scratch: list[tuple[str, str]]) -> None:
     for path, options in scratch:
         if libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", _MS_NOSUID | _MS_NODEV, options.encode()) != 0:
             raise OSError(ctypes.get_errno(), f"a scratch tmpfs on {path} failed")
+
+
+def _any_shared_mount() -> bool:
+    """Does any mount of this namespace propagate to a peer (a ``shared:N`` field in mountinfo)?"""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as mounts:
+            return any(" shared:" in line.split(" - ")[0] for line in mounts)
+    except OSError:
+        return True  # cannot tell: assume the worst
 
 
 def cover_and_switch(hidden: list[str], scratch: list[tuple[str, str]], uid: int):
