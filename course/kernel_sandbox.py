@@ -163,6 +163,11 @@ def make_private_folder(owner: int | None) -> Path:
     (lib / "autograder" / "__init__.py").write_text("")
     (lib / "autograder" / "notebook.py").write_text(STAND_IN_CHECK)
     (folder / "work").mkdir()
+    mazes = KIT_ROOT / "mazes"
+    if mazes.is_dir():  # the public standard mazes, for the written questions' experiments
+        # Copied, not bound: bubblewrap runs as the kernel's uid, which may not reach the kit's
+        # folder (a checkout under a 0700 folder), and 640 KiB per kernel costs nothing.
+        shutil.copytree(mazes, folder / "work" / "mazes", ignore=shutil.ignore_patterns("__pycache__"))
     for path in [folder, *folder.rglob("*")]:
         path.chmod(0o700 if path.is_dir() else 0o600)
         if owner is not None:
@@ -180,9 +185,6 @@ def bwrap_prefix(bwrap: str, python: str, folder: Path) -> list[str]:
         command += ["--tmpfs", path]
     command += ["--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp",
                 "--bind", str(folder), str(folder)]
-    mazes = KIT_ROOT / "mazes"
-    if mazes.is_dir():  # the public standard mazes, for the written questions' experiments
-        command += ["--ro-bind", str(mazes), f"{folder}/work/mazes"]
     command += ["--chdir", f"{folder}/work", "--"]
     return command
 

@@ -190,6 +190,24 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return course
 
 
+def test_a_kit_under_a_closed_folder_still_gets_a_sandboxed_kernel(tmp_path: Path) -> None:
+    """A checkout under a folder only root may enter (mktemp -d makes 0700) still gets bubblewrap.
+
+    bubblewrap runs as the kernel's own uid, which cannot reach such a checkout: the kernel's files
+    (the public mazes included) are copied into its private folder, so nothing is bound from the kit.
+    """
+    skip_without_a_sandboxed_kernel()
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    for part in ("course", "autograder", "reference", "mazes"):
+        shutil.copytree(REPO / part, closed / "kit" / part, ignore=shutil.ignore_patterns("__pycache__"))
+    probe = ("import sys; sys.path[:0] = ['course', '.']; import kernel_sandbox; "
+             "print(kernel_sandbox.kernel_setup()[1] is not None)")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=closed / "kit", capture_output=True, text=True,
+                            timeout=300)
+    assert result.stdout.strip() == "True", result.stderr
+
+
 def test_nbgrader_reads_the_points_written_into_a_test_cell() -> None:
     """nbgrader's own determine_grade on graded_cell_outputs: 6 of 8 points (4 public + 2 hidden, by
     hand below) are partial credit 6; none is an error and 0."""
