@@ -105,7 +105,7 @@ def test_the_parent_refuses_cells_outside_the_grid():
 
 # -- replaying one search -----------------------------------------------------------------------------
 
-FIGURE_2 = [".....", "..@..", "..@@.", "..@@.", "...@."]
+from conftest import FIGURE_2  # noqa: E402 - the handout's Figure 2, read from mazes/handout/
 
 
 def cell(name: str) -> tuple[int, int]:

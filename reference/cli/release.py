@@ -197,6 +197,7 @@ def _write_bundle(out: Path) -> None:
         (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",)),
         (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen")),
         (KIT_ROOT / "mazes" / "handout", out / "mazes" / "handout", ("*.map", "*.scen")),
+        (KIT_ROOT / "mazes" / "handmade", out / "mazes" / "handmade", ("*.map", "*.scen", "*.md")),
         (KIT_ROOT / "course" / "handout", out / "handout", ("*.md",)),
         (KIT_ROOT / "course" / "handout" / "figures", out / "handout" / "figures", ("*.png",)),
     ]
