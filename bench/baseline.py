@@ -34,11 +34,14 @@ def baseline_run(grid, start, target, algorithm: str = "forward", tie_break: str
     start, target = tuple(start), tuple(target)
     known_blocked: set = set()
 
-    def sense(cell) -> None:
+    def sense(cell) -> set:
+        new = set()
         for d_row, d_col in MOVES:
-            row, col = cell[0] + d_row, cell[1] + d_col
-            if 0 <= row < height and 0 <= col < width and grid.blocked[row, col]:
-                known_blocked.add((row, col))
+            n = (cell[0] + d_row, cell[1] + d_col)
+            if 0 <= n[0] < height and 0 <= n[1] < width and grid.blocked[n] and n not in known_blocked:
+                new.add(n)
+        known_blocked.update(new)
+        return new
 
     learned_h: dict = {}
 
@@ -49,13 +52,16 @@ def baseline_run(grid, start, target, algorithm: str = "forward", tie_break: str
                 return learned_h[cell]
             return abs(cell[0] - s_goal[0]) + abs(cell[1] - s_goal[1])
 
-        sign = -1 if tie_break == "larger_g" else 1
+        def key(cell, g_value: int, stamp: int) -> tuple[int, int, int]:
+            return (g_value + h(cell), -g_value if tie_break == "larger_g" else g_value, stamp)
+
         g = {s_start: 0}
         tree: dict = {}
+        closed: set = set()  # CLOSED, kept as a first version keeps it (the stamps alone skip stale entries)
         order: list = []
         stamp = 0
         latest = {s_start: 0}  # the stamp of each state's live entry; older entries are stale
-        open_heap = [((h(s_start), 0, 0), s_start)]
+        open_heap = [(key(s_start, 0, 0), s_start)]
         while open_heap:
             (f, _, entry_stamp), s = open_heap[0]
             if latest.get(s) != entry_stamp:
@@ -65,6 +71,7 @@ def baseline_run(grid, start, target, algorithm: str = "forward", tie_break: str
                 break  # the goal's g is no larger than the smallest f in OPEN
             heapq.heappop(open_heap)
             del latest[s]
+            closed.add(s)
             order.append(s)
             for d_row, d_col in MOVES:
                 t = (s[0] + d_row, s[1] + d_col)
@@ -75,7 +82,7 @@ def baseline_run(grid, start, target, algorithm: str = "forward", tie_break: str
                     tree[t] = s
                     stamp += 1
                     latest[t] = stamp
-                    heapq.heappush(open_heap, ((g[t] + h(t), sign * g[t], stamp), t))
+                    heapq.heappush(open_heap, (key(t, g[t], stamp), t))
         return order, g, tree
 
     agent = start
@@ -83,7 +90,7 @@ def baseline_run(grid, start, target, algorithm: str = "forward", tie_break: str
     trajectory = [agent]
     searches = []
     while agent != target:
-        s_start, s_goal = (target, agent) if algorithm == "backward" else (agent, target)
+        s_start, s_goal = (agent, target) if algorithm in ("forward", "adaptive") else (target, agent)
         order, g, tree = astar(s_start, s_goal)
         if s_goal not in g:
             searches.append(SearchRecord(s_start, s_goal, order, []))
