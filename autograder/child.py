@@ -225,11 +225,12 @@ def run_heap_task(task: dict, names: dict) -> dict:
     return {"kind": "heap", "outcomes": outcomes}
 
 
-def run_search_task(task: dict, blocked_bits: bytes, names: dict, world_classes, wire) -> tuple:
-    """Run one algorithm on one instance through the fog-of-war world; encode the returned trace."""
+def run_search_task(task: dict, blocked_bits: bytes, names: dict, world_classes) -> tuple:
+    """Run one algorithm on one instance through the fog-of-war world; check and encode the returned
+    trace with the kit's one trace validator (:func:`reference.world.trace.encode_trace`)."""
     from array import array
 
-    np, Gridworld, FogOfWarWorld = world_classes
+    np, Gridworld, FogOfWarWorld, trace_module = world_classes
     height, width = task["height"], task["width"]
     bits = np.unpackbits(np.frombuffer(blocked_bits, dtype=np.uint8), count=height * width)
     grid = Gridworld(height, width, bits.reshape(height, width).astype(bool))
@@ -238,8 +239,8 @@ def run_search_task(task: dict, blocked_bits: bytes, names: dict, world_classes,
     function = names[task["function"]]
     trace = function(world, start, target, tie_break=task["tie_break"])
     try:
-        header, arrays = wire.encode_trace(trace, height, width)
-    except wire.TraceShapeError as error:
+        header, arrays = trace_module.encode_trace(trace, height, width)
+    except trace_module.TraceFormatError as error:
         return {"kind": "error", "error": f"the returned trace is malformed: {error}"[:1500]}, []
     visited = array("i", [row * width + col for row, col in world.visited])
     header["kind"] = "trace"
@@ -291,10 +292,11 @@ def main(argv: list) -> int:
     if not settings.get("from_scratch"):
         import numpy as np
 
+        from reference.world import trace as trace_module
         from reference.world.grid import Gridworld
         from reference.world.sensing import FogOfWarWorld
 
-        world_classes = (np, Gridworld, FogOfWarWorld)
+        world_classes = (np, Gridworld, FogOfWarWorld, trace_module)
     write_frame, read_frame = wire.write_frame, wire.read_frame  # kept before student code runs
     write_frame(result_fd, {"kind": "ready"})
     try:
@@ -333,7 +335,7 @@ def main(argv: list) -> int:
                 reply, reply_arrays = run_heap_task(task, names), []
             else:
                 blocked_bits = arrays[0].tobytes()[: task["bit_bytes"]]
-                reply, reply_arrays = run_search_task(task, blocked_bits, names, world_classes, wire)
+                reply, reply_arrays = run_search_task(task, blocked_bits, names, world_classes)
         except BaseException as error:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: all reported
             reply, reply_arrays = {"kind": "error", "error": _describe(error)}, []
         reply["task"] = task["id"]

@@ -34,8 +34,7 @@ from pathlib import Path
 
 from reference.world.fileio import atomic_write_bytes
 from reference.world.instances import Instance
-
-from . import wire
+from reference.world.trace import encode_trace
 
 #: Each search check: (algorithm, tie_break, the student's function).
 SETTINGS: dict[str, tuple[str, str, str]] = {
@@ -83,7 +82,7 @@ def trajectory_digest(trajectory: array, reached: bool) -> str:
 
 
 def search_digests(meta: array, expanded: array, paths: array) -> list[str]:
-    """One digest per search of an encoded trace (see :func:`autograder.wire.encode_trace`)."""
+    """One digest per search of an encoded trace (see :func:`reference.world.trace.encode_trace`)."""
     digests = []
     exp_at = path_at = 0
     expanded_bytes, path_bytes = memoryview(expanded.tobytes()), memoryview(paths.tobytes())
@@ -141,7 +140,7 @@ def compute_expected(instance: Instance, check_id: str, engine: str | None = Non
         run = run_compiled(instance.grid, instance.start, instance.target, algorithm, tie_break)
         return from_encoded({"reached": run.reached}, run.wire_arrays())
     trace = reference_run(instance, check_id)
-    header, arrays = wire.encode_trace(trace, instance.grid.height, instance.grid.width)
+    header, arrays = encode_trace(trace, instance.grid.height, instance.grid.width)
     return from_encoded(header, arrays)
 
 

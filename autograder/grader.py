@@ -71,6 +71,7 @@ class GradingOptions:
     hidden_only: bool = False
     full: bool = False
     checks: tuple[str, ...] | None = None       # None: every check of the rubric
+    instances: tuple[str, ...] | None = None    # None: every instance; else these public ones (by name)
     limits: Limits = field(default_factory=Limits)
     efficiency_ratio: float | None = None       # None: the rubric's [policy] efficiency_ratio
     progress: bool = False
@@ -87,7 +88,46 @@ class InstanceSet:
     hidden: bool = False   # made from the secret seed: run in children of their own, after the public ones
 
 
+class SelectionError(ValueError):
+    """``--only`` or ``--instance`` names a check or an instance that does not exist (one line)."""
+
+
+def selection(only: list[str] | None, instances: list[str] | None, rubric=None) -> dict:
+    """The :class:`GradingOptions` fields that rerun part of a grading (``ftr check --only CHECK
+    --instance NAME``, ``self_check.py`` likewise): ``{"checks": ..., "instances": ...}``, or a
+    :class:`SelectionError` whose one line lists the valid names.
+
+    >>> selection(["adaptive"], ["example_1"])
+    {'checks': ('adaptive',), 'instances': ('example_1',)}
+    >>> selection(["adaptiv"], None)
+    Traceback (most recent call last):
+    ...
+    autograder.grader.SelectionError: --only: no check 'adaptiv'; the checks are heap, forward_larger_g, forward_smaller_g, backward, adaptive, efficiency, heap_from_scratch
+    """
+    rubric = rubric or load_rubric()
+    checks = list(rubric.autograded) + list(rubric.extra_credit)
+    for name in only or ():
+        if name not in checks:
+            raise SelectionError(f"--only: no check {name!r}; the checks are {', '.join(checks)}")
+    chosen: dict = {"checks": tuple(dict.fromkeys(only)) if only else None, "instances": None}
+    if instances:
+        searches = [check for check in checks if check in SETTINGS]
+        names = [instance.name for _, instance in grouped_public_instances(full=True)]
+        for name in instances:
+            if name not in names:
+                raise SelectionError(f"--instance: no public instance {name!r}; the instances are "
+                                     f"{', '.join(names[:9])}, ..., {names[-1]}")
+        if only and not set(only) & set(searches):
+            raise SelectionError(f"--instance: only the search checks run instances ({', '.join(searches)})")
+        chosen["checks"] = tuple(check for check in (chosen["checks"] or searches) if check in searches)
+        chosen["instances"] = tuple(dict.fromkeys(instances))
+    return chosen
+
+
 def instance_sets(options: GradingOptions) -> list[InstanceSet]:
+    if options.instances:  # a rerun of named public instances (the standard mazes beyond the eight too)
+        return [InstanceSet("", [(group, instance) for group, instance in grouped_public_instances(full=True)
+                                 if instance.name in options.instances], "visible")]
     hidden = [("hidden", instance) for instance in hidden_instances()] if options.hidden or options.hidden_only else []
     if options.hidden_only:
         return [InstanceSet("", hidden, "visible", hidden=True)]
@@ -382,6 +422,8 @@ def _judge_safely(outcome: TaskOutcome, task: Task | None, sequences: list) -> _
 
 
 def _set_label(options: GradingOptions) -> str:
+    if options.instances:
+        return "public (only " + ", ".join(options.instances) + ")"
     label = "hidden" if options.hidden_only else "public + hidden" if options.hidden else "public"
     return label + (" (all 50 standard mazes)" if options.full and not options.hidden_only else "")
 
@@ -646,3 +688,25 @@ def _from_scratch_result(points: float, submission: Submission, count: int, judg
         result.points = points
         result.messages.append("written from scratch, and it passes the heap check without heapq, queue or bisect")
     return result.finish()
+
+
+def rerun_command(report: GradeReport, command: str) -> str:
+    """How to rerun the first check that lost points, on the first instance its messages name:
+    ``rerun: ftr check starter --only adaptive --instance example_1``.
+
+    >>> failed = CheckResult("adaptive", "Adaptive A*", 0.0, 10.0, ["example_1, search 2: ..."]).finish()
+    >>> rerun_command(GradeReport("alice", "folder", "public", [failed], [], 1.0), "ftr check starter")
+    'rerun one check: ftr check starter --only adaptive --instance example_1  (checks: adaptive)'
+    """
+    lost = [check for check in report.checks if check.points < check.max_points]
+    if not lost:
+        return ""
+    first = lost[0]
+    line = f"rerun one check: {command} --only {first.id.removesuffix('_hidden')}"
+    names = {instance.name for _, instance in grouped_public_instances(full=True)}
+    for message in first.messages:
+        name = message.split(",")[0].split(":")[0].split(" (and ")[0]
+        if name in names:
+            line += f" --instance {name}"
+            break
+    return line + f"  (checks: {', '.join(check.id for check in lost)})"

@@ -32,7 +32,7 @@ import numpy as np
 
 from reference.world.generator import generate_maze
 from reference.world.grid import Gridworld
-from reference.world.instances import Instance, load_folder, standard_mazes_dir
+from reference.world.instances import Instance, handmade_dir, handout_examples, load_folder, standard_mazes_dir
 from reference.world.kitdata import source_checkout, user_config_dir
 
 #: Standard mazes graded by default (all 50 with ``--full``): a fixed, public choice of the eight whose
@@ -43,25 +43,14 @@ DEFAULT_STANDARD = (6, 8, 12, 13, 33, 34, 38, 42)
 
 
 def example_instances() -> list[Instance]:
-    """The handout's worked examples (SPEC §10): rows A-E are rows 0-4, columns 1-5 are cols 0-4."""
-    figure_2 = [".....", "..@..", "..@@.", "..@@.", "...@."]
-    return [
-        Instance("example_1", Gridworld.from_strings(figure_2), (4, 2), (4, 4)),
-        Instance("example_2", Gridworld.from_strings(figure_2), (4, 1), (4, 4)),
-        Instance("example_3", Gridworld.from_strings(["....."] * 5), (0, 0), (4, 4)),
-    ]
+    """The handout's worked examples (SPEC §10), from ``mazes/handout/``: rows A-E are rows 0-4,
+    columns 1-5 are cols 0-4."""
+    return handout_examples()
 
 
 def handmade_instances() -> list[Instance]:
-    """The SPEC §8 cases every test set includes."""
-    return [
-        Instance("start_is_target", Gridworld.from_strings(["...", ".@.", "..."]), (2, 2), (2, 2)),
-        # The target's three neighbours are blocked; the agent learns it only by walking there.
-        Instance("target_walled_in", Gridworld.from_strings([".....", "...@.", "..@.@"]), (0, 0), (2, 3)),
-        Instance("corridor_1x9", Gridworld.from_strings(["........."]), (0, 0), (0, 8)),
-        # The first presumed path runs along the top row; its last cell before the target is blocked.
-        Instance("blocked_at_last_step", Gridworld.from_strings(["...@.", "....."]), (0, 0), (0, 4)),
-    ]
+    """The SPEC §8 cases every test set includes, from ``mazes/handmade/`` (its README says what each tests)."""
+    return load_folder(handmade_dir())
 
 
 @functools.lru_cache(maxsize=2)

@@ -28,7 +28,7 @@ from reference.world.grid import Cell, manhattan
 from reference.world.instances import Instance
 from reference.world.replay import ReplayError, heuristic_for, search_contexts
 from reference.world.sensing import Knowledge
-from reference.world.trace import SearchRecord, Trace
+from reference.world.trace import SearchRecord, Trace, TraceFormatError, check_encoded_trace, decode_trace
 
 from .expected import ExpectedRun, from_encoded
 
@@ -241,53 +241,16 @@ def _why_key(index: int, key: tuple, h: int, distance: int, pushes: list, sign: 
 
 # -- a whole run -----------------------------------------------------------------------------------------
 
-class MalformedRun(ValueError):
-    """The child's reply does not describe a trace on this grid."""
-
-
 def validate_run(header: dict, arrays: list[array], height: int, width: int) -> None:
-    """Check the encoded trace field by field (types, counts, every cell inside the grid)."""
+    """Check a child's reply: the encoded trace by the kit's one trace validator
+    (:func:`reference.world.trace.check_encoded_trace`), and the harness's record of the cells the
+    agent sensed from (the fifth array). Raises :class:`~reference.world.trace.TraceFormatError`."""
     if len(arrays) != 5:
-        raise MalformedRun("the reply does not have the five arrays of a trace")
-    trajectory, meta, expanded, paths, _visited = arrays
-    cells = height * width
-    for name in ("algorithm", "tie_break"):
-        if not isinstance(header.get(name), str):
-            raise MalformedRun(f"{name}: missing or not a string")
-    if not isinstance(header.get("reached"), bool):
-        raise MalformedRun("reached: missing or not true/false")
-    searches = header.get("searches")
-    if type(searches) is not int or searches * 4 != len(meta):
-        raise MalformedRun("the number of searches does not match the search records")
-    if not trajectory:
-        raise MalformedRun("trajectory: empty (it must start with the start cell)")
-    for label, values in (("trajectory", trajectory), ("search ends", meta[0::4] + meta[1::4]),
-                          ("expanded", expanded), ("path", paths), ("sensed cells", _visited)):
-        if values and (min(values) < 0 or max(values) >= cells):
-            raise MalformedRun(f"{label}: a cell index outside the grid")
-    n_expanded, n_path = meta[2::4], meta[3::4]
-    if (n_expanded and min(n_expanded) < 0) or (n_path and min(n_path) < 0):
-        raise MalformedRun("negative list lengths")
-    if sum(n_expanded) != len(expanded) or sum(n_path) != len(paths):
-        raise MalformedRun("the search records' lengths do not add up")
-
-
-def decode_run(header: dict, arrays: list[array], width: int) -> Trace:
-    """Rebuild a validated encoded trace as a :class:`Trace` (cells as tuples), for the detailed replay."""
-    trajectory, meta, expanded, paths, _visited = arrays
-
-    def to_cells(values) -> list[Cell]:
-        return [divmod(v, width) for v in values]
-
-    records, exp_at, path_at = [], 0, 0
-    for i in range(header["searches"]):
-        start, goal, n_expanded, n_path = meta[4 * i:4 * i + 4]
-        records.append(SearchRecord(divmod(start, width), divmod(goal, width),
-                                    to_cells(expanded[exp_at:exp_at + n_expanded]),
-                                    to_cells(paths[path_at:path_at + n_path])))
-        exp_at += n_expanded
-        path_at += n_path
-    return Trace(header["algorithm"], header["tie_break"], header["reached"], to_cells(trajectory), records)
+        raise TraceFormatError("the reply does not have the five arrays of a trace")
+    check_encoded_trace(header, arrays, height, width)
+    sensed = arrays[4]
+    if sensed and (min(sensed) < 0 or max(sensed) >= height * width):
+        raise TraceFormatError("sensed cells: a cell index outside the grid")
 
 
 def walked_as_sensed(trajectory: array, sensed: array, target: int, reached: bool) -> bool:
@@ -331,7 +294,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
             return RunVerdict("wrong", f"{name}: your trace says algorithm={header.get('algorithm')!r}, "
                                        f"tie_break={header.get('tie_break')!r}; expected {algorithm!r}, {tie_break!r}")
         validate_run(header, arrays, grid.height, grid.width)
-    except MalformedRun as error:
+    except TraceFormatError as error:
         return RunVerdict("wrong", f"{name}: the returned trace is malformed: {error}")
     if not walked_as_sensed(arrays[0], arrays[4], instance.target[0] * grid.width + instance.target[1],
                             header["reached"]):
@@ -343,7 +306,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
     if not differing_count and student.trajectory == expected.trajectory:
         return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
-    trace = decode_run(header, arrays, grid.width)
+    trace = decode_trace(header, arrays, grid.width)
     tie_rules = set(TIE_RULES)
     problem, note = _replay(instance, trace, tie_break, first_different, tie_rules)
     if problem:

@@ -2,8 +2,9 @@
 
 A *frame* is a small JSON header plus any number of int32 arrays, so that a trace with 80,000
 expansions travels as 320 kB of raw integers rather than a JSON list of pairs. Cells travel as
-indices ``row * width + col``. Both sides use this module; it imports only the standard library
-because the sandbox copies it next to the child (the child cannot import the autograder).
+indices ``row * width + col`` (the encoding is :func:`reference.world.trace.encode_trace`'s). Both
+sides use this module; it imports only the standard library because the sandbox copies it next to
+the child (the child cannot import the autograder).
 
 >>> import os
 >>> reader, writer = os.pipe()
@@ -233,72 +234,3 @@ def decode_payload(payload: bytes) -> tuple[dict, list[array]]:
         arrays.append(values)
         position += itemsize * count
     return header, arrays
-
-
-# -- traces -----------------------------------------------------------------------------------------
-
-class TraceShapeError(ValueError):
-    """A returned trace that does not have the SPEC §8 shape; the message names the field."""
-
-
-def _field(obj, name: str, where: str):
-    """``obj[name]`` for a dict, ``obj.name`` for a Trace-like object."""
-    if isinstance(obj, dict):
-        if name not in obj:
-            raise TraceShapeError(f"{where}{name}: missing")
-        return obj[name]
-    try:
-        return getattr(obj, name)
-    except AttributeError:
-        raise TraceShapeError(f"{where}{name}: missing (return a Trace or a dict of the SPEC §8 shape)") from None
-
-
-def cells_to_indices(cells, height: int, width: int, where: str) -> array:
-    """``[(r, c), ...]`` -> int32 indices ``r * width + c``, refusing anything that is not a cell inside the grid."""
-    try:
-        cell_list = list(cells)
-        rows = array("i", [cell[0] for cell in cell_list])
-        cols = array("i", [cell[1] for cell in cell_list])
-        if any(len(cell) != 2 for cell in cell_list):
-            raise TypeError("a cell has more or fewer than two numbers")
-    except (TypeError, IndexError, KeyError, OverflowError, ValueError) as error:
-        raise TraceShapeError(f"{where}: expected a list of [row, col] integer pairs ({error})") from None
-    if rows and (min(rows) < 0 or max(rows) >= height or min(cols) < 0 or max(cols) >= width):
-        for position, (row, col) in enumerate(zip(rows, cols)):
-            if not (0 <= row < height and 0 <= col < width):
-                raise TraceShapeError(f"{where}[{position}]: cell ({row}, {col}) lies outside the {height} x {width} grid")
-    return array("i", [row * width + col for row, col in zip(rows, cols)])
-
-
-def encode_trace(trace, height: int, width: int) -> tuple[dict, list[array]]:
-    """A Trace (or a dict of the SPEC §8 shape) -> a frame header and five int32 arrays.
-
-    Arrays: the trajectory; per search ``(start, goal, number expanded, path length)``; all
-    expansions one search after another; all paths one after another.
-    """
-    header = {}
-    for name in ("algorithm", "tie_break"):
-        value = _field(trace, name, "")
-        if type(value) is not str:
-            raise TraceShapeError(f"{name}: expected a string, got {type(value).__name__}")
-        header[name] = value[:40]
-    reached = _field(trace, "reached", "")
-    if type(reached).__name__ not in ("bool", "bool_"):
-        raise TraceShapeError(f"reached: expected True or False, got {type(reached).__name__}")
-    header["reached"] = bool(reached)
-    trajectory = cells_to_indices(_field(trace, "trajectory", ""), height, width, "trajectory")
-    searches = _field(trace, "searches", "")
-    if not isinstance(searches, (list, tuple)):
-        raise TraceShapeError(f"searches: expected a list, got {type(searches).__name__}")
-    meta, expanded, paths = array("i"), array("i"), array("i")
-    for number, search in enumerate(searches):
-        where = f"searches[{number}]."
-        ends = cells_to_indices([_field(search, "start", where), _field(search, "goal", where)], height, width,
-                                f"{where}start/goal")
-        cells_expanded = cells_to_indices(_field(search, "expanded", where), height, width, where + "expanded")
-        cells_path = cells_to_indices(_field(search, "path", where), height, width, where + "path")
-        meta.extend((ends[0], ends[1], len(cells_expanded), len(cells_path)))
-        expanded.extend(cells_expanded)
-        paths.extend(cells_path)
-    header["searches"] = len(searches)
-    return header, [trajectory, meta, expanded, paths]

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from reference.world.grid import Gridworld
-from reference.world.instances import Instance, load_folder, standard_mazes_dir
+from reference.world.instances import Instance, handout_examples, load_folder, standard_mazes_dir
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
-# SPEC §10, rows A-E top to bottom, columns 1-5 left to right.
-EXAMPLE_1 = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])
-EXAMPLE_2 = EXAMPLE_1  # the same walls; the agent starts in E2 instead of E3
-EXAMPLE_3 = Gridworld.from_strings(["....."] * 5)
+# SPEC §10, rows A-E top to bottom, columns 1-5 left to right, read from mazes/handout/ (the one copy).
+EXAMPLE_1 = handout_examples()[0].grid  # the handout's Figure 2
+EXAMPLE_2 = handout_examples()[1].grid  # the same walls; the agent starts in E2 instead of E3
+EXAMPLE_3 = handout_examples()[2].grid  # no walls
+FIGURE_2 = EXAMPLE_1.to_strings()       # its rows, for tests that take a grid as strings
 
 
 def handout_cell(name: str) -> tuple[int, int]:

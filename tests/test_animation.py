@@ -23,7 +23,7 @@ from reference.world.maps import write_map
 from reference.world.pictures import BLACK, TRAIL, knowledge_after
 from reference.world.sensing import FogOfWarWorld
 
-EXAMPLE_1 = [".....", "..@..", "..@@.", "..@@.", "...@."]   # SPEC §10
+from conftest import FIGURE_2 as EXAMPLE_1  # noqa: E402 - SPEC §10, read from mazes/handout/
 
 
 def solved(grid, start, target, algorithm="forward"):

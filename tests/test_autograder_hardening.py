@@ -344,12 +344,12 @@ def test_a_wrong_learned_h_that_looks_like_a_tie_gets_no_tie_credit(tmp_path):
     process and judged as the grader judges a reply, is now wrong, with the learned h shown."""
     from array import array
 
-    from autograder import wire
     from autograder.expected import expected_run
     from autograder.instances import hidden_instances
     from autograder.searchcheck import judge_run
     from reference.solutions import solve
     from reference.world.sensing import FogOfWarWorld
+    from reference.world.trace import encode_trace
 
     folder = write_submission(tmp_path / "wrong_h", [WRONG_H])
     module = _load_module(folder)
@@ -357,7 +357,7 @@ def test_a_wrong_learned_h_that_looks_like_a_tie_gets_no_tie_credit(tmp_path):
     world = FogOfWarWorld(maze.grid, maze.start)
     trace = module.adaptive_astar(world, maze.start, maze.target)
     assert _normal(trace) != _normal(solve(maze, "adaptive", "larger_g"))
-    header, arrays = wire.encode_trace(trace, maze.grid.height, maze.grid.width)
+    header, arrays = encode_trace(trace, maze.grid.height, maze.grid.width)
     visited = array("i", [row * maze.grid.width + col for row, col in world.visited])
     verdict = judge_run(maze, "adaptive", "larger_g", header, arrays + [visited], expected_run(maze, "adaptive"))
     assert verdict.tier == "wrong", verdict

@@ -34,7 +34,6 @@ from autograder.rubric import (DEFAULT_AUTOGRADED, DEFAULT_EFFICIENCY_RATIO, DEF
                                DEFAULT_TIES_CREDIT, RUBRIC_FILE)
 from autograder.searchcheck import (
     RULE_TIES,
-    MalformedRun,
     check_search,
     judge_run,
     validate_run,
@@ -42,7 +41,7 @@ from autograder.searchcheck import (
 from autograder.submission import notebook_statements
 from reference.world.grid import Gridworld, manhattan, shortest_distance
 from reference.world.replay import AgentReplay
-from reference.world.trace import SearchRecord, Trace
+from reference.world.trace import SearchRecord, Trace, TraceFormatError, encode_trace
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -58,7 +57,7 @@ cells = st.tuples(st.integers(0, 9), st.integers(0, 6))
 def test_a_trace_survives_the_wire(trajectory, searches, reached):
     trace = Trace("backward", "smaller_g", reached, trajectory,
                   [SearchRecord(s, g, list(e), list(p)) for s, g, e, p in searches])
-    header, arrays = wire.encode_trace(trace, 10, 7)
+    header, arrays = encode_trace(trace, 10, 7)
     reader, writer = os.pipe()
     try:
         wire.write_frame(writer, header, arrays)
@@ -79,8 +78,8 @@ def test_a_trace_survives_the_wire(trajectory, searches, reached):
 ])
 def test_malformed_traces_are_refused_naming_the_field(bad, field):
     good = {"algorithm": "forward", "tie_break": "larger_g", "reached": True, "trajectory": [[0, 0]], "searches": []}
-    with pytest.raises(wire.TraceShapeError, match=field.replace("[", r"\[").replace("]", r"\]")):
-        wire.encode_trace({**good, **bad}, 10, 7)
+    with pytest.raises(TraceFormatError, match=field.replace("[", r"\[").replace("]", r"\]")):
+        encode_trace({**good, **bad}, 10, 7)
 
 
 def test_oversized_and_inconsistent_frames_are_refused():
@@ -99,13 +98,13 @@ def test_oversized_and_inconsistent_frames_are_refused():
 def test_the_parent_refuses_cells_outside_the_grid():
     header = {"algorithm": "forward", "tie_break": "larger_g", "reached": True, "searches": 0}
     arrays = [array("i", [0, 99]), array("i"), array("i"), array("i"), array("i", [0, 99])]
-    with pytest.raises(MalformedRun, match="outside the grid"):
+    with pytest.raises(TraceFormatError, match=r"trajectory\[1\]: cell \[33, 0\] lies outside the 3 x 3 grid"):
         validate_run(header, arrays, 3, 3)
 
 
 # -- replaying one search -----------------------------------------------------------------------------
 
-FIGURE_2 = [".....", "..@..", "..@@.", "..@@.", "...@."]
+from conftest import FIGURE_2  # noqa: E402 - the handout's Figure 2, read from mazes/handout/
 
 
 def cell(name: str) -> tuple[int, int]:
@@ -163,7 +162,7 @@ def test_judge_run_calls_the_reference_exact_on_every_public_instance_and_settin
 
     for instance in example_instances() + handmade_instances():
         for check_id, (algorithm, tie_break, _) in SETTINGS.items():
-            header, arrays = wire.encode_trace(solve(instance, algorithm, tie_break), instance.grid.height,
+            header, arrays = encode_trace(solve(instance, algorithm, tie_break), instance.grid.height,
                                                instance.grid.width)
             arrays.append(arrays[0])  # where the agent sensed from: its trajectory
             verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected_run(instance, check_id))
@@ -176,7 +175,7 @@ def test_a_search_that_expands_the_goal_is_wrong_in_judge_run():
     instance = example_instances()[0]
     trace = solve(instance, "forward", "larger_g")
     trace.searches[0].expanded.append(trace.searches[0].goal)
-    header, arrays = wire.encode_trace(trace, 5, 5)
+    header, arrays = encode_trace(trace, 5, 5)
     verdict = judge_run(instance, "forward", "larger_g", header, arrays + [arrays[0]],
                         expected_run(instance, "forward_larger_g"))
     assert verdict.tier == "wrong" and "search 1, expansion 11" in verdict.problem
@@ -328,7 +327,7 @@ def test_from_encoded_counts_match_the_trace():
 
     instance = example_instances()[0]
     trace = solve(instance, "adaptive")
-    run = from_encoded(*wire.encode_trace(trace, 5, 5))
+    run = from_encoded(*encode_trace(trace, 5, 5))
     assert (run.searches, run.expansions, run.moves) == (len(trace.searches), trace.expansions, trace.moves)
 
 

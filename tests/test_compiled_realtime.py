@@ -24,6 +24,7 @@ from reference.solutions.compiled.realtime import PLANNERS, run_compiled
 from reference.solutions.realtime import dstar_lite, knowledge_of, lrta_star, lrta_star_bfs, lrta_star_lookahead
 from reference.world import FogOfWarWorld, Gridworld
 
+from conftest import EXAMPLE_1
 from test_realtime_properties import instances
 
 COUNTS = ("reached", "expansions", "episodes", "moves", "max_expansions_per_episode", "lookahead", "algorithm")
@@ -67,7 +68,7 @@ def test_twin_traces_are_the_reference_traces_on_random_grids(instance, name, he
 
 
 def test_handout_example_and_unreachable_target():
-    grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # handout Figure 2
+    grid = EXAMPLE_1  # handout Figure 2
     for name in PLANNERS:
         assert_twins(name, (grid, (4, 2), (4, 4)), lookahead=3)
     walled = Gridworld.from_strings(["..@..", "..@..", "..@.."])  # the target lies behind a wall

@@ -34,7 +34,7 @@ sys.path.insert(0, str(COURSE))
 import grading_guards  # noqa: E402
 import make_source  # noqa: E402
 
-FIGURE_2 = [".....", "..@..", "..@@.", "..@@.", "...@."]
+from conftest import FIGURE_2  # noqa: E402 - the handout's Figure 2, read from mazes/handout/
 
 
 def _cells() -> list[dict]:

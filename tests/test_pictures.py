@@ -27,7 +27,7 @@ from reference.world.pictures import (BLACK, EXPANDED_GREY, HIDDEN_WALL, TRAIL, 
                                       search_view, search_views, window_around)
 from reference.world.trace import SearchRecord, Trace
 
-EXAMPLE_1 = [".....", "..@..", "..@@.", "..@@.", "...@."]   # SPEC §10, Figures 2-7
+from conftest import FIGURE_2 as EXAMPLE_1  # noqa: E402 - SPEC §10, Figures 2-7, read from mazes/handout/
 EXAMPLE_3 = [".....", ".....", ".....", ".....", "....."]   # Figure 9
 
 
@@ -439,7 +439,7 @@ def test_searches_from_the_target_still_mark_the_real_target(algorithm: str) -> 
     from reference.world.pictures import search_views
     from reference.world.sensing import FogOfWarWorld
 
-    grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # the handout's example 1
+    grid = Gridworld.from_strings(EXAMPLE_1)  # the handout's example 1
     agent, target = (4, 2), (4, 4)
     if algorithm == "backward":
         trace = solve(Instance("example 1", grid, agent, target), "backward")

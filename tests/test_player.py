@@ -26,7 +26,7 @@ from reference.world.player import player_data, player_html, show_player, write_
 from reference.world.trace import SearchRecord, Trace
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLE_1 = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])
+from conftest import EXAMPLE_1  # noqa: E402 - the handout's Figure 2, read from mazes/handout/
 FIRST_SEARCH = "E3 E2 E1 D2 D1 C2 C3 C4 C5 D5"     # SPEC §10: example 1's first forward search, in order
 
 

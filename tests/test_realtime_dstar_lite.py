@@ -8,6 +8,7 @@ The repair case (S = start, T = target, # = blocked but not yet seen)::
 
 from __future__ import annotations
 
+from conftest import EXAMPLE_1
 from reference.world import FogOfWarWorld, Gridworld
 from reference.world.grid import shortest_distance
 from reference.solutions import repeated_forward_astar
@@ -51,7 +52,7 @@ def test_repair_after_the_blocked_cell_is_seen_by_hand():
     assert run.trace.trajectory == [(0, 0), (0, 1), (1, 1), (1, 2), (1, 3), (0, 3)]
 
 
-HANDOUT = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # handout Figure 2
+HANDOUT = EXAMPLE_1  # handout Figure 2
 
 
 def test_handout_example_walks_like_repeated_forward_astar_with_fewer_expansions():

@@ -2,7 +2,8 @@
 
 Independent referees: a breadth-first search on the agent's knowledge (shortest presumed-unblocked
 distances), the fog-of-war world's own record of where the agent stood, and a second, straightforward
-implementation of the SPEC on ``heapq`` and dictionaries (tests/oracle.py) that must agree trace for trace.
+implementation of the SPEC on ``heapq`` and dictionaries (bench/baseline.py, also the benchmarks' peer) that
+must agree trace for trace.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from reference.world.replay import annotate_search, heuristic_for, search_contex
 from reference.world.sensing import FogOfWarWorld
 from reference.world.trace import Trace
 from reference.solutions.replanning import RepeatedAStar
-from oracle import oracle_run
+from bench.baseline import baseline_run as oracle_run
 
 SETTINGS = [("forward", "larger_g"), ("forward", "smaller_g"), ("backward", "larger_g"),
             ("backward", "smaller_g"), ("adaptive", "larger_g"), ("adaptive", "smaller_g")]

@@ -60,7 +60,8 @@ def test_the_wheel_carries_the_kits_data(wheel: Path) -> None:
     for number in (0, 49):
         assert f"{data}mazes/maze_{number:02d}.map" in names
     for needed in ("mazes/mazes.scen", "mazes/handout/example1.map", "mazes/handout/example3.scen",
-                   "mazes/handout/mazes.scen", "course/rubric.toml", "course/handout/handout.md"):
+                   "mazes/handout/mazes.scen", "mazes/handmade/mazes.scen", "mazes/handmade/target_walled_in.map",
+                   "course/rubric.toml", "course/handout/handout.md"):
         assert data + needed in names, needed
     assert "autograder/data/expected_public.json.gz" in names
     assert "reference/solutions/replanning.py" in names

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -31,20 +32,14 @@ if str(REPO) not in sys.path:
 from reference.solutions import REPLANNERS  # noqa: E402
 from reference.solutions.realtime import knowledge_of, lrta_star_lookahead, run_algorithm  # noqa: E402
 from reference.world.grid import Gridworld  # noqa: E402
-from reference.world.instances import Instance, load_folder, standard_mazes_dir  # noqa: E402
+from reference.world.instances import Instance, handout_examples, load_folder, standard_mazes_dir  # noqa: E402
 from reference.world.sensing import FogOfWarWorld  # noqa: E402
 
 DIGESTS = Path(__file__).resolve().parent / "data" / "trace_digests.json"
 
-HANDOUT_GRID = [".....", "..@..", "..@@.", "..@@.", "...@."]
-
-
 def handout_instances() -> list[Instance]:
-    """SPEC §10: examples 1, 2 and 3."""
-    example = Gridworld.from_strings(HANDOUT_GRID)
-    empty = Gridworld.from_strings(["....."] * 5)
-    return [Instance("handout_1", example, (4, 2), (4, 4)), Instance("handout_2", example, (4, 1), (4, 4)),
-            Instance("handout_3", empty, (0, 0), (4, 4))]
+    """SPEC §10: examples 1, 2 and 3 (mazes/handout/), named handout_1 ... handout_3."""
+    return [replace(instance, name=f"handout_{number}") for number, instance in enumerate(handout_examples(), 1)]
 
 
 def random_instances(count: int = 40, seed: int = 2026) -> list[Instance]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -45,7 +46,17 @@ def _options(args: argparse.Namespace, progress: bool):
         except SecretSeedMissing as error:
             raise UsageError(str(error)) from None
     return GradingOptions(hidden=getattr(args, "hidden", False), full=args.full,
-                          limits=Limits(task_seconds=args.task_seconds), progress=progress)
+                          limits=Limits(task_seconds=args.task_seconds), progress=progress, **_selection(args))
+
+
+def _selection(args: argparse.Namespace) -> dict:
+    """``--only`` / ``--instance`` as grading options (a UsageError naming the valid ones)."""
+    from autograder.grader import SelectionError, selection
+
+    try:
+        return selection(getattr(args, "only", None), getattr(args, "instance", None))
+    except SelectionError as error:
+        raise UsageError(str(error)) from None
 
 
 def register_grade(subparsers: argparse._SubParsersAction) -> None:
@@ -72,14 +83,33 @@ def register_check(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("submission", type=Path, metavar="SUBMISSION", help="your folder (heap.py, replanning.py) or .ipynb")
     _add_grading_options(parser, hidden=False)
+    parser.add_argument("--only", action="append", metavar="CHECK",
+                        help="run only this check, named as the report names it (heap, forward_larger_g, "
+                             "forward_smaller_g, backward, adaptive, efficiency, heap_from_scratch); repeatable")
+    parser.add_argument("--instance", action="append", metavar="NAME",
+                        help="run the search checks on this public instance only, named as the messages name it "
+                             "(example_1, target_walled_in, maze_07, ...; any of the 50 mazes); repeatable")
     parser.set_defaults(handler=check)
-    parser.epilog = "Exit status: 0 at full marks, 1 below full marks, 2 when nothing could be graded (a usage error)."
+    parser.epilog = ("Exit status: 0 at full marks, 1 below full marks, 2 when nothing could be graded (a usage error, "
+                     "e.g. an unknown --only or --instance name). With --only or --instance the marks are those of "
+                     "the checks and instances run.")
 
 
 def check(args: argparse.Namespace) -> int:
     """``ftr check``: the report, and exit status 0 at full marks, 1 below (2 from a usage error)."""
     report = _grade_and_print(args)
+    if report.score < report.max_score or report.extra_credit < sum(c.max_points for c in report.checks
+                                                                    if c.extra_credit):
+        print(rerun_hint(report, args.submission))
     return 0 if report.score >= report.max_score else 1
+
+
+def rerun_hint(report, submission: Path) -> str:
+    """The line after a report below full marks: how to rerun what failed (its check and, for a
+    search check, the first instance its messages name)."""
+    from autograder.grader import rerun_command
+
+    return rerun_command(report, f"ftr check {shlex.quote(str(submission))}")
 
 
 def _load(path: Path):

@@ -64,9 +64,11 @@ SELF_CHECK = '''\
 
     python3 self_check.py starter/          # a folder with heap.py and replanning.py
     python3 self_check.py replanning.ipynb  # or your notebook
+    python3 self_check.py starter/ --only adaptive --instance example_1   # rerun one check, one instance
 
 It prints each check's points and the first places where your run differs from the rules
-(CONTRACT.md). Grading adds hidden instances made the same way.
+(CONTRACT.md), and below full marks the line that reruns the first check that lost points.
+Grading adds hidden instances made the same way.
 
 Exit status: 0 at full marks, 1 below full marks, 2 when nothing could be checked (a path that is
 not a submission, no argument, a Python older than 3.10, a sandbox that cannot start), with one
@@ -84,22 +86,35 @@ from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from autograder.grader import grade_submission  # noqa: E402
+import argparse  # noqa: E402
+import shlex  # noqa: E402
+
+from autograder.grader import GradingOptions, SelectionError, grade_submission, rerun_command, selection  # noqa: E402
 from autograder.sandbox import SandboxSetupError  # noqa: E402
 from autograder.submission import SubmissionError, load_submission  # noqa: E402
 
 
 def main(arguments):
-    if len(arguments) != 1:
-        print("usage: python3 self_check.py SUBMISSION   (a folder with heap.py and replanning.py, or a .ipynb)",
-              file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(prog="python3 self_check.py",
+                                     description="Check your submission on the public instances.")
+    parser.add_argument("submission", help="a folder with heap.py and replanning.py, or a .ipynb")
+    parser.add_argument("--only", action="append", metavar="CHECK", help="run only this check (as the report names it)")
+    parser.add_argument("--instance", action="append", metavar="NAME",
+                        help="run the search checks on this instance only (as the messages name it)")
     try:
-        report = grade_submission(load_submission(arguments[0]))
-    except (SubmissionError, SandboxSetupError) as error:
+        args = parser.parse_args(arguments)
+    except SystemExit as error:
+        return error.code
+    try:
+        options = GradingOptions(**selection(args.only, args.instance))
+        report = grade_submission(load_submission(args.submission), options)
+    except (SubmissionError, SandboxSetupError, SelectionError) as error:
         print(f"self_check: error: {error}", file=sys.stderr)
         return 2
     print(report.to_text())
+    hint = rerun_command(report, "python3 self_check.py " + shlex.quote(args.submission))
+    if hint:
+        print(hint)
     return 0 if report.score >= report.max_score else 1
 
 
@@ -197,6 +212,7 @@ def _write_bundle(out: Path) -> None:
         (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",)),
         (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen")),
         (KIT_ROOT / "mazes" / "handout", out / "mazes" / "handout", ("*.map", "*.scen")),
+        (KIT_ROOT / "mazes" / "handmade", out / "mazes" / "handmade", ("*.map", "*.scen", "*.md")),
         (KIT_ROOT / "course" / "handout", out / "handout", ("*.md",)),
         (KIT_ROOT / "course" / "handout" / "figures", out / "handout" / "figures", ("*.png",)),
     ]

@@ -8,11 +8,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .grid import Cell, Gridworld
-from .kitdata import kit_path
+from .kitdata import handout_examples_dir, kit_path
 from .maps import MapFormatError, Scenario, read_map, read_scen
 
 
@@ -47,6 +47,24 @@ def standard_mazes_dir() -> Path:
     if override:
         return Path(override)
     return kit_path("mazes")
+
+
+def handout_examples() -> list[Instance]:
+    """The handout's three worked examples (SPEC §10), read from ``mazes/handout/mazes.scen`` and named
+    ``example_1`` ... ``example_3``: the one place the kit keeps them (Figure 2 is ``example1.map``).
+
+    >>> example_1 = handout_examples()[0]
+    >>> example_1.grid.to_strings(), example_1.start, example_1.target
+    (['.....', '..@..', '..@@.', '..@@.', '...@.'], (4, 2), (4, 4))
+    """
+    return [replace(instance, name=f"example_{number}")
+            for number, instance in enumerate(load_folder(handout_examples_dir()), start=1)]
+
+
+def handmade_dir() -> Path:
+    """The SPEC §8 hand-made corner cases as MovingAI files (``mazes/handmade/``, one map per case,
+    named by the case, and ``mazes.scen`` listing them); ``README.md`` there says what each one tests."""
+    return kit_path("mazes", "handmade")
 
 
 def from_scenario(scenario: Scenario, folder: Path, grid_cache: dict[str, Gridworld] | None = None) -> Instance:

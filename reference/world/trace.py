@@ -17,9 +17,13 @@ from __future__ import annotations
 import json
 import numbers
 import os
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .fileio import atomic_write_text
 from .grid import Cell
@@ -137,9 +141,11 @@ def read_trace(data: Any, height: int | None = None, width: int | None = None) -
     """The kit's one trace validator: check ``data`` against SPEC §8 and return it as a :class:`Trace`.
 
     ``data`` may be a :class:`Trace`, a plain dict of the SPEC §8 shape (JSON), or any object with
-    the same fields as attributes (a student's own record classes). With ``height`` and ``width``,
-    every cell must also lie inside the grid. Raises :class:`TraceFormatError` naming the first
-    field that is wrong.
+    the same fields as attributes (a student's own record classes); cell lists may be lists, tuples,
+    deques or NumPy arrays, in order (a set has none). With ``height`` and ``width``, every cell must
+    also lie inside the grid. Raises :class:`TraceFormatError` naming the first field that is wrong.
+    The autograder reads every returned trace with the same rules and messages: :func:`encode_trace`
+    in the sandboxed child, :func:`check_encoded_trace` in the grader.
 
     >>> read_trace({"algorithm": "forward", "tie_break": "larger_g", "reached": True,
     ...             "trajectory": [[0, 0], [0, 7]], "searches": []}, height=2, width=5)
@@ -147,45 +153,139 @@ def read_trace(data: Any, height: int | None = None, width: int | None = None) -
     ...
     reference.world.trace.TraceFormatError: trajectory[1]: cell [0, 7] lies outside the 2 x 5 grid
     """
-    return _TraceReader(height, width).trace(data)
+    reader = _TraceReader(height, width)
+    algorithm, tie_break, reached, trajectory, searches = reader.trace(data)
+    records = [SearchRecord(start, goal, _pairs(expanded), _pairs(path)) for start, goal, expanded, path in searches]
+    return Trace(algorithm, tie_break, reached, _pairs(trajectory), records)
+
+
+def _pairs(cells: tuple[list[int], list[int]]) -> list[Cell]:
+    return list(zip(*cells)) if cells[0] else []
+
+
+# -- the autograder's encoding: cells as indices row * width + col in int32 arrays ---------------------
+
+def encode_trace(data: Any, height: int, width: int) -> tuple[dict, list[array]]:
+    """Validate ``data`` as :func:`read_trace` does and encode it for the autograder's channel.
+
+    Returns a header ``{algorithm, tie_break, reached, searches}`` (``searches``: how many) and four
+    int32 arrays of cells as indices ``row * width + col``: the trajectory; per search ``(start, goal,
+    number expanded, path length)``; all expansions, one search after another; all paths likewise
+    (the layout of :meth:`reference.world.trace_arrays.TraceArrays.wire_arrays`).
+
+    >>> header, arrays = encode_trace(Trace("forward", "larger_g", True, [(0, 0), (0, 1)],
+    ...     [SearchRecord((0, 0), (0, 1), [(0, 0)], [(0, 0), (0, 1)])]), height=1, width=2)
+    >>> header["searches"], [list(a) for a in arrays]
+    (1, [[0, 1], [0, 1, 1, 2], [0], [0, 1]])
+    """
+    algorithm, tie_break, reached, trajectory, searches = _TraceReader(height, width).trace(data)
+
+    def indices(cells: tuple[list[int], list[int]]) -> array:
+        return array("i", [row * width + col for row, col in zip(*cells)])
+
+    meta, expanded, paths = array("i"), array("i"), array("i")
+    for start, goal, cells_expanded, cells_path in searches:
+        meta.extend((start[0] * width + start[1], goal[0] * width + goal[1], len(cells_expanded[0]),
+                     len(cells_path[0])))
+        expanded.extend(indices(cells_expanded))
+        paths.extend(indices(cells_path))
+    header = {"algorithm": algorithm, "tie_break": tie_break, "reached": reached, "searches": len(searches)}
+    return header, [indices(trajectory), meta, expanded, paths]
+
+
+def check_encoded_trace(header: Mapping, arrays: list[array], height: int, width: int) -> None:
+    """The grader's check of an encoded trace from an untrusted child: the fields by :func:`read_trace`'s
+    rules and messages (cells named by position), then that the arrays add up.
+
+    >>> check_encoded_trace({"algorithm": "forward", "tie_break": "larger_g", "reached": True, "searches": 0},
+    ...                     [array("i", [0, 99]), array("i"), array("i"), array("i")], 3, 3)
+    Traceback (most recent call last):
+    ...
+    reference.world.trace.TraceFormatError: trajectory[1]: cell [33, 0] lies outside the 3 x 3 grid
+    """
+    if len(arrays) < 4:
+        raise TraceFormatError("the reply does not hold the four arrays of a trace")
+    trajectory, meta, expanded, paths = arrays[:4]
+    reader = _TraceReader(height, width)
+    reader.choice(header, "algorithm", ALGORITHMS)
+    reader.choice(header, "tie_break", TIE_BREAKS)
+    reader.reached(header)
+    searches = header.get("searches")
+    if type(searches) is not int or searches < 0 or searches * 4 != len(meta):
+        raise TraceFormatError("searches: the number of searches does not match the search records")
+    if not trajectory:
+        raise TraceFormatError(EMPTY_TRAJECTORY)
+    reader.indices_inside(trajectory, lambda i: f"trajectory[{i}]")
+    reader.indices_inside(meta[0::4], lambda i: f"searches[{i}].start")
+    reader.indices_inside(meta[1::4], lambda i: f"searches[{i}].goal")
+    for values, name, counts in ((expanded, "expanded", meta[2::4]), (paths, "path", meta[3::4])):
+        if (counts and min(counts) < 0) or sum(counts) != len(values):
+            raise TraceFormatError(f"searches: the {name} lists' lengths do not add up")
+        offsets = list(accumulate(counts))
+        reader.indices_inside(values, lambda i, name=name, offsets=offsets: _in_search(i, offsets, name))
+
+
+def decode_trace(header: Mapping, arrays: list[array], width: int) -> Trace:
+    """The :class:`Trace` an encoded trace describes (checked first by :func:`check_encoded_trace`).
+
+    >>> decode_trace(*encode_trace(Trace("forward", "larger_g", True, [(0, 0)], []), 1, 2), width=2)
+    Trace(algorithm='forward', tie_break='larger_g', reached=True, trajectory=[(0, 0)], searches=[])
+    """
+    trajectory, meta, expanded, paths = arrays[:4]
+
+    def cells(values) -> list[Cell]:
+        return [divmod(v, width) for v in values]
+
+    records, exp_at, path_at = [], 0, 0
+    for i in range(header["searches"]):
+        start, goal, n_expanded, n_path = meta[4 * i:4 * i + 4]
+        records.append(SearchRecord(divmod(start, width), divmod(goal, width),
+                                    cells(expanded[exp_at:exp_at + n_expanded]), cells(paths[path_at:path_at + n_path])))
+        exp_at += n_expanded
+        path_at += n_path
+    return Trace(header["algorithm"], header["tie_break"], header["reached"], cells(trajectory), records)
+
+
+def _in_search(position: int, offsets: list[int], name: str) -> str:
+    """``searches[i].name[j]`` for the ``position``-th cell of all searches' lists laid end to end."""
+    search = bisect_right(offsets, position)
+    return f"searches[{search}].{name}[{position - (offsets[search - 1] if search else 0)}]"
+
+
+# -- the rules, each with its one message -------------------------------------------------------------
+
+EMPTY_TRAJECTORY = "trajectory: expected at least the start cell, got an empty list"
+_CELL_LISTS = (list, tuple)
 
 
 class _TraceReader:
-    """Checks each field of a would-be trace, naming the path to the first bad one."""
+    """Checks each field of a would-be trace, naming the path to the first bad one. Cell lists come
+    back as two lists ``(rows, cols)`` of ints."""
 
     def __init__(self, height: int | None, width: int | None) -> None:
         self.height = height
         self.width = width
 
-    def trace(self, data: Any) -> Trace:
-        if isinstance(data, Trace):
-            data = data.to_dict()
+    def trace(self, data: Any) -> tuple:
         if not isinstance(data, Mapping) and not hasattr(data, "searches"):
             raise TraceFormatError(f"expected a trace object (a dict), got {type(data).__name__}")
         algorithm = self.choice(data, "algorithm", ALGORITHMS)
         tie_break = self.choice(data, "tie_break", TIE_BREAKS)
-        reached = self.get(data, "reached", "")
-        if type(reached).__name__ not in ("bool", "bool_"):  # NumPy's bool too
-            raise TraceFormatError(f"reached: expected true or false, got {reached!r}")
-        reached = bool(reached)
+        reached = self.reached(data)
         trajectory = self.cells(self.get(data, "trajectory", ""), "trajectory")
-        if not trajectory:
-            raise TraceFormatError("trajectory: expected at least the start cell, got an empty list")
-        raw_searches = self.get(data, "searches", "")
-        if not isinstance(raw_searches, (list, tuple)):
-            raise TraceFormatError(f"searches: expected a list, got {type(raw_searches).__name__}")
+        if not trajectory[0]:
+            raise TraceFormatError(EMPTY_TRAJECTORY)
+        raw_searches = self.sequence(self.get(data, "searches", ""), "searches", "a list")
         searches = [self.search(s, f"searches[{i}]") for i, s in enumerate(raw_searches)]
-        return Trace(algorithm, tie_break, reached, trajectory, searches)
+        return algorithm, tie_break, reached, trajectory, searches
 
-    def search(self, data: Any, where: str) -> SearchRecord:
+    def search(self, data: Any, where: str) -> tuple:
         if not isinstance(data, Mapping) and not hasattr(data, "expanded"):
             raise TraceFormatError(f"{where}: expected a search object (a dict), got {type(data).__name__}")
-        return SearchRecord(
-            start=self.cell(self.get(data, "start", where), f"{where}.start"),
-            goal=self.cell(self.get(data, "goal", where), f"{where}.goal"),
-            expanded=self.cells(self.get(data, "expanded", where), f"{where}.expanded"),
-            path=self.cells(self.get(data, "path", where), f"{where}.path"),
-        )
+        return (self.cell(self.get(data, "start", where), f"{where}.start"),
+                self.cell(self.get(data, "goal", where), f"{where}.goal"),
+                self.cells(self.get(data, "expanded", where), f"{where}.expanded"),
+                self.cells(self.get(data, "path", where), f"{where}.path"))
 
     @staticmethod
     def get(data: Any, key: str, where: str) -> Any:
@@ -202,22 +302,70 @@ class _TraceReader:
         value = self.get(data, key, "")
         if not isinstance(value, str) or value not in allowed:
             options = ", ".join(repr(a) for a in allowed)
-            raise TraceFormatError(f"{key}: expected one of {options}, got {value!r}")
+            raise TraceFormatError(f"{key}: expected one of {options}, got {_shown(value)}")
         return value
 
-    def cells(self, data: Any, where: str) -> list[Cell]:
-        if not isinstance(data, (list, tuple)):
-            raise TraceFormatError(f"{where}: expected a list of [row, col] cells, got {type(data).__name__}")
-        return [self.cell(c, f"{where}[{i}]") for i, c in enumerate(data)]
+    def reached(self, data: Any) -> bool:
+        reached = self.get(data, "reached", "")
+        if type(reached).__name__ not in ("bool", "bool_"):  # NumPy's bool too
+            raise TraceFormatError(f"reached: expected true or false, got {_shown(reached)}")
+        return bool(reached)
+
+    @staticmethod
+    def sequence(data: Any, where: str, what: str) -> list | tuple:
+        """A list in order: lists and tuples as they are, NumPy arrays and other ordered iterables as lists."""
+        if not isinstance(data, _CELL_LISTS) and hasattr(data, "tolist"):
+            data = data.tolist()
+        if isinstance(data, _CELL_LISTS):
+            return data
+        if isinstance(data, (str, bytes, Mapping, AbstractSet)) or not isinstance(data, Iterable):
+            raise TraceFormatError(f"{where}: expected {what}, got {type(data).__name__}")
+        return list(data)
+
+    def cells(self, data: Any, where: str) -> tuple[list[int], list[int]]:
+        data = self.sequence(data, where, "a list of [row, col] cells")
+        # Fast path (a run may hold a million cells): every cell a list or tuple of two ints, checked
+        # with set(map(...)) in C; anything else goes cell by cell below, which names the first bad one.
+        if set(map(type, data)) <= {tuple, list} and set(map(len, data)) <= {2}:
+            rows, cols = [cell[0] for cell in data], [cell[1] for cell in data]
+            kinds = set(map(type, rows)) | set(map(type, cols))
+            if all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+                if kinds - {int}:  # NumPy's integers
+                    rows, cols = [int(v) for v in rows], [int(v) for v in cols]
+                self.inside(rows, cols, lambda i: f"{where}[{i}]")
+                return rows, cols
+        pairs = [self.cell(cell, f"{where}[{i}]") for i, cell in enumerate(data)]
+        return [row for row, _ in pairs], [col for _, col in pairs]
 
     def cell(self, data: Any, where: str) -> Cell:
+        if not isinstance(data, _CELL_LISTS) and hasattr(data, "tolist"):
+            data = data.tolist()
         if (
-            not isinstance(data, (list, tuple)) or len(data) != 2
+            not isinstance(data, _CELL_LISTS) or len(data) != 2
             or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in data)
         ):
-            raise TraceFormatError(f"{where}: expected [row, col] with two integers, got {data!r}")
+            raise TraceFormatError(f"{where}: expected [row, col] with two integers, got {_shown(data)}")
         row, col = int(data[0]), int(data[1])
-        if self.height is not None and self.width is not None:
-            if not (0 <= row < self.height and 0 <= col < self.width):
-                raise TraceFormatError(f"{where}: cell {[row, col]} lies outside the {self.height} x {self.width} grid")
+        self.inside([row], [col], lambda i: where)
         return (row, col)
+
+    def inside(self, rows: list[int], cols: list[int], name) -> None:
+        """With a grid size: every cell inside the grid, else the first one outside, by ``name(position)``."""
+        if self.height is None or self.width is None or not rows:
+            return
+        if min(rows) < 0 or max(rows) >= self.height or min(cols) < 0 or max(cols) >= self.width:
+            for position, (row, col) in enumerate(zip(rows, cols)):
+                if not (0 <= row < self.height and 0 <= col < self.width):
+                    raise TraceFormatError(f"{name(position)}: cell {[row, col]} lies outside the "
+                                           f"{self.height} x {self.width} grid")
+
+    def indices_inside(self, values, name) -> None:
+        """Encoded cells (``row * width + col``): every one inside the grid, else the first one outside."""
+        if values and (min(values) < 0 or max(values) >= self.height * self.width):
+            self.inside([v // self.width for v in values], [v % self.width for v in values], name)
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a student's value may be a million cells long)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

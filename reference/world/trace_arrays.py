@@ -122,7 +122,7 @@ class TraceArrays:
         return all(np.array_equal(getattr(self, f), getattr(other, f)) for f in fields)
 
     def wire_arrays(self) -> list[np.ndarray]:
-        """The four int32 arrays of the autograder's trace encoding (``autograder.wire.encode_trace``):
+        """The four int32 arrays of the autograder's trace encoding (:func:`reference.world.trace.encode_trace`):
         the trajectory; per search ``(start, goal, number expanded, path length)``; expansions; paths."""
         meta = np.stack([self.starts, self.goals, np.diff(self.expanded_offsets).astype(np.int32),
                          np.diff(self.path_offsets).astype(np.int32)], axis=1).astype(np.int32).ravel()

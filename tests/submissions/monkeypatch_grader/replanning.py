@@ -1,9 +1,8 @@
-"""Hostile: tamper with everything the child process holds: the wire encoder, the world, the harness."""
+"""Hostile: tamper with everything the child process holds: the trace encoder, the world, the harness."""
 import sys
 
-import ftr_wire
-
 from reference.world import sensing
+from reference.world import trace as ftr_trace
 
 try:
     import autograder  # noqa: F401  (not importable in the sandbox)
@@ -15,7 +14,7 @@ except ImportError:
 sensing.FogOfWarWorld.sense = lambda self, cell: (self.visited.append(tuple(cell)), [])[1]
 
 # ...and the encoder claims a perfect one-search run straight to the target.
-_original = ftr_wire.encode_trace
+_original = ftr_trace.encode_trace
 
 
 def _fake(trace, height, width):
@@ -26,7 +25,7 @@ def _fake(trace, height, width):
     return _original(fake, height, width)
 
 
-ftr_wire.encode_trace = _fake
+ftr_trace.encode_trace = _fake
 
 
 def repeated_forward_astar(world, start, target, tie_break="larger_g"):
