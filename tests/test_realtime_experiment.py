@@ -160,3 +160,18 @@ def test_random_successor_order_runs_the_same_on_both_engines_and_changes_lookah
     assert {r["successors"] for r in fixed} == {"fixed"}
     lookahead_one = lambda rows: [r["moves"] for r in rows if r["algorithm"] == "lrta_astar" and r["lookahead"] == 1]  # noqa: E731
     assert lookahead_one(fixed) != lookahead_one(rows["compiled"])  # the order matters (ties broken differently)
+
+
+def test_a_part_of_the_settings_runs_alone_and_the_cli_checks_the_names(tmp_path):
+    # --algorithms/--heuristics keep a subset of the 77 settings: "best" is each planner's heuristic of
+    # Tables 2-4 (D* Lite strong; LRTA* weak in mazes), so a maze gets D* Lite strong and LRTA* weak only.
+    done = ftr("realtime", "compare", "--out", str(tmp_path), "--mazes", "1", "--grids", "0", "--size", "11",
+               "--lookaheads", "1,3", "--jobs", "1", "--quiet", "--algorithms", "lrta_astar,dstar_lite",
+               "--heuristics", "best")
+    assert done.returncode == 0, done.stderr
+    runs = read_runs(tmp_path / "runs.csv")
+    assert [(r["algorithm"], r["heuristic"], r["lookahead"]) for r in runs] == [
+        ("dstar_lite", "strong", None), ("lrta_astar", "weak", 1), ("lrta_astar", "weak", 3)]
+    assert "--algorithms dstar_lite,lrta_astar --heuristics best" in (tmp_path / "findings.md").read_text()
+    wrong = ftr("realtime", "compare", "--out", str(tmp_path), "--algorithms", "lrta_astar,astar")
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "astar is not one of" in wrong.stderr

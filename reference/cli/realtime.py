@@ -15,8 +15,10 @@ import shlex
 import sys
 from pathlib import Path
 
+from reference.experiments.report import format_table
+
 from . import UsageError
-from ._common import format_table, load_instances, parse_cell
+from ._common import load_instances, parse_cell
 
 ALGORITHM_NAMES = ("lrta", "lrta_astar", "lrta_bfs", "dstar_lite")
 
@@ -68,6 +70,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--size", type=int, help="side length of every grid (default 101; --paper: 301)")
     compare.add_argument("--lookaheads", metavar="N,N,...",
                          help="comma-separated lookaheads (default 1,3,...,49)")
+    compare.add_argument("--algorithms", metavar="NAME,...",
+                         help="run only these planners: dstar_lite, lrta_astar, lrta_bfs (default all three)")
+    compare.add_argument("--heuristics", metavar="NAME,...",
+                         help="run only these heuristics: strong, weak, best (each planner's heuristic in the "
+                              "paper's Tables 2-4: D* Lite strong, LRTA* weak in mazes and strong on random grids); "
+                              "default strong and weak")
     compare.add_argument("--paper", action="store_true",
                          help="the paper's sample: 1000 mazes and 5000 random grids of 301 x 301 (hours with the compiled "
                          "engine, weeks with --engine python; see docs/realtime.md)")
@@ -167,6 +175,8 @@ def compare_command(args: argparse.Namespace) -> int:
             raise UsageError(f"--lookaheads: expected whole numbers separated by commas, got {args.lookaheads!r}") from None
     else:
         lookaheads = list(experiment.LOOKAHEADS)
+    algorithms = _names("--algorithms", args.algorithms, experiment.ALGORITHMS)
+    heuristics = _names("--heuristics", args.heuristics, experiment.HEURISTICS)
     if mazes < 0 or grids < 0 or mazes + grids == 0:
         raise UsageError("--mazes and --grids must not be negative, and not both zero")
     if size < 5 or lookaheads[0] < 1 or args.jobs < 1:
@@ -176,7 +186,7 @@ def compare_command(args: argparse.Namespace) -> int:
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
     rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed,
                                      engine=args.engine, first_maze=args.first_maze, first_grid=args.first_grid,
-                                     successors=args.successors)
+                                     successors=args.successors, algorithms=algorithms, heuristics=heuristics)
     command = (f"ftr realtime compare --out {shlex.quote(str(args.out))} --mazes {mazes} --grids {grids} "
                f"--size {size} --seed {seed} --jobs {args.jobs} --engine {args.engine}")
     if args.first_maze or args.first_grid:
@@ -185,7 +195,22 @@ def compare_command(args: argparse.Namespace) -> int:
         command += f" --lookaheads {','.join(map(str, lookaheads))}"
     if args.successors != "fixed":
         command += f" --successors {args.successors}"
+    if args.algorithms:
+        command += f" --algorithms {','.join(algorithms)}"
+    if args.heuristics:
+        command += f" --heuristics {','.join(heuristics)}"
     return _report(experiment, rows, args.out, command)
+
+
+def _names(option: str, text: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
+    """``"a,b"`` -> ``("a", "b")`` in ``known``'s order (``known`` when not given), or a UsageError naming the stranger."""
+    if text is None:
+        return known
+    names = {part.strip() for part in text.split(",")}
+    strangers = sorted(names - set(known))
+    if strangers or not names:
+        raise UsageError(f"{option}: {', '.join(strangers) or 'nothing'} is not one of {', '.join(known)}")
+    return tuple(name for name in known if name in names)
 
 
 def _report(experiment, rows: list[dict], out: Path, command: str) -> int:

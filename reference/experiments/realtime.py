@@ -32,11 +32,8 @@ from __future__ import annotations
 
 import csv
 import gc
-import gzip
-import io
 import statistics
 import time
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -44,9 +41,12 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from reference.experiments.parallel import map_with_progress
+from reference.experiments.report import (
+    LARGE_RUNS, Finding, ci95, findings_markdown, open_runs, to_csv, to_markdown, write_runs,
+)
 from reference.solutions.compiled.realtime import run_compiled, warm_up
 from reference.solutions.realtime import run_algorithm
-from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.fileio import atomic_write_text
 from reference.world.generator import generate_maze
 from reference.world.grid import Cell, Gridworld, shortest_distance
 from reference.world.instances import Instance
@@ -122,20 +122,33 @@ class SensorWorld:
 # -- running --------------------------------------------------------------------------------------
 
 
-def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS) -> list[tuple[str, str, int | None]]:
+#: The planners the comparison runs, and the heuristics ("best": each planner's :data:`BEST_HEURISTIC`).
+ALGORITHMS = ("dstar_lite", "lrta_astar", "lrta_bfs")
+HEURISTICS = ("strong", "weak", "best")
+
+
+def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS, algorithms: Sequence[str] = ALGORITHMS,
+                 heuristics: Sequence[str] = HEURISTICS) -> list[tuple[str, str, int | None]]:
     """(algorithm, heuristic, lookahead) triples run on every grid of ``kind``.
 
     D* Lite and LRTA* with A* lookahead with both heuristics (Table 1), and LRTA* with
-    breadth-first lookahead with the kind's best heuristic (Table 4).
+    breadth-first lookahead with the kind's best heuristic (Table 4); ``algorithms`` and
+    ``heuristics`` keep only some of them (a part of a large sample; the heuristic ``"best"`` keeps
+    the settings of Tables 2-4, each planner with the heuristic the paper settles on for ``kind``).
 
     >>> settings_for("maze", (1, 3))[:3]
     [('dstar_lite', 'strong', None), ('dstar_lite', 'weak', None), ('lrta_astar', 'strong', 1)]
+    >>> settings_for("random", (1, 3), algorithms=["lrta_astar"], heuristics=["strong"])
+    [('lrta_astar', 'strong', 1), ('lrta_astar', 'strong', 3)]
+    >>> settings_for("maze", (7,), algorithms=["dstar_lite", "lrta_astar"], heuristics=["best"])
+    [('dstar_lite', 'strong', None), ('lrta_astar', 'weak', 7)]
     """
     settings: list[tuple[str, str, int | None]] = [("dstar_lite", "strong", None), ("dstar_lite", "weak", None)]
     for heuristic in ("strong", "weak"):
         settings += [("lrta_astar", heuristic, n) for n in lookaheads]
     settings += [("lrta_bfs", BEST_HEURISTIC[(kind, "lrta_bfs")], n) for n in lookaheads]
-    return settings
+    return [(algorithm, heuristic, n) for algorithm, heuristic, n in settings if algorithm in algorithms
+            and (heuristic in heuristics or ("best" in heuristics and heuristic == BEST_HEURISTIC[(kind, algorithm)]))]
 
 
 #: The engines that run the planners: the compiled twins (default) or the readable reference.
@@ -187,7 +200,8 @@ def run_one(task: tuple) -> dict[str, Any]:
 def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size: int = DEFAULT_SIZE,
                    lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
                    seed: int = DEFAULT_SEED, engine: str = "compiled", first_maze: int = 0,
-                   first_grid: int = 0, successors: str = "fixed") -> list[dict[str, Any]]:
+                   first_grid: int = 0, successors: str = "fixed", algorithms: Sequence[str] = ALGORITHMS,
+                   heuristics: Sequence[str] = HEURISTICS) -> list[dict[str, Any]]:
     """Run every setting of :func:`settings_for` on ``mazes`` mazes and ``grids`` random grids.
 
     Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
@@ -195,13 +209,14 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
     twins) or ``"python"`` (the readable reference). ``first_maze`` / ``first_grid``: the number of
     the first grid of each kind, so that a large sample can be run in parts and merged.
     ``successors``: the LRTA* lookahead searches' successor order, ``"fixed"`` or ``"random"``.
+    ``algorithms`` / ``heuristics``: run only these of :func:`settings_for`'s settings.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead, engine, successors)
              for kind, first, count in (("maze", first_maze, mazes), ("random", first_grid, grids))
              for number in range(first, first + count)
-             for algorithm, heuristic, lookahead in settings_for(kind, lookaheads)]
+             for algorithm, heuristic, lookahead in settings_for(kind, lookaheads, algorithms, heuristics)]
     return map_with_progress(run_one, tasks, jobs, "realtime comparison", progress)
 
 
@@ -251,20 +266,6 @@ def group_runs(rows: Iterable[dict]) -> RunGroups:
     for r in rows:
         groups.setdefault((r["kind"], r["algorithm"], r["heuristic"], r["lookahead"]), []).append(r)
     return groups
-
-
-def ci95(values: Sequence[float]) -> float:
-    """Half-width of the 95% confidence interval of the mean of ``values`` (Student's t; 0 for fewer than 2).
-
-    >>> round(ci95([1.0, 2.0, 3.0, 4.0]), 3)        # 3.182 (t, 3 degrees of freedom) * 1.291 / 2
-    2.054
-    """
-    from scipy.stats import t
-
-    n = len(values)
-    if n < 2:
-        return 0.0
-    return float(t.ppf(0.975, n - 1) * statistics.stdev(values) / n ** 0.5)
 
 
 #: The measures averaged over the grids of a setting, each with its 95% confidence interval.
@@ -347,73 +348,7 @@ def bfs_table(rows: Sequence[dict]) -> list[dict]:
     return table
 
 
-def _number(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
-
-
-def to_markdown(table: Sequence[dict], columns: Sequence[tuple[str, str]] | None = None) -> str:
-    """A GitHub Markdown table. ``columns``: (key, header) pairs; default every key of the first row.
-
-    >>> print(to_markdown([{"lookahead": 1, "moves": 12.5}]), end="")
-    | lookahead | moves |
-    |---:|---:|
-    | 1 | 12.50 |
-    """
-    if not table:
-        return "(no runs)\n"
-    columns = list(columns or [(key, key) for key in table[0]])
-    lines = ["| " + " | ".join(header for _, header in columns) + " |",
-             "|" + "|".join("---:" for _ in columns) + "|"]
-    lines += ["| " + " | ".join(_number(row.get(key, "")) for key, _ in columns) + " |" for row in table]
-    return "\n".join(lines) + "\n"
-
-
-def to_csv(table: Sequence[dict]) -> str:
-    if not table:
-        return ""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for row in table for k in row)), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(table)
-    return out.getvalue()
-
-
-#: A runs file whose CSV is longer than this is written gzipped (``runs.csv.gz``): the paper-scale
-#: comparison's 410,025 runs are about 40 MB of CSV, the subgoaling evaluation's 24,000 runs 4 MB.
-LARGE_RUNS = 2_000_000
-
-
-def write_runs(outdir: Path, rows: Sequence[dict]) -> Path:
-    """Write every run into ``outdir`` as ``runs.csv``, or as ``runs.csv.gz`` when its CSV is longer
-    than :data:`LARGE_RUNS` characters; returns the file's path. :func:`open_runs` reads either."""
-    text = to_csv(rows)
-    if len(text) <= LARGE_RUNS:
-        atomic_write_text(outdir / "runs.csv", text)
-        return outdir / "runs.csv"
-    # mtime=0: the same rows give the same bytes, so a re-made report does not change the file
-    atomic_write_bytes(outdir / "runs.csv.gz", gzip.compress(text.encode(), mtime=0))
-    return outdir / "runs.csv.gz"
-
-
-def open_runs(path: str | Path):
-    """A runs file :func:`write_runs` wrote, opened for reading as text (gzipped or not)."""
-    if str(path).endswith(".gz"):
-        return gzip.open(path, "rt", newline="", encoding="utf-8")
-    return open(path, newline="", encoding="utf-8")
-
-
 # -- the paper's findings ---------------------------------------------------------------------------
-
-
-@dataclass
-class Finding:
-    """One claim of the paper, whether the measured numbers bear it out, and the numbers."""
-
-    claim: str
-    holds: bool
-    evidence: str
 
 
 def _series(rows: Sequence[dict], kind: str, algorithm: str, heuristic: str, measure: str) -> dict[int, float]:
@@ -569,12 +504,6 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
     return result
 
 
-def findings_markdown(found: Sequence[Finding]) -> str:
-    lines = ["| finding | holds here | numbers |", "|---|:---:|---|"]
-    lines += [f"| {f.claim} | {'yes' if f.holds else '**no**'} | {f.evidence} |" for f in found]
-    return "\n".join(lines) + "\n"
-
-
 # -- figures ----------------------------------------------------------------------------------------
 
 
@@ -673,7 +602,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
         atomic_write_text(outdir / name, content)
         written.append(outdir / name)
 
-    runs = write_runs(outdir, rows)
+    runs = write_runs(outdir, rows, large=LARGE_RUNS)  # LARGE_RUNS read here: a test lowers it
     written.append(runs)
     groups = group_runs(rows)
     tables = {
