@@ -5,6 +5,8 @@
     ftr realtime compare --out results/realtime            # the compiled twins; --engine python: the reference
     ftr realtime compare --out results/realtime --paper    # the paper's 1000 mazes and 5000 grids
     ftr realtime compare --out part2 --size 301 --mazes 10 --first-maze 10 --grids 0   # a sample in parts
+    ftr realtime compare --out big --mazes 5 --grids 0 --size 301 --heuristics best --algorithms dstar_lite,lrta_astar \
+        --lookaheads 1,3,49,75,165,241                     # Table 2's settings only, lookaheads past 49
 """
 
 from __future__ import annotations
@@ -61,9 +63,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare = commands.add_parser(
         "compare", help="reproduce Koenig's comparison: tables, figures, findings",
         description="Run D* Lite and LRTA* (A* and breadth-first lookahead, strong and weak heuristic, "
-        "lookaheads 1, 3, ..., 49) on acyclic mazes and on grids with 25%% random obstacles, and write the "
-        "paper's tables (CSV and Markdown), Figures 7 and 8 (PNG), every run (runs.csv) and findings.md "
-        "(which of the paper's findings hold here) into --out.")
+        "lookaheads 1, 3, ..., 49) on acyclic mazes and on grids with 25% random obstacles, and write the "
+        "paper's tables (CSV and Markdown), its planning objectives (table5_objectives.md), Figures 7 and 8 and "
+        "Figure 9 (the objectives) as PNG, every run (runs.csv) and findings.md (which of the paper's findings hold "
+        "here) into --out.")
     compare.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the results")
     compare.add_argument("--mazes", type=int, help="number of mazes (default 6; --paper: 1000)")
     compare.add_argument("--grids", type=int, help="number of random grids (default 24; --paper: 5000)")

@@ -695,6 +695,8 @@ def plot_planning_objectives(rows: Sequence[dict]):
             if any(better):
                 ax.axvspan(xs[better.index(True)], xs[-1], color="tab:red", alpha=0.12,
                            label="D* Lite's sum smaller than LRTA*'s")
+            else:
+                ax.plot([], [], " ", label="D* Lite's sum never smaller here")
         ax.set(xscale="log", title=f"{kind}: minimise planning time + x * path length",
                xlabel="x [us of planning per move]", ylabel="optimal lookahead")
         for ax, per, column in ((row_axes[1], "episode", "planning_us_per_episode"),
