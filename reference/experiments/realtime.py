@@ -685,11 +685,15 @@ def plot_planning_objectives(rows: Sequence[dict]):
     for row_axes, kind in zip(axes, kinds):
         lrta, dstar = _curves(rows, kind)
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+        if not lrta:  # nothing to choose between
+            for ax in row_axes:
+                ax.text(0.5, 0.5, f"{kind}: no LRTA* runs", ha="center", va="center", transform=ax.transAxes)
+            continue
         ax = row_axes[0]
         xs = [10.0 ** e for e in X_EXPONENTS]
-        optimal = [min(lrta, key=lambda n: (lrta[n]["planning_us"] + x * lrta[n]["moves"], n)) for x in xs] if lrta else []
+        optimal = [min(lrta, key=lambda n: (lrta[n]["planning_us"] + x * lrta[n]["moves"], n)) for x in xs]
         ax.step(xs, optimal, where="post", label=f"LRTA* ({heuristic} h): optimal lookahead")
-        if dstar and lrta:
+        if dstar:
             better = [dstar["planning_us"] + x * dstar["moves"] < lrta[n]["planning_us"] + x * lrta[n]["moves"]
                       for x, n in zip(xs, optimal)]
             if any(better):
