@@ -616,12 +616,13 @@ def objective_findings(rows: Sequence[dict]) -> list[Finding]:
                 for line in by_x)))
         if not dstar:
             continue
-        dstar_from = next((line["from"] for line in by_x if line["better"] == "D* Lite"), None)
+        first = next((i for i, line in enumerate(by_x) if line["better"] == "D* Lite"), None)
+        dstar_from = None if first is None else by_x[first]["from"]
         if kind == "maze":
             result.append(Finding(
                 "maze: for x above some threshold D* Lite has the smaller planning time + x * path length, below it "
                 f"LRTA* with the optimal lookahead (paper: {paper[kind]['x']})",
-                dstar_from is not None and all(line["better"] == "D* Lite" for line in by_x[[l["from"] for l in by_x].index(dstar_from):]),
+                first is not None and all(line["better"] == "D* Lite" for line in by_x[first:]),
                 f"D* Lite better from x = {dstar_from or 'never (up to 10^+4.00)'}"))
         else:
             result.append(Finding(
