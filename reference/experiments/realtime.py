@@ -644,7 +644,7 @@ def objective_findings(rows: Sequence[dict]) -> list[Finding]:
             evidence = (f"D* Lite {dstar[column]:.2f} us per {per}, {dstar['moves']:.1f} moves; LRTA* plans faster per "
                         f"{per} up to lookahead {below or 'none'}" + (f" (paper: {paper[kind][per]})" if kind == "maze" else "")
                         + f"; at lookahead {largest} {lrta[largest][column]:.2f} us per {per} and {lrta[largest]['moves']:.1f} "
-                        f"moves; lookahead {largest} minus D* Lite on the same grids: {slower:+.2f} ± {slower_half:.2f} us per "
+                        f"moves; lookahead {largest} minus D* Lite on the same {'mazes' if kind == 'maze' else 'grids'}: {slower:+.2f} ± {slower_half:.2f} us per "
                         f"{per}, {longer:+.1f} ± {longer_half:.1f} moves (95% CI, {count} {'mazes' if kind == 'maze' else 'grids'})")
             fits = [n for n in lrta if lrta[n][column] <= dstar[column]]
             if kind == "maze":
