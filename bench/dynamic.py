@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference.cli._common import format_table  # noqa: E402
+from reference.experiments.report import format_table  # noqa: E402
 from reference.experiments.dynamic import Engine, load_map, pick_problems  # noqa: E402
 from reference.experiments.movingai import default_movingai_dir  # noqa: E402
 from reference.world.grid import cost_value  # noqa: E402

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference.cli._common import format_table  # noqa: E402
+from reference.experiments.report import format_table  # noqa: E402
 from reference.experiments.realtime import SensorWorld, make_instance  # noqa: E402
 from reference.solutions.compiled.realtime import run_compiled, warm_up  # noqa: E402
 from reference.solutions.realtime import KorfLRTA, run_algorithm  # noqa: E402

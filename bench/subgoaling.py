@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference.cli._common import format_table  # noqa: E402
+from reference.experiments.report import format_table  # noqa: E402
 from reference.experiments.subgoaling import DEFAULT_SEED, MAX_MOVES, draw_problems  # noqa: E402
 from reference.solutions import subgoaling as readable  # noqa: E402
 from reference.solutions.compiled import subgoaling as compiled  # noqa: E402

@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from reference.experiments.realtime import (
-    averages, findings, make_instance, paper_table, read_runs, run_comparison, settings_for, write_report,
+    averages, best_under_limit, findings, make_instance, optimal_lookahead_by_x, paper_table, read_runs, run_comparison,
+    settings_for, write_report,
 )
 from reference.world.grid import distances_from
 
@@ -86,7 +87,8 @@ def test_write_report_writes_tables_figures_and_findings(tmp_path):
     names = {p.name for p in written}
     for stem in ("table1_heuristics", "table2_mazes", "table3_random", "table4_bfs"):
         assert {f"{stem}.csv", f"{stem}.md"} <= names
-    for png in ("figure7_time_vs_expansions.png", "figure8_time_vs_path_length.png"):
+    assert "table5_objectives.md" in names
+    for png in ("figure7_time_vs_expansions.png", "figure8_time_vs_path_length.png", "figure9_planning_objectives.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = (tmp_path / "findings.md").read_text()
     assert "| finding | holds here | numbers |" in report and "(h) per move" in report
@@ -160,3 +162,50 @@ def test_random_successor_order_runs_the_same_on_both_engines_and_changes_lookah
     assert {r["successors"] for r in fixed} == {"fixed"}
     lookahead_one = lambda rows: [r["moves"] for r in rows if r["algorithm"] == "lrta_astar" and r["lookahead"] == 1]  # noqa: E731
     assert lookahead_one(fixed) != lookahead_one(rows["compiled"])  # the order matters (ties broken differently)
+
+
+def test_a_part_of_the_settings_runs_alone_and_the_cli_checks_the_names(tmp_path):
+    # --algorithms/--heuristics keep a subset of the 77 settings: "best" is each planner's heuristic of
+    # Tables 2-4 (D* Lite strong; LRTA* weak in mazes), so a maze gets D* Lite strong and LRTA* weak only.
+    done = ftr("realtime", "compare", "--out", str(tmp_path), "--mazes", "1", "--grids", "0", "--size", "11",
+               "--lookaheads", "1,3", "--jobs", "1", "--quiet", "--algorithms", "lrta_astar,dstar_lite",
+               "--heuristics", "best")
+    assert done.returncode == 0, done.stderr
+    runs = read_runs(tmp_path / "runs.csv")
+    assert [(r["algorithm"], r["heuristic"], r["lookahead"]) for r in runs] == [
+        ("dstar_lite", "strong", None), ("lrta_astar", "weak", 1), ("lrta_astar", "weak", 3)]
+    assert "--algorithms dstar_lite,lrta_astar --heuristics best" in (tmp_path / "findings.md").read_text()
+    wrong = ftr("realtime", "compare", "--out", str(tmp_path), "--algorithms", "lrta_astar,astar")
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "astar is not one of" in wrong.stderr
+
+
+def objective_rows():
+    # One maze. D* Lite: 100 moves, 1000 us in 10 episodes (100 us per episode, 10 per move).
+    # LRTA* (weak h): lookahead 1: 1000 moves, 500 us, 1000 episodes (0.5 us/episode, 0.5 us/move);
+    # 9: 400 moves, 300 us, 100 episodes (3 and 0.75); 49: 200 moves, 600 us, 20 episodes (30 and 3).
+    return [row(algorithm="dstar_lite", heuristic="strong", lookahead=None, expansions=0, episodes=10, moves=100,
+                planning_us=1000.0),
+            *[row(lookahead=n, expansions=e, episodes=e, moves=m, planning_us=t)
+              for n, e, m, t in ((1, 1000, 1000, 500.0), (9, 100, 400, 300.0), (49, 20, 200, 600.0))]]
+
+
+def test_optimal_lookahead_as_a_function_of_x_worked_by_hand():
+    # Sums t + x m: lookahead 9 beats 1 for every x > 0 (less time, shorter path); 49 beats 9 when
+    # 600 + 200x < 300 + 400x, x > 1.5 (10^0.18); D* Lite (1000 + 100x) beats 49 when x > 4 (10^0.60),
+    # and beats 9 never below x = 1.5 (1000 + 150 > 300 + 600).
+    table = optimal_lookahead_by_x(objective_rows(), "maze", [-1.0, 0.17, 0.18, 0.60, 0.61, 2.0])
+    assert [(r["from"], r["to"], r["lookahead"], r["better"]) for r in table] == [
+        ("10^-1.00", "10^+0.17", 9, "LRTA*"), ("10^+0.18", "10^+0.60", 49, "LRTA*"),
+        ("10^+0.61", "10^+2.00", 49, "D* Lite")]
+
+
+def test_shortest_path_under_a_time_limit_per_episode_and_per_move_worked_by_hand():
+    per_episode = best_under_limit(objective_rows(), "maze", "episode")
+    # limits 0.5 (only lookahead 1 fits), 3 (9 fits: shorter), 30 (49), 100 (D* Lite fits: 100 < 200 moves)
+    assert [(r["limit per episode [us]"], r["LRTA* lookahead"], r["D* Lite fits"], r["use"]) for r in per_episode] == [
+        (0.5, 1, "no", "LRTA*"), (3.0, 9, "no", "LRTA*"), (30.0, 49, "no", "LRTA*"), (100.0, 49, "yes", "D* Lite")]
+    per_move = best_under_limit(objective_rows(), "maze", "move")
+    assert [(r["limit per move [us]"], r["LRTA* lookahead"], r["use"]) for r in per_move] == [
+        (0.5, 1, "LRTA*"), (0.75, 9, "LRTA*"), (3.0, 49, "LRTA*"), (10.0, 49, "D* Lite")]
+    per_episode_finding, = [f for f in findings(objective_rows()) if f.claim.startswith("maze: with a time limit per episode")]
+    assert per_episode_finding.holds and "plans faster per episode up to lookahead 49" in per_episode_finding.evidence

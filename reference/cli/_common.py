@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Sequence
 
 from reference.world.instances import Instance, load_folder, load_from_scen
 from reference.world.maps import read_map
@@ -78,32 +77,6 @@ def load_instances(args: argparse.Namespace) -> list[Instance]:
     instance = Instance(path.stem, read_map(path), args.start, args.target)
     instance.check()
     return [instance]
-
-
-def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A plain-text table, numbers right-aligned.
-
-    >>> print(format_table(["maze", "moves"], [[0, 12], [1, 7]]))
-    maze  moves
-    ----  -----
-       0     12
-       1      7
-    """
-    cells = [[_text(v) for v in row] for row in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    numeric = [all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows) for i in range(len(headers))]
-
-    def line(values: Sequence[str]) -> str:
-        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
-        return "  ".join(parts).rstrip()
-
-    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells])
-
-
-def _text(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}" if abs(value) < 10 else f"{value:,.1f}"
-    return str(value)
 
 
 def load_scenario_line(map_path: Path, scen_path: Path, index: int):

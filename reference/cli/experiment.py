@@ -37,7 +37,7 @@ def experiment(args: argparse.Namespace) -> int:
     from reference.world.instances import load_folder, standard_mazes_dir
 
     from . import UsageError
-    from ._common import format_table
+    from reference.experiments.report import format_table
 
     folder = args.mazes or standard_mazes_dir()
     if not folder.is_dir():

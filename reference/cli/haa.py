@@ -13,8 +13,9 @@ import shlex
 import sys
 from pathlib import Path
 
+from reference.experiments.report import format_table
+
 from . import UsageError
-from ._common import format_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -103,7 +103,7 @@ def solve_lines(args: argparse.Namespace) -> int:
         rows.append([index, map_path.name, f"{scenario.start[0]},{scenario.start[1]}",
                      f"{scenario.target[0]},{scenario.target[1]}", shown, f"{scenario.optimal_length:g}", expansions])
     if not args.jsonl:
-        from ._common import format_table
+        from reference.experiments.report import format_table
 
         print(f"A*, {args.connectivity}-connected, {'readable' if args.readable else 'compiled'}")
         print(format_table(["index", "map", "start", "goal", "cost", "optimal", "expansions"], rows))

@@ -5,6 +5,8 @@
     ftr realtime compare --out results/realtime            # the compiled twins; --engine python: the reference
     ftr realtime compare --out results/realtime --paper    # the paper's 1000 mazes and 5000 grids
     ftr realtime compare --out part2 --size 301 --mazes 10 --first-maze 10 --grids 0   # a sample in parts
+    ftr realtime compare --out big --mazes 5 --grids 0 --size 301 --heuristics best --algorithms dstar_lite,lrta_astar \
+        --lookaheads 1,3,49,75,165,241                     # Table 2's settings only, lookaheads past 49
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import shlex
 import sys
 from pathlib import Path
 
+from reference.experiments.report import format_table
+
 from . import UsageError
-from ._common import format_table, load_instances, parse_cell
+from ._common import load_instances, parse_cell
 
 ALGORITHM_NAMES = ("lrta", "lrta_astar", "lrta_bfs", "dstar_lite")
 
@@ -59,15 +63,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare = commands.add_parser(
         "compare", help="reproduce Koenig's comparison: tables, figures, findings",
         description="Run D* Lite and LRTA* (A* and breadth-first lookahead, strong and weak heuristic, "
-        "lookaheads 1, 3, ..., 49) on acyclic mazes and on grids with 25%% random obstacles, and write the "
-        "paper's tables (CSV and Markdown), Figures 7 and 8 (PNG), every run (runs.csv) and findings.md "
-        "(which of the paper's findings hold here) into --out.")
+        "lookaheads 1, 3, ..., 49) on acyclic mazes and on grids with 25% random obstacles, and write the "
+        "paper's tables (CSV and Markdown), its planning objectives (table5_objectives.md), Figures 7 and 8 and "
+        "Figure 9 (the objectives) as PNG, every run (runs.csv) and findings.md (which of the paper's findings hold "
+        "here) into --out.")
     compare.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the results")
     compare.add_argument("--mazes", type=int, help="number of mazes (default 6; --paper: 1000)")
     compare.add_argument("--grids", type=int, help="number of random grids (default 24; --paper: 5000)")
     compare.add_argument("--size", type=int, help="side length of every grid (default 101; --paper: 301)")
     compare.add_argument("--lookaheads", metavar="N,N,...",
                          help="comma-separated lookaheads (default 1,3,...,49)")
+    compare.add_argument("--algorithms", metavar="NAME,...",
+                         help="run only these planners: dstar_lite, lrta_astar, lrta_bfs (default all three)")
+    compare.add_argument("--heuristics", metavar="NAME,...",
+                         help="run only these heuristics: strong, weak, best (each planner's heuristic in the "
+                              "paper's Tables 2-4: D* Lite strong, LRTA* weak in mazes and strong on random grids); "
+                              "default strong and weak")
     compare.add_argument("--paper", action="store_true",
                          help="the paper's sample: 1000 mazes and 5000 random grids of 301 x 301 (hours with the compiled "
                          "engine, weeks with --engine python; see docs/realtime.md)")
@@ -167,6 +178,8 @@ def compare_command(args: argparse.Namespace) -> int:
             raise UsageError(f"--lookaheads: expected whole numbers separated by commas, got {args.lookaheads!r}") from None
     else:
         lookaheads = list(experiment.LOOKAHEADS)
+    algorithms = _names("--algorithms", args.algorithms, experiment.ALGORITHMS)
+    heuristics = _names("--heuristics", args.heuristics, experiment.HEURISTICS)
     if mazes < 0 or grids < 0 or mazes + grids == 0:
         raise UsageError("--mazes and --grids must not be negative, and not both zero")
     if size < 5 or lookaheads[0] < 1 or args.jobs < 1:
@@ -176,7 +189,7 @@ def compare_command(args: argparse.Namespace) -> int:
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
     rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed,
                                      engine=args.engine, first_maze=args.first_maze, first_grid=args.first_grid,
-                                     successors=args.successors)
+                                     successors=args.successors, algorithms=algorithms, heuristics=heuristics)
     command = (f"ftr realtime compare --out {shlex.quote(str(args.out))} --mazes {mazes} --grids {grids} "
                f"--size {size} --seed {seed} --jobs {args.jobs} --engine {args.engine}")
     if args.first_maze or args.first_grid:
@@ -185,7 +198,22 @@ def compare_command(args: argparse.Namespace) -> int:
         command += f" --lookaheads {','.join(map(str, lookaheads))}"
     if args.successors != "fixed":
         command += f" --successors {args.successors}"
+    if args.algorithms:
+        command += f" --algorithms {','.join(algorithms)}"
+    if args.heuristics:
+        command += f" --heuristics {','.join(heuristics)}"
     return _report(experiment, rows, args.out, command)
+
+
+def _names(option: str, text: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
+    """``"a,b"`` -> ``("a", "b")`` in ``known``'s order (``known`` when not given), or a UsageError naming the stranger."""
+    if text is None:
+        return known
+    names = {part.strip() for part in text.split(",")}
+    strangers = sorted(names - set(known))
+    if strangers or not names:
+        raise UsageError(f"{option}: {', '.join(strangers) or 'nothing'} is not one of {', '.join(known)}")
+    return tuple(name for name in known if name in names)
 
 
 def _report(experiment, rows: list[dict], out: Path, command: str) -> int:

@@ -6,7 +6,9 @@ import argparse
 import json
 import sys
 
-from ._common import add_algorithm_arguments, add_instance_arguments, format_table, load_instances
+from reference.experiments.report import format_table
+
+from ._common import add_algorithm_arguments, add_instance_arguments, load_instances
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -17,8 +17,10 @@ import json
 import shlex
 from pathlib import Path
 
+from reference.experiments.report import format_table
+
 from . import UsageError
-from ._common import format_table, load_scenario_line
+from ._common import load_scenario_line
 
 ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival", "lrta_subgoal_sub_arrival")
 ENGINE_HELP = ("compiled: the Numba twins, the same walks, much faster; python: the readable reference code "

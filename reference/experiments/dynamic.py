@@ -15,14 +15,16 @@ per action, both averaged over problems.
 from __future__ import annotations
 
 import csv
-import io
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
+from reference.experiments import report as report_writers  # (this module has its own report())
+from reference.experiments.report import open_runs, runs_file
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.astar import astar_cost
 from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
@@ -30,6 +32,15 @@ from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternData
 from reference.solutions.dynamic.tree import DepthTree, collect_samples, oracle, train_depth_tree
 
 ENGINES = ("compiled", "python")
+# This study's files keep the csv module's own "\r\n" line ends and their number style (report bytes unchanged).
+write_csv = partial(report_writers.write_csv, line_end="\r\n")
+markdown_table = partial(report_writers.to_markdown, number=report_writers.three_significant, rule="---", empty=None)
+
+
+def write_runs_csv(rows: Sequence[dict], path: Path) -> None:
+    """The runs as ``path``, or gzipped as ``path.gz`` when large (:func:`reference.experiments.report.write_runs`)."""
+    report_writers.write_runs(path.parent, rows, path.name, line_end="\r\n", large=report_writers.LARGE_RUNS)
+
 
 #: The three maps of the study (Baldur's Gate II, 176 x 176 and 160 x 160): the paper used three
 #: 161-193 cell maps of a real-time strategy game; these are the MovingAI game maps in that range
@@ -450,28 +461,6 @@ def headline_numbers(summary: Sequence[dict]) -> list[dict]:
     return result
 
 
-def write_csv(rows: Sequence[dict], path: Path) -> None:
-    from reference.world.fileio import atomic_write_text
-
-    buffer = io.StringIO()
-    if rows:
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    atomic_write_text(path, buffer.getvalue())
-
-
-def markdown_table(rows: Sequence[dict], columns: Sequence[str]) -> str:
-    def show(value):
-        if isinstance(value, float):
-            return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
-        return "–" if value is None else str(value)
-
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(show(r.get(c)) for c in columns) + " |" for r in rows]
-    return "\n".join(lines) + "\n"
-
-
 def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: str = "") -> list[Path]:
     from reference.experiments.plots import save_figure
 
@@ -534,40 +523,9 @@ def replot(out: Path) -> list[Path]:
 
 def read_csv(path: Path) -> list[dict]:
     """A CSV this module wrote; ``runs.csv`` is read from ``runs.csv.gz`` when that is where it went."""
-    from reference.experiments.realtime import open_runs
-
     path = runs_file(path)
     with open_runs(path) as handle:
         return [{k: _parse(v) for k, v in row.items()} for row in csv.DictReader(handle)]
-
-
-def runs_file(path: Path) -> Path:
-    """``path``, or ``path.gz`` if only that exists (:func:`write_runs_csv`)."""
-    zipped = path.with_name(path.name + ".gz")
-    return zipped if not path.is_file() and zipped.is_file() else path
-
-
-def write_runs_csv(rows: Sequence[dict], path: Path) -> None:
-    """The runs as ``path``, or gzipped as ``path.gz`` when the CSV is over 2 MB (the kit's rule for
-    runs files, :func:`reference.experiments.realtime.write_runs`); the other one is removed."""
-    import gzip
-
-    from reference.experiments.realtime import LARGE_RUNS
-    from reference.world.fileio import atomic_write_bytes, atomic_write_text
-
-    buffer = io.StringIO()
-    if rows:
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    text = buffer.getvalue()
-    zipped = path.with_name(path.name + ".gz")
-    if len(text) > LARGE_RUNS:
-        atomic_write_bytes(zipped, gzip.compress(text.encode(), mtime=0))  # mtime 0: same rows, same bytes
-        path.unlink(missing_ok=True)
-    else:
-        atomic_write_text(path, text)
-        zipped.unlink(missing_ok=True)
 
 
 def keep_other_parts(out: Path, runs_name: str, table_name: str, study: Study, rows: list[dict],

@@ -31,7 +31,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir, require_movingai
-from reference.experiments.realtime import Finding, findings_markdown, to_csv, to_markdown
+from reference.experiments.report import Finding, findings_markdown, to_csv, to_markdown
 from reference.solutions.compiled.astar import astar_cost
 from reference.solutions.compiled.haa import distances_compiled
 from reference.solutions.haa import build_abstraction, haa_star

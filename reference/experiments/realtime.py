@@ -18,8 +18,11 @@ On each grid it runs D* Lite and LRTA* (A* lookahead, and breadth-first lookahea
   per-episode and per-move columns are ratios of averages, as the paper's numbers show);
 * Table 4: LRTA* with A* vs breadth-first local search (expansions and moves);
 
-draws Figures 7 (planning time vs expansions) and 8 (planning time vs path length), and checks the
-paper's findings against the numbers (:func:`findings`). Times are in microseconds, as in the paper.
+draws Figures 7 (planning time vs expansions) and 8 (planning time vs path length), answers the
+paper's three planning objectives (Section 6: planning time + x * path length, and the shortest path
+under a time limit per episode or per move; :func:`optimal_lookahead_by_x`, :func:`best_under_limit`,
+Figure 9), and checks the paper's findings against the numbers (:func:`findings`). Times are in
+microseconds, as in the paper.
 
 >>> rows = run_comparison(mazes=1, grids=1, size=21, lookaheads=(1, 9), progress=False)
 >>> sorted({(r["kind"], r["algorithm"]) for r in rows})[:3]
@@ -32,21 +35,21 @@ from __future__ import annotations
 
 import csv
 import gc
-import gzip
-import io
 import statistics
 import time
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from reference.experiments.parallel import map_with_progress
+from reference.experiments.report import (
+    LARGE_RUNS, Finding, ci95, findings_markdown, open_runs, to_csv, to_markdown, write_runs,
+)
 from reference.solutions.compiled.realtime import run_compiled, warm_up
 from reference.solutions.realtime import run_algorithm
-from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.fileio import atomic_write_text
 from reference.world.generator import generate_maze
 from reference.world.grid import Cell, Gridworld, shortest_distance
 from reference.world.instances import Instance
@@ -122,20 +125,33 @@ class SensorWorld:
 # -- running --------------------------------------------------------------------------------------
 
 
-def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS) -> list[tuple[str, str, int | None]]:
+#: The planners the comparison runs, and the heuristics ("best": each planner's :data:`BEST_HEURISTIC`).
+ALGORITHMS = ("dstar_lite", "lrta_astar", "lrta_bfs")
+HEURISTICS = ("strong", "weak", "best")
+
+
+def settings_for(kind: str, lookaheads: Sequence[int] = LOOKAHEADS, algorithms: Sequence[str] = ALGORITHMS,
+                 heuristics: Sequence[str] = HEURISTICS) -> list[tuple[str, str, int | None]]:
     """(algorithm, heuristic, lookahead) triples run on every grid of ``kind``.
 
     D* Lite and LRTA* with A* lookahead with both heuristics (Table 1), and LRTA* with
-    breadth-first lookahead with the kind's best heuristic (Table 4).
+    breadth-first lookahead with the kind's best heuristic (Table 4); ``algorithms`` and
+    ``heuristics`` keep only some of them (a part of a large sample; the heuristic ``"best"`` keeps
+    the settings of Tables 2-4, each planner with the heuristic the paper settles on for ``kind``).
 
     >>> settings_for("maze", (1, 3))[:3]
     [('dstar_lite', 'strong', None), ('dstar_lite', 'weak', None), ('lrta_astar', 'strong', 1)]
+    >>> settings_for("random", (1, 3), algorithms=["lrta_astar"], heuristics=["strong"])
+    [('lrta_astar', 'strong', 1), ('lrta_astar', 'strong', 3)]
+    >>> settings_for("maze", (7,), algorithms=["dstar_lite", "lrta_astar"], heuristics=["best"])
+    [('dstar_lite', 'strong', None), ('lrta_astar', 'weak', 7)]
     """
     settings: list[tuple[str, str, int | None]] = [("dstar_lite", "strong", None), ("dstar_lite", "weak", None)]
     for heuristic in ("strong", "weak"):
         settings += [("lrta_astar", heuristic, n) for n in lookaheads]
     settings += [("lrta_bfs", BEST_HEURISTIC[(kind, "lrta_bfs")], n) for n in lookaheads]
-    return settings
+    return [(algorithm, heuristic, n) for algorithm, heuristic, n in settings if algorithm in algorithms
+            and (heuristic in heuristics or ("best" in heuristics and heuristic == BEST_HEURISTIC[(kind, algorithm)]))]
 
 
 #: The engines that run the planners: the compiled twins (default) or the readable reference.
@@ -187,7 +203,8 @@ def run_one(task: tuple) -> dict[str, Any]:
 def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size: int = DEFAULT_SIZE,
                    lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
                    seed: int = DEFAULT_SEED, engine: str = "compiled", first_maze: int = 0,
-                   first_grid: int = 0, successors: str = "fixed") -> list[dict[str, Any]]:
+                   first_grid: int = 0, successors: str = "fixed", algorithms: Sequence[str] = ALGORITHMS,
+                   heuristics: Sequence[str] = HEURISTICS) -> list[dict[str, Any]]:
     """Run every setting of :func:`settings_for` on ``mazes`` mazes and ``grids`` random grids.
 
     Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
@@ -195,13 +212,14 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
     twins) or ``"python"`` (the readable reference). ``first_maze`` / ``first_grid``: the number of
     the first grid of each kind, so that a large sample can be run in parts and merged.
     ``successors``: the LRTA* lookahead searches' successor order, ``"fixed"`` or ``"random"``.
+    ``algorithms`` / ``heuristics``: run only these of :func:`settings_for`'s settings.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     tasks = [(kind, number, size, seed, algorithm, heuristic, lookahead, engine, successors)
              for kind, first, count in (("maze", first_maze, mazes), ("random", first_grid, grids))
              for number in range(first, first + count)
-             for algorithm, heuristic, lookahead in settings_for(kind, lookaheads)]
+             for algorithm, heuristic, lookahead in settings_for(kind, lookaheads, algorithms, heuristics)]
     return map_with_progress(run_one, tasks, jobs, "realtime comparison", progress)
 
 
@@ -251,20 +269,6 @@ def group_runs(rows: Iterable[dict]) -> RunGroups:
     for r in rows:
         groups.setdefault((r["kind"], r["algorithm"], r["heuristic"], r["lookahead"]), []).append(r)
     return groups
-
-
-def ci95(values: Sequence[float]) -> float:
-    """Half-width of the 95% confidence interval of the mean of ``values`` (Student's t; 0 for fewer than 2).
-
-    >>> round(ci95([1.0, 2.0, 3.0, 4.0]), 3)        # 3.182 (t, 3 degrees of freedom) * 1.291 / 2
-    2.054
-    """
-    from scipy.stats import t
-
-    n = len(values)
-    if n < 2:
-        return 0.0
-    return float(t.ppf(0.975, n - 1) * statistics.stdev(values) / n ** 0.5)
 
 
 #: The measures averaged over the grids of a setting, each with its 95% confidence interval.
@@ -347,73 +351,7 @@ def bfs_table(rows: Sequence[dict]) -> list[dict]:
     return table
 
 
-def _number(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
-
-
-def to_markdown(table: Sequence[dict], columns: Sequence[tuple[str, str]] | None = None) -> str:
-    """A GitHub Markdown table. ``columns``: (key, header) pairs; default every key of the first row.
-
-    >>> print(to_markdown([{"lookahead": 1, "moves": 12.5}]), end="")
-    | lookahead | moves |
-    |---:|---:|
-    | 1 | 12.50 |
-    """
-    if not table:
-        return "(no runs)\n"
-    columns = list(columns or [(key, key) for key in table[0]])
-    lines = ["| " + " | ".join(header for _, header in columns) + " |",
-             "|" + "|".join("---:" for _ in columns) + "|"]
-    lines += ["| " + " | ".join(_number(row.get(key, "")) for key, _ in columns) + " |" for row in table]
-    return "\n".join(lines) + "\n"
-
-
-def to_csv(table: Sequence[dict]) -> str:
-    if not table:
-        return ""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for row in table for k in row)), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(table)
-    return out.getvalue()
-
-
-#: A runs file whose CSV is longer than this is written gzipped (``runs.csv.gz``): the paper-scale
-#: comparison's 410,025 runs are about 40 MB of CSV, the subgoaling evaluation's 24,000 runs 4 MB.
-LARGE_RUNS = 2_000_000
-
-
-def write_runs(outdir: Path, rows: Sequence[dict]) -> Path:
-    """Write every run into ``outdir`` as ``runs.csv``, or as ``runs.csv.gz`` when its CSV is longer
-    than :data:`LARGE_RUNS` characters; returns the file's path. :func:`open_runs` reads either."""
-    text = to_csv(rows)
-    if len(text) <= LARGE_RUNS:
-        atomic_write_text(outdir / "runs.csv", text)
-        return outdir / "runs.csv"
-    # mtime=0: the same rows give the same bytes, so a re-made report does not change the file
-    atomic_write_bytes(outdir / "runs.csv.gz", gzip.compress(text.encode(), mtime=0))
-    return outdir / "runs.csv.gz"
-
-
-def open_runs(path: str | Path):
-    """A runs file :func:`write_runs` wrote, opened for reading as text (gzipped or not)."""
-    if str(path).endswith(".gz"):
-        return gzip.open(path, "rt", newline="", encoding="utf-8")
-    return open(path, newline="", encoding="utf-8")
-
-
 # -- the paper's findings ---------------------------------------------------------------------------
-
-
-@dataclass
-class Finding:
-    """One claim of the paper, whether the measured numbers bear it out, and the numbers."""
-
-    claim: str
-    holds: bool
-    evidence: str
 
 
 def _series(rows: Sequence[dict], kind: str, algorithm: str, heuristic: str, measure: str) -> dict[int, float]:
@@ -434,15 +372,19 @@ def _spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return float(spearmanr(xs, ys).statistic)
 
 
-def paired_difference(rows: Sequence[dict], kind: str, first: tuple, second: tuple, measure: str) -> tuple[float, float, int]:
+def paired_difference(rows: Sequence[dict], kind: str, first: tuple, second: tuple,
+                      measure: str | Callable[[dict], float]) -> tuple[float, float, int]:
     """Mean over the grids that ran both settings of (first - second), its 95% CI half-width, and the count.
+
+    ``measure``: a column of the rows, or a function of a row (e.g. planning time per episode).
 
     Settings are ``(algorithm, heuristic, lookahead)``; pairing the same grids removes the variation
     between grids, which dwarfs the difference between two planners on random grids.
     """
     groups = group_runs(rows)
-    a = {r["instance"]: r[measure] for r in groups.get((kind, *first), [])}
-    b = {r["instance"]: r[measure] for r in groups.get((kind, *second), [])}
+    value = measure if callable(measure) else (lambda r: r[measure])
+    a = {r["instance"]: value(r) for r in groups.get((kind, *first), [])}
+    b = {r["instance"]: value(r) for r in groups.get((kind, *second), [])}
     differences = [a[i] - b[i] for i in a if i in b]
     if not differences:
         return 0.0, 0.0, 0
@@ -566,13 +508,227 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
              if r["algorithm"] != "dstar_lite" and r["max_expansions_per_episode"] > r["lookahead"]]
     result.append(Finding("LRTA* never expands more states in an episode than its lookahead (the real-time bound)",
                           not bound, f"{len(bound)} runs broke the bound"))
+    return result + objective_findings(rows)
+
+
+# -- the planning objectives (Section 6: which lookahead, or D* Lite, for which objective) ------------
+
+#: The exponents of x (planning time + x * path length; x in microseconds per move) that
+#: :func:`optimal_lookahead_by_x` tries: 10^-4 to 10^+4 in steps of 10^0.01, the paper's resolution.
+X_EXPONENTS = tuple(round(-4 + k / 100, 2) for k in range(801))
+
+
+def _curves(rows: Sequence[dict], kind: str) -> tuple[dict[int, dict], dict | None]:
+    """LRTA*'s (A*, the kind's best heuristic) averages per lookahead, and D* Lite's (strong h)."""
+    rows = group_runs(rows)
+    heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+    lrta = {n: a for n in lookaheads_in(rows) if (a := averages(rows, kind, "lrta_astar", heuristic, n))}
+    return lrta, averages(rows, kind, "dstar_lite", "strong", None)
+
+
+def optimal_lookahead_by_x(rows: Sequence[dict], kind: str, exponents: Sequence[float] = X_EXPONENTS) -> list[dict]:
+    """The paper's first objective, planning time + x * path length (its tables "range of x ->
+    optimal lookahead"): the ranges of x over which one lookahead minimises LRTA*'s mean sum, and
+    whether D* Lite's sum is smaller there. Times in microseconds, so x is microseconds per move.
+    Ties go to the smaller lookahead.
+
+    >>> rows = [dict(kind="maze", instance=0, algorithm="lrta_astar", heuristic="weak", lookahead=n,
+    ...              expansions=0, episodes=1, moves=m, planning_us=t) for n, m, t in ((1, 100, 10.0), (3, 50, 20.0))]
+    >>> [(r["from"], r["to"], r["lookahead"]) for r in optimal_lookahead_by_x(rows, "maze", (-1, 0, 1))]
+    [('10^-1.00', '10^-1.00', 1), ('10^+0.00', '10^+1.00', 3)]
+    """
+    lrta, dstar = _curves(rows, kind)
+    if not lrta:
+        return []
+    table: list[dict] = []
+    for e in exponents:
+        x = 10.0 ** e
+        best = min(lrta, key=lambda n: (lrta[n]["planning_us"] + x * lrta[n]["moves"], n))
+        total = lrta[best]["planning_us"] + x * lrta[best]["moves"]
+        dstar_total = dstar["planning_us"] + x * dstar["moves"] if dstar else None
+        better = "D* Lite" if dstar_total is not None and dstar_total < total else "LRTA*"
+        if table and table[-1]["lookahead"] == best and table[-1]["better"] == better:
+            table[-1]["to"] = f"10^{e:+.2f}"
+            continue
+        table.append({"from": f"10^{e:+.2f}", "to": f"10^{e:+.2f}", "lookahead": best, "better": better,
+                      "LRTA* moves": lrta[best]["moves"], "LRTA* planning [us]": lrta[best]["planning_us"]})
+    return table
+
+
+def best_under_limit(rows: Sequence[dict], kind: str, per: str) -> list[dict]:
+    """The paper's second and third objectives: the shortest path when the planning time per
+    episode (``per="episode"``, its column (g)) or per move (``"move"``, (h)) may not exceed a limit.
+
+    One line per limit at which the choice changes: LRTA*'s lookahead with the shortest mean path
+    among those whose mean time per episode (move) fits, whether D* Lite fits, and which of the two
+    gives the shorter path. Like the paper, it argues with averages (a hard limit would bound each
+    episode's time, not the mean).
+    """
+    column = {"episode": "planning_us_per_episode", "move": "planning_us_per_move"}[per]
+    lrta, dstar = _curves(rows, kind)
+    limits = sorted({a[column] for a in lrta.values()} | ({dstar[column]} if dstar else set()))
+    table: list[dict] = []
+    for limit in limits:
+        fits = [n for n in lrta if lrta[n][column] <= limit]
+        best = min(fits, key=lambda n: (lrta[n]["moves"], n)) if fits else None
+        dstar_fits = bool(dstar) and dstar[column] <= limit
+        if dstar_fits and (best is None or dstar["moves"] < lrta[best]["moves"]):
+            choice = "D* Lite"
+        else:
+            choice = "LRTA*" if best is not None else "-"
+        line = {f"limit per {per} [us]": limit, "LRTA* lookahead": "-" if best is None else best,
+                "LRTA* moves": lrta[best]["moves"] if best is not None else "-",
+                "D* Lite fits": "yes" if dstar_fits else "no", "use": choice}
+        if table and all(table[-1][k] == line[k] for k in ("LRTA* lookahead", "D* Lite fits", "use")):
+            continue
+        table.append(line)
+    return table
+
+
+def _per_episode(r: dict) -> float:
+    return r["planning_us"] / r["episodes"] if r["episodes"] else 0.0
+
+
+def _per_move(r: dict) -> float:
+    return r["planning_us"] / r["moves"] if r["moves"] else 0.0
+
+
+def objective_findings(rows: Sequence[dict]) -> list[Finding]:
+    """The paper's answers for its three planning objectives (Sections 6 and 7), checked."""
+    rows = group_runs(rows)
+    result: list[Finding] = []
+    paper = {"maze": {"least": 21, "x": "10^-0.27", "episode": 75, "move": 165},
+             "random": {"least": 1}}
+    for kind in KINDS:
+        lrta, dstar = _curves(rows, kind)
+        if len(lrta) < 3:
+            continue
+        heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+        by_x = optimal_lookahead_by_x(rows, kind)
+        optimal = [line["lookahead"] for line in by_x]
+        least = min(lrta, key=lambda n: (lrta[n]["planning_us"], n))
+        result.append(Finding(
+            f"{kind}: minimising planning time + x * path length, the optimal lookahead grows with x, starting "
+            f"at the lookahead that minimises planning time (paper: {paper[kind]['least']})",
+            optimal == sorted(optimal) and optimal[0] == least,
+            "x (us per move) -> lookahead: " + "; ".join(
+                f"{line['from']}-{line['to']}: {line['lookahead']}" + (" (D* Lite better)" if line["better"] == "D* Lite" else "")
+                for line in by_x)))
+        if not dstar:
+            continue
+        first = next((i for i, line in enumerate(by_x) if line["better"] == "D* Lite"), None)
+        dstar_from = None if first is None else by_x[first]["from"]
+        if kind == "maze":
+            result.append(Finding(
+                "maze: for x above some threshold D* Lite has the smaller planning time + x * path length, below it "
+                f"LRTA* with the optimal lookahead (paper: {paper[kind]['x']})",
+                first is not None and all(line["better"] == "D* Lite" for line in by_x[first:]),
+                f"D* Lite better from x = {dstar_from or 'never (up to 10^+4.00)'}"))
+        else:
+            result.append(Finding(
+                "random: for every x, LRTA* with the optimal lookahead has a smaller planning time + x * path length "
+                "than D* Lite",
+                dstar_from is None, f"D* Lite better from x = {dstar_from or 'never (10^-4.00 to 10^+4.00)'}"))
+        largest = max(lrta)
+        for per, column, measure in (("episode", "planning_us_per_episode", _per_episode),
+                                     ("move", "planning_us_per_move", _per_move)):
+            below = 0  # the largest lookahead up to which every lookahead plans faster per episode (move) than D* Lite
+            for n in sorted(lrta):
+                if lrta[n][column] >= dstar[column]:
+                    break
+                below = n
+            slower, slower_half, count = paired_difference(rows, kind, ("lrta_astar", heuristic, largest),
+                                                           ("dstar_lite", "strong", None), measure)
+            longer, longer_half, _ = paired_difference(rows, kind, ("lrta_astar", heuristic, largest),
+                                                       ("dstar_lite", "strong", None), "moves")
+            evidence = (f"D* Lite {dstar[column]:.2f} us per {per}, {dstar['moves']:.1f} moves; LRTA* plans faster per "
+                        f"{per} up to lookahead {below or 'none'}" + (f" (paper: {paper[kind][per]})" if kind == "maze" else "")
+                        + f"; at lookahead {largest} {lrta[largest][column]:.2f} us per {per} and {lrta[largest]['moves']:.1f} "
+                        f"moves; lookahead {largest} minus D* Lite on the same {'mazes' if kind == 'maze' else 'grids'}: {slower:+.2f} ± {slower_half:.2f} us per "
+                        f"{per}, {longer:+.1f} ± {longer_half:.1f} moves (95% CI, {count} {'mazes' if kind == 'maze' else 'grids'})")
+            fits = [n for n in lrta if lrta[n][column] <= dstar[column]]
+            if kind == "maze":
+                result.append(Finding(
+                    f"maze: with a time limit per {per} LRTA* (the largest lookahead that fits) is the choice below D* "
+                    f"Lite's time per {per}, D* Lite above it: no lookahead run gives paths as short as D* Lite's",
+                    bool(fits) and all(lrta[n]["moves"] > dstar["moves"] for n in lrta), evidence))
+            else:
+                result.append(Finding(
+                    f"random: with a time limit per {per} LRTA* is always the choice: some lookahead plans at most D* "
+                    f"Lite's time per {per} and finds paths no longer than D* Lite's",
+                    any(lrta[n]["moves"] <= dstar["moves"] for n in fits), evidence))
     return result
 
 
-def findings_markdown(found: Sequence[Finding]) -> str:
-    lines = ["| finding | holds here | numbers |", "|---|:---:|---|"]
-    lines += [f"| {f.claim} | {'yes' if f.holds else '**no**'} | {f.evidence} |" for f in found]
-    return "\n".join(lines) + "\n"
+def objectives_markdown(rows: Sequence[dict]) -> str:
+    """The three objectives' tables for each kind of grid that ``rows`` holds, as Markdown."""
+    parts = []
+    for kind in KINDS:
+        by_x = optimal_lookahead_by_x(rows, kind)
+        if not by_x:
+            continue
+        parts += [f"### {kind}: planning time + x * path length (x in us per move)", "", to_markdown(by_x)]
+        for per in ("episode", "move"):
+            parts += [f"### {kind}: shortest path under a time limit per {per}", "", to_markdown(best_under_limit(rows, kind, per))]
+    return "\n".join(parts)
+
+
+def plot_planning_objectives(rows: Sequence[dict]):
+    """Figure 9 (not in the paper, which gives tables): for each kind of grid, the optimal lookahead
+    against x, and the shortest mean path against a time limit per episode and per move."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import NullFormatter
+
+    rows = group_runs(rows)
+    kinds = [kind for kind in KINDS if optimal_lookahead_by_x(rows, kind)] or list(KINDS)
+    figure = Figure(figsize=(16, 4.3 * len(kinds)), layout="constrained")
+    axes = figure.subplots(len(kinds), 3, squeeze=False)
+    for row_axes, kind in zip(axes, kinds):
+        lrta, dstar = _curves(rows, kind)
+        heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+        if not lrta:  # nothing to choose between
+            for ax in row_axes:
+                ax.text(0.5, 0.5, f"{kind}: no LRTA* runs", ha="center", va="center", transform=ax.transAxes)
+            continue
+        ax = row_axes[0]
+        xs = [10.0 ** e for e in X_EXPONENTS]
+        optimal = [min(lrta, key=lambda n: (lrta[n]["planning_us"] + x * lrta[n]["moves"], n)) for x in xs]
+        ax.step(xs, optimal, where="post", label=f"LRTA* ({heuristic} h): optimal lookahead")
+        if dstar:
+            better = [dstar["planning_us"] + x * dstar["moves"] < lrta[n]["planning_us"] + x * lrta[n]["moves"]
+                      for x, n in zip(xs, optimal)]
+            if any(better):
+                ax.axvspan(xs[better.index(True)], xs[-1], color="tab:red", alpha=0.12,
+                           label="D* Lite's sum smaller than LRTA*'s")
+            else:
+                ax.plot([], [], " ", label="D* Lite's sum never smaller here")
+        ax.set(xscale="log", title=f"{kind}: minimise planning time + x * path length",
+               xlabel="x [us of planning per move]", ylabel="optimal lookahead")
+        for ax, per, column in ((row_axes[1], "episode", "planning_us_per_episode"),
+                                (row_axes[2], "move", "planning_us_per_move")):
+            limits = sorted(a[column] for a in lrta.values())
+            if dstar:
+                limits = sorted(set(limits) | {dstar[column]})
+            top = max(limits) * 1.5 if limits else 1.0
+            best = [min((lrta[n]["moves"] for n in lrta if lrta[n][column] <= limit), default=float("nan"))
+                    for limit in limits]
+            ax.step(limits + [top], best + best[-1:], where="post",
+                    label=f"LRTA* ({heuristic} h), best lookahead that fits")
+            points = sorted(lrta)
+            ax.scatter([lrta[n][column] for n in points], [lrta[n]["moves"] for n in points], s=10, color="tab:blue",
+                       alpha=0.5, label="LRTA*, one point per lookahead")
+            for n in points[:: max(1, len(points) // 8)] + points[-1:]:
+                ax.annotate(str(n), (lrta[n][column], lrta[n]["moves"]), textcoords="offset points", xytext=(3, 3), fontsize=7)
+            if dstar:
+                ax.hlines(dstar["moves"], dstar[column], top, color="tab:red", label="D* Lite (fits from its time)")
+                ax.plot([dstar[column]], [dstar["moves"]], "s", color="tab:red", markersize=7)
+            ax.set(xscale="log", yscale="log", title=f"{kind}: shortest path, time limit per {per}",
+                   xlabel=f"limit on the mean planning time per {per} [us]", ylabel="path length [moves] (mean)")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
+        for ax in row_axes:
+            ax.legend(fontsize=8)
+            ax.grid(alpha=0.3)
+    return figure
 
 
 # -- figures ----------------------------------------------------------------------------------------
@@ -673,7 +829,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
         atomic_write_text(outdir / name, content)
         written.append(outdir / name)
 
-    runs = write_runs(outdir, rows)
+    runs = write_runs(outdir, rows, large=LARGE_RUNS)  # LARGE_RUNS read here: a test lowers it
     written.append(runs)
     groups = group_runs(rows)
     tables = {
@@ -685,8 +841,11 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
     for stem, (table, columns) in tables.items():
         text(f"{stem}.csv", to_csv(table))
         text(f"{stem}.md", to_markdown(table, columns))
+    text("table5_objectives.md", "# The paper's planning objectives (Section 6), on these runs\n\n" + (
+        objectives_markdown(groups) or "(no LRTA* runs)\n"))
     for stem, plot in (("figure7_time_vs_expansions", plot_time_vs_expansions),
-                       ("figure8_time_vs_path_length", plot_time_vs_path_length)):
+                       ("figure8_time_vs_path_length", plot_time_vs_path_length),
+                       ("figure9_planning_objectives", plot_planning_objectives)):
         written.append(save_figure(plot(groups), outdir / f"{stem}.png", dpi=110))
     kinds = {kind: len({r["instance"] for r in rows if r["kind"] == kind}) for kind in KINDS}
     sizes = sorted({r["size"] for r in rows})
@@ -708,7 +867,9 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "") ->
                to_markdown(tables["table2_mazes"][0], tables["table2_mazes"][1]),
                "## Table 3: random grids (both strong h)", "",
                to_markdown(tables["table3_random"][0], tables["table3_random"][1]),
-               f"Other tables: `table1_heuristics.md`, `table4_bfs.md`; every run: `{runs.name}`; figures: "
-               "`figure7_time_vs_expansions.png`, `figure8_time_vs_path_length.png`.", ""]
+               f"Other tables: `table1_heuristics.md`, `table4_bfs.md`, `table5_objectives.md` (the planning "
+               f"objectives: optimal lookahead against x, shortest path under a time limit per episode and per move); "
+               f"every run: `{runs.name}`; figures: `figure7_time_vs_expansions.png`, "
+               "`figure8_time_vs_path_length.png`, `figure9_planning_objectives.png`.", ""]
     text("findings.md", "\n".join(report))
     return written

@@ -40,7 +40,7 @@ import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir
 from reference.experiments.parallel import map_with_progress
-from reference.experiments.realtime import Finding, findings_markdown, open_runs, to_csv, to_markdown, write_runs
+from reference.experiments.report import Finding, findings_markdown, open_runs, to_csv, to_markdown, write_runs
 from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
 from reference.world.fileio import atomic_write_text
 from reference.world.grid import Cell, Gridworld, cost_value

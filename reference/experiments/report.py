@@ -1,0 +1,193 @@
+"""What every experiment's report is made of: tables (Markdown and CSV), runs files, findings, intervals.
+
+Every file is written atomically (:mod:`reference.world.fileio`): a reader never sees half a report.
+
+>>> table = [{"lookahead": 1, "moves": 12.5}]
+>>> print(to_markdown(table), end="")
+| lookahead | moves |
+|---:|---:|
+| 1 | 12.50 |
+>>> print(to_csv(table), end="")
+lookahead,moves
+1,12.5
+>>> print(findings_markdown([Finding("paths get shorter", True, "12 -> 9 moves")]), end="")
+| finding | holds here | numbers |
+|---|:---:|---|
+| paths get shorter | yes | 12 -> 9 moves |
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from reference.world.fileio import atomic_write_bytes, atomic_write_text
+
+# -- numbers in tables --------------------------------------------------------------------------------
+
+
+def two_decimals(value: Any) -> str:
+    """A table cell with floats to two decimals (the paper tables' style): ``12.5`` -> ``"12.50"``."""
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def three_significant(value: Any) -> str:
+    """A table cell with floats to three significant digits, thousands whole; ``None`` as a dash.
+
+    >>> three_significant(0.012345), three_significant(123456.7), three_significant(None)
+    ('0.0123', '123,457', '–')
+    """
+    if isinstance(value, float):
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    return "–" if value is None else str(value)
+
+
+# -- tables ---------------------------------------------------------------------------------------------
+
+
+def to_markdown(table: Sequence[dict], columns: Sequence[tuple[str, str] | str] | None = None, *,
+                number: Callable[[Any], str] = two_decimals, rule: str = "---:",
+                empty: str | None = "(no runs)\n") -> str:
+    """A GitHub Markdown table, one line per row.
+
+    ``columns``: (key, header) pairs, or keys that are their own headers; default every key of the
+    first row. ``number`` writes a cell; ``rule`` is each column's line under the header (``"---:"``
+    right-aligned, ``"---"`` the default alignment); an empty ``table`` gives ``empty``, or, when
+    ``empty`` is None, the header alone.
+
+    >>> print(to_markdown([{"level": 2, "cost": 1234.5}], ["level", "cost"], number=three_significant, rule="---"), end="")
+    | level | cost |
+    |---|---|
+    | 2 | 1,234 |
+    """
+    if not table and (empty is not None or columns is None):
+        return empty or ""
+    pairs = [(c, c) if isinstance(c, str) else c for c in (columns or list(table[0]))]
+    lines = ["| " + " | ".join(header for _, header in pairs) + " |", "|" + "|".join(rule for _ in pairs) + "|"]
+    lines += ["| " + " | ".join(number(row.get(key, "")) for key, _ in pairs) + " |" for row in table]
+    return "\n".join(lines) + "\n"
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A plain-text table for a terminal, numbers right-aligned (what ``ftr`` commands print).
+
+    >>> print(format_table(["maze", "moves"], [[0, 12], [1, 7]]))
+    maze  moves
+    ----  -----
+       0     12
+       1      7
+    """
+    cells = [[_text(v) for v in row] for row in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    numeric = [all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows) for i in range(len(headers))]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells])
+
+
+def _text(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 10 else f"{value:,.1f}"
+    return str(value)
+
+
+def to_csv(table: Sequence[dict], line_end: str = "\n") -> str:
+    """The rows as CSV text, the columns every key of any row in first-seen order ("" if no rows).
+
+    ``line_end``: ``"\\n"``, or ``"\\r\\n"`` (the csv module's own, which some studies' files keep).
+    """
+    if not table:
+        return ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for row in table for k in row)),
+                            lineterminator=line_end)
+    writer.writeheader()
+    writer.writerows(table)
+    return out.getvalue()
+
+
+def write_csv(table: Sequence[dict], path: str | Path, line_end: str = "\n") -> Path:
+    """:func:`to_csv` written atomically to ``path``; returns the path."""
+    atomic_write_text(path, to_csv(table, line_end))
+    return Path(path)
+
+
+# -- runs files -----------------------------------------------------------------------------------------
+
+#: A runs file whose CSV is longer than this is written gzipped (``runs.csv.gz``): the paper-scale
+#: comparison's 410,025 runs are about 40 MB of CSV, the subgoaling evaluation's 24,000 runs 4 MB.
+LARGE_RUNS = 2_000_000
+
+
+def write_runs(outdir: str | Path, rows: Sequence[dict], name: str = "runs.csv", line_end: str = "\n",
+               large: int = LARGE_RUNS) -> Path:
+    """Write every run into ``outdir`` as ``name``, or as ``name.gz`` when its CSV is longer than
+    ``large`` characters, and remove the other one if an earlier report left it; returns the file's
+    path. :func:`open_runs` reads either."""
+    text = to_csv(rows, line_end)
+    plain = Path(outdir) / name
+    zipped = plain.with_name(plain.name + ".gz")
+    if len(text) <= large:
+        atomic_write_text(plain, text)
+        zipped.unlink(missing_ok=True)
+        return plain
+    # mtime=0: the same rows give the same bytes, so a re-made report does not change the file
+    atomic_write_bytes(zipped, gzip.compress(text.encode(), mtime=0))
+    plain.unlink(missing_ok=True)
+    return zipped
+
+
+def runs_file(path: str | Path) -> Path:
+    """``path``, or ``path.gz`` if only that exists (where :func:`write_runs` put a large file)."""
+    path = Path(path)
+    zipped = path.with_name(path.name + ".gz")
+    return zipped if not path.is_file() and zipped.is_file() else path
+
+
+def open_runs(path: str | Path):
+    """A runs file :func:`write_runs` wrote, opened for reading as text (gzipped or not)."""
+    if str(path).endswith(".gz"):
+        return gzip.open(path, "rt", newline="", encoding="utf-8")
+    return open(path, newline="", encoding="utf-8")
+
+
+# -- findings and intervals -------------------------------------------------------------------------------
+
+
+@dataclass
+class Finding:
+    """One claim of a paper, whether the measured numbers bear it out, and the numbers."""
+
+    claim: str
+    holds: bool
+    evidence: str
+
+
+def findings_markdown(found: Sequence[Finding]) -> str:
+    """The findings as a Markdown table: claim, yes / **no**, the numbers."""
+    lines = ["| finding | holds here | numbers |", "|---|:---:|---|"]
+    lines += [f"| {f.claim} | {'yes' if f.holds else '**no**'} | {f.evidence} |" for f in found]
+    return "\n".join(lines) + "\n"
+
+
+def ci95(values: Sequence[float]) -> float:
+    """Half-width of the 95% confidence interval of the mean of ``values`` (Student's t; 0 for fewer than 2).
+
+    >>> round(ci95([1.0, 2.0, 3.0, 4.0]), 3)        # 3.182 (t, 3 degrees of freedom) * 1.291 / 2
+    2.054
+    """
+    import statistics
+
+    from scipy.stats import t  # here, not at the top: the command line imports this module and starts fast without SciPy
+
+    n = len(values)
+    if n < 2:
+        return 0.0
+    return float(t.ppf(0.975, n - 1) * statistics.stdev(values) / n ** 0.5)

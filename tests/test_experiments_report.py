@@ -1,0 +1,72 @@
+"""The report writers every experiment shares: Markdown, CSV and plain-text tables, runs files, findings."""
+
+from __future__ import annotations
+
+import gzip
+
+from reference.experiments.report import (
+    Finding, ci95, findings_markdown, format_table, open_runs, runs_file, three_significant, to_csv, to_markdown,
+    write_csv, write_runs,
+)
+
+TABLE = [{"map": "a", "cost": 1234.5, "share": 0.0123456}, {"map": "b", "cost": 2.0, "share": None}]
+
+
+def test_markdown_in_the_paper_tables_style():
+    # two decimals, right-aligned; a missing key is an empty cell; chosen columns get their own headers
+    assert to_markdown(TABLE[:1]) == "| map | cost | share |\n|---:|---:|---:|\n| a | 1234.50 | 0.01 |\n"
+    assert to_markdown([{"x": 1}], [("x", "X"), ("y", "Y")]) == "| X | Y |\n|---:|---:|\n| 1 |  |\n"
+    assert to_markdown([]) == to_markdown([], [("x", "X")]) == "(no runs)\n"
+
+
+def test_markdown_in_three_significant_digits_with_the_default_alignment():
+    text = to_markdown(TABLE, ["map", "cost", "share"], number=three_significant, rule="---", empty=None)
+    assert text == ("| map | cost | share |\n|---|---|---|\n"
+                    "| a | 1,234 | 0.0123 |\n"      # 1234.5 rounds half to even: 1,234
+                    "| b | 2 | – |\n")
+    # with empty=None an empty table is its header alone
+    assert to_markdown([], ["map", "cost"], rule="---", empty=None) == "| map | cost |\n|---|---|\n"
+
+
+def test_csv_columns_are_every_key_in_first_seen_order_with_either_line_end(tmp_path):
+    rows = [{"a": 1}, {"b": 2.5, "a": 3}]
+    assert to_csv(rows) == "a,b\n1,\n3,2.5\n"
+    assert to_csv(rows, line_end="\r\n") == "a,b\r\n1,\r\n3,2.5\r\n"
+    assert to_csv([]) == ""
+    path = write_csv(rows, tmp_path / "t.csv", line_end="\r\n")
+    assert path.read_bytes() == b"a,b\r\n1,\r\n3,2.5\r\n"
+
+
+def test_large_runs_are_gzipped_reproducibly_and_the_stale_other_file_goes(tmp_path):
+    rows = [{"instance": i, "moves": 10 * i} for i in range(50)]
+    small = write_runs(tmp_path, rows)
+    assert small == tmp_path / "runs.csv" and small.read_text() == to_csv(rows)
+    large = write_runs(tmp_path, rows, large=100)
+    assert large == tmp_path / "runs.csv.gz" and not small.exists()
+    assert gzip.decompress(large.read_bytes()).decode() == to_csv(rows)
+    first = large.read_bytes()
+    assert write_runs(tmp_path, rows, large=100).read_bytes() == first      # mtime 0: the same bytes again
+    assert runs_file(tmp_path / "runs.csv") == large                       # only the .gz is there
+    with open_runs(large) as handle:
+        assert handle.read() == to_csv(rows)
+    write_runs(tmp_path, rows, name="runs_512.csv", line_end="\r\n")
+    assert (tmp_path / "runs_512.csv").read_bytes().startswith(b"instance,moves\r\n0,0\r\n")
+    write_runs(tmp_path, rows)                                              # small again: the .gz goes
+    assert not large.exists() and runs_file(tmp_path / "runs.csv") == tmp_path / "runs.csv"
+
+
+def test_findings_table_and_confidence_interval():
+    text = findings_markdown([Finding("A holds", True, "1 < 2"), Finding("B holds", False, "3 > 2")])
+    assert text.splitlines()[2:] == ["| A holds | yes | 1 < 2 |", "| B holds | **no** | 3 > 2 |"]
+    # mean 20, sample standard deviation 10, t(0.975, 2) = 4.303: 4.303 * 10 / sqrt(3) = 24.84
+    assert round(ci95([10.0, 20.0, 30.0]), 2) == 24.84
+    assert ci95([5.0]) == 0.0
+
+
+def test_plain_text_table_aligns_numbers_right_and_words_left():
+    assert format_table(["name", "moves", "ms"], [["a", 12, 0.5], ["bb", 7, 1234.25]]).splitlines() == [
+        "name  moves       ms",
+        "----  -----  -------",
+        "a        12    0.500",
+        "bb        7  1,234.2",   # .1f of 1234.25 rounds half to even
+    ]
