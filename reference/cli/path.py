@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/gamemaps"), metavar="DIR",
                         help="with --check-all: where the report goes (default docs/gamemaps)")
     parser.add_argument("--sample", type=int, metavar="N", help="with --check-all: only N lines spread over each file")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, quick_exit=True)  # see reference/cli/__init__.py
 
 
 def run(args: argparse.Namespace) -> int:
