@@ -73,7 +73,7 @@ run_compiled(instance.grid, instance.start, instance.target)  # the search alone
 clock.append(time.process_time())
 print(json.dumps([b - a for a, b in zip(clock, clock[1:])] + [any(m.startswith("scipy") for m in sys.modules)]))
 """
-PHASE_NAMES = ["import numpy", "the command line: every command registered",
+PHASE_NAMES = ["import numpy", "the command line: `ftr run`'s own module registered",
                "import reference.solutions.compiled: Numba and its registries", "the twin's modules",
                "first run: load the compiled code + search", "second run: the search alone"]
 
