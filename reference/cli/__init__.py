@@ -11,7 +11,7 @@ second less than registering all of them); any other command line builds the who
 A command that may end the process without the interpreter's teardown sets ``quick_exit=True`` beside
 its handler: when ``main`` runs as the program (no ``argv`` given), it then flushes the output, runs
 the ``atexit`` handlers and calls ``os._exit``. Once Numba's registries are loaded, tearing down their
-objects costs about 0.15 CPU s, a fifth of a warm ``ftr run`` (docs/speed.md); commands that leave
+objects costs about 0.2 CPU s, a third of a warm ``ftr run`` (docs/speed.md); commands that leave
 files open or children running must not ask for it.
 
 User mistakes (a missing file, a malformed map, a blocked start, a bad option) end with one clear line on stderr

@@ -2,13 +2,14 @@
 ``(f, tie, stamp)`` triples whose f is a double.
 
 The compiled twin of :class:`reference.solutions.heap.BinaryHeap` (SPEC §11), for use inside
-``@njit`` functions. Both kinds hold cell indices with a position index (``pos[item]``: where the
-item is in the heap, -1 when absent) and compare keys that stamps make distinct, so either pops
-the same items in the same order as the reference heap.
+``@njit`` functions. Both kinds hold cell indices with a position index (where the item is in the
+heap, -1 when absent). Where stamps make the keys distinct, any correct heap pops the same items in
+the same order; where keys can tie (D* Lite's), this heap breaks ties as the reference heap does
+(``compiled/realtime.py``).
 
 **Packed keys** (the grid searches whose costs are integers: Repeated A*, the real-time planners).
-A heap is a plain tuple of four NumPy arrays, so it passes into and out of
-compiled code without boxing and Numba can cache every function that takes one:
+A heap is a plain tuple of four NumPy arrays, so it passes into and out of compiled code without
+boxing and Numba can cache every function that takes one:
 
 - ``keys``  (int64[capacity]): the heap array of keys; ``keys[0]`` is the smallest;
 - ``items`` (uint32[capacity]): ``items[i]`` is the item whose key is ``keys[i]``;
