@@ -95,8 +95,10 @@ def test_ftr_path_jsonl_is_exactly_one_object_per_line(tmp_path):
         {"index": 3, "cost": None, "optimal": 3.0, "expansions": 2},  # water pool of two cells, then OPEN empties
     ]
     assert all(list(obj) == ["index", "cost", "optimal", "expansions"] for obj in objects)
-    one = ftr(tmp_path / "m.map", "--scen", scen, "--index", "2", "--jsonl", "--readable")
+    one = ftr(tmp_path / "m.map", "--scen", scen, "--index", "2", "--jsonl", "--engine", "python")
     assert json.loads(one.stdout) == objects[2]
+    old_spelling = ftr(tmp_path / "m.map", "--scen", scen, "--index", "2", "--jsonl", "--readable")  # hidden alias
+    assert json.loads(old_spelling.stdout) == objects[2]
     four = ftr(tmp_path / "m.map", "--scen", scen, "--index", "0", "--jsonl", "--connectivity", "4")
     assert json.loads(four.stdout)["cost"] == 8.0
 

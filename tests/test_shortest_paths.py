@@ -210,7 +210,7 @@ def test_dijkstra_order_paths_and_early_stop():
 @pytest.mark.parametrize("connectivity", [4, 8])
 @pytest.mark.parametrize("tie_break", ["larger_g", "smaller_g"])
 def test_the_compiled_twin_expands_the_same_cells_in_the_same_order(connectivity, tie_break):
-    from reference.solutions.compiled.astar import astar as compiled_astar
+    from reference.solutions.compiled.shortest_paths import astar as compiled_astar
 
     rng = np.random.default_rng(99 + connectivity)
     for _ in range(60):
@@ -221,7 +221,7 @@ def test_the_compiled_twin_expands_the_same_cells_in_the_same_order(connectivity
 
 
 def test_the_compiled_twin_on_benchmark_maps(shared_dir):
-    from reference.solutions.compiled.astar import astar as compiled_astar
+    from reference.solutions.compiled.shortest_paths import astar as compiled_astar
     from reference.world.maps import read_scen, read_scen_terrains
     from reference.world.terrain import passable, scenario_capability
 

@@ -82,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_line(args: argparse.Namespace) -> int:
     from reference.experiments.dynamic import Engine, Problem, run_problem
-    from reference.solutions.compiled.astar import astar_cost
+    from reference.solutions.compiled.shortest_paths import astar_cost
 
     for name in ("depth", "level", "cap", "max_actions"):
         value = getattr(args, name)

@@ -34,8 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--scen", type=Path, metavar="FILE", help="the .scen file whose lines to solve")
     parser.add_argument("--index", type=int, metavar="I", help="solve only line I (0 = the first line after 'version')")
     parser.add_argument("--connectivity", type=int, choices=[4, 8], default=8, help="moves: 8 (default) or 4")
-    parser.add_argument("--readable", action="store_true",
-                        help="run the readable A* instead of its compiled twin (same expansions, slower)")
+    parser.add_argument("--engine", choices=["compiled", "python"], default="compiled",
+                        help="compiled: the Numba twin (default); python: the readable A* (same expansions, slower)")
+    parser.add_argument("--readable", dest="engine", action="store_const", const="python",
+                        help=argparse.SUPPRESS)  # the old spelling of --engine python
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per line on stdout, nothing else")
     parser.add_argument("--draw", type=Path, metavar="PNG",
                         help="with --index: draw the map's terrain, the expanded cells and the path")
@@ -48,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/gamemaps"), metavar="DIR",
                         help="with --check-all: where the report goes (default docs/gamemaps)")
     parser.add_argument("--sample", type=int, metavar="N", help="with --check-all: only N lines spread over each file")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, quick_exit=True)  # see reference/cli/__init__.py
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,16 +107,16 @@ def solve_lines(args: argparse.Namespace) -> int:
     if not args.jsonl:
         from reference.experiments.report import format_table
 
-        print(f"A*, {args.connectivity}-connected, {'readable' if args.readable else 'compiled'}")
+        print(f"A*, {args.connectivity}-connected, {'readable' if args.engine == 'python' else 'compiled'}")
         print(format_table(["index", "map", "start", "goal", "cost", "optimal", "expansions"], rows))
     return 0
 
 
 def _astar(args: argparse.Namespace):
-    if args.readable:
+    if args.engine == "python":
         from reference.solutions.shortest_paths import astar
     else:
-        from reference.solutions.compiled.astar import astar
+        from reference.solutions.compiled.shortest_paths import astar
     return astar
 
 

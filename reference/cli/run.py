@@ -27,11 +27,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--trace", metavar="FILE",
                         help="write the full trace: the trace object of docs/contract.md section 8 for one "
                         "instance, a JSON list for several")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, quick_exit=True)  # see reference/cli/__init__.py
 
 
 def run(args: argparse.Namespace) -> int:
-    from reference.solutions import solve
     from reference.world.fileio import atomic_write_text
 
     instances = load_instances(args)
@@ -45,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
 
             trace = run_compiled(instance.grid, instance.start, instance.target, args.algorithm, args.tie_break)
         else:
+            from reference.solutions import solve
+
             trace = solve(instance, args.algorithm, args.tie_break)
         summary = {"maze": number, **trace.summary()}
         if args.jsonl:

@@ -26,7 +26,7 @@ import numpy as np
 from reference.experiments import report as report_writers  # (this module has its own report())
 from reference.experiments.report import open_runs, runs_file
 from reference.world.grid import Cell, Cost, cost_value, octile
-from reference.solutions.compiled.astar import astar_cost
+from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
 from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternDatabase, build_pattern_database
 from reference.solutions.dynamic.tree import DepthTree, collect_samples, oracle, train_depth_tree

@@ -32,7 +32,7 @@ import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.report import Finding, findings_markdown, to_csv, to_markdown
-from reference.solutions.compiled.astar import astar_cost
+from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.compiled.haa import distances_compiled
 from reference.solutions.haa import build_abstraction, haa_star
 from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of, mask_name

@@ -89,7 +89,7 @@ def matches(length: float, optimal: float, decimals: int) -> bool:
 def check_line(scenario: Scenario, terrain: np.ndarray, blocked_for: dict, file: str, index: int) -> LineCheck:
     """Solve one scenario line with the compiled eight-connected A*; ``blocked_for`` caches the
     blocked array per capability."""
-    from reference.solutions.compiled.astar import astar_cost  # here: Numba loads only when a check runs
+    from reference.solutions.compiled.shortest_paths import astar_cost  # here: Numba loads only when a check runs
 
     capability = scenario_capability(terrain, scenario.start)
     if capability not in blocked_for:
@@ -279,8 +279,8 @@ def compare_engines(scen_path: Path, sample: int = 20) -> dict[str, float]:
 
     Returns the summed expansions and seconds of each and their ratio.
     """
-    from reference.solutions.compiled.astar import astar as compiled_astar
-    from reference.solutions.compiled.astar import astar_cost
+    from reference.solutions.compiled.shortest_paths import astar as compiled_astar
+    from reference.solutions.compiled.shortest_paths import astar_cost
     from reference.solutions.shortest_paths import astar as readable_astar
 
     scenarios = read_scen(scen_path)

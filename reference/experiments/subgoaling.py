@@ -18,7 +18,7 @@ the goal is reachable and differs from the start. A plain ground agent (SPEC §1
 **Times** are CPU times of one engine for all three algorithms, so that their *ratios* can be set
 beside the paper's (absolute values cannot: C++ in 2011 against Python or Numba here). The default
 engine is the compiled one (:mod:`reference.solutions.compiled.subgoaling`: LRTA* and LRTA* with
-subgoaling; :mod:`reference.solutions.compiled.astar`: A*), which walks the same trajectories as the
+subgoaling; :mod:`reference.solutions.compiled.shortest_paths`: A*), which walks the same trajectories as the
 readable code (tests compare them); ``engine="python"`` times the readable code instead (the same
 successor function and heap for all three). Subgoal trees count as preprocessing, as in the paper
 (not in the planning times); the time to build *every* tree of a map comes from the compiled tree

@@ -1,18 +1,81 @@
 """Compiled twins (Numba) of the readable reference planners: same traces, expansion for expansion (SPEC §16).
 
-Numba caches each compiled function beside its source (``__pycache__/*.nbi`` and ``*.nbc``) and
-keys that cache on its own file alone. The twins call one another's functions (the planners
-compile the heap of ``heap.py`` into themselves), so after an edit of ``heap.py`` a planner would
-keep running the old heap from its cache. On import this package therefore fingerprints all its
-sources together and clears the cache when any of them changed (:func:`clear_stale_cache`).
+``compiled/X.py`` is the twin of ``reference/solutions/X.py`` and has its public names (docs/contract.md
+section 16 lists the pairs). Importing this package does two things before any twin is imported:
+
+* **Starts Numba without SciPy's linear algebra** (:func:`start_numba`). Numba looks for SciPy twice
+  on its way in: ``import numba`` imports ``scipy`` to check its version, and the first compiled call
+  (even one loaded from the cache) imports ``numba.np.arraymath``, which imports
+  ``scipy.linalg.cython_blas`` only to decide whether ``np.correlate`` and ``np.convolve`` may call
+  BLAS. ``scipy.linalg`` drags in SciPy's array-API layer, ``numpy.testing``, ``unittest`` and
+  ``numpy.f2py``: about 0.17 CPU s of a 0.9 s ``ftr run`` (docs/speed.md). No twin uses linear
+  algebra, so both imports are answered "not installed" while Numba starts; afterwards SciPy imports
+  normally, and Numba's ``np.dot`` and ``np.linalg`` still find it (they look at their first use). The
+  one difference: in a process that started Numba here, ``np.correlate``/``np.convolve`` compiled by
+  Numba sum in a loop instead of calling BLAS.
+* **Clears a stale cache.** Numba caches each compiled function beside its source
+  (``__pycache__/*.nbi`` and ``*.nbc``) and keys that cache on its own file alone. The twins call
+  one another's functions (the planners compile the heap of ``heap.py`` into themselves), so after
+  an edit of ``heap.py`` a planner would keep running the old heap from its cache. The package
+  therefore fingerprints all its sources together and clears the cache when any of them changed
+  (:func:`clear_stale_cache`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from reference.world.fileio import atomic_write_text
+
+
+@contextmanager
+def modules_hidden(*names: str) -> Iterator[None]:
+    """Inside the block, ``import NAME`` raises ImportError for each NAME not imported yet.
+
+    A ``None`` in ``sys.modules`` is Python's own "this module does not exist"; a name already
+    imported is left alone (hiding it would gain nothing), and the entries are removed afterwards.
+
+    >>> with modules_hidden("no_such_module_here"):
+    ...     try:
+    ...         import no_such_module_here
+    ...     except ImportError:
+    ...         print("hidden")
+    hidden
+    >>> "no_such_module_here" in sys.modules
+    False
+    """
+    hidden = [name for name in names if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+def start_numba() -> None:
+    """Import Numba and fill its registries of implementations with SciPy hidden (see above).
+
+    Numba fills its registries once per process, on the first compiled call; this does it now, so that
+    the BLAS probe in ``numba.np.arraymath`` finds no SciPy. Should a future Numba need SciPy there,
+    the registries are filled again with SciPy visible.
+    """
+    with modules_hidden("scipy"):
+        import numba  # noqa: F401  (its version check of SciPy is skipped: pyproject.toml requires one)
+    from numba.core.registry import cpu_target
+
+    try:
+        with modules_hidden("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack"):
+            cpu_target.target_context.refresh()
+    except ImportError:
+        cpu_target.target_context.refresh()
+
 
 #: The fingerprint of the sources the cache was built from, kept beside the cache.
 FINGERPRINT_FILE = "twin-sources.sha256"
@@ -53,3 +116,4 @@ def clear_stale_cache(folder: Path) -> bool:
 
 
 clear_stale_cache(Path(__file__).parent)
+start_numba()

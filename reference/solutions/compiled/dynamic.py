@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS
+from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS
 from reference.solutions.compiled.haa import distances_compiled
 from reference.solutions.dynamic.lrta import Agent, Controller, Run
 from reference.solutions.dynamic.pattern_database import GOAL_RULES

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _pop_min, _sift_up
+from reference.solutions.compiled.heap import triple_heap_pop as _pop_min, triple_heap_sift_up as _sift_up
+from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS
 from reference.world.grid import SQRT2, Cell, Cost
 
 

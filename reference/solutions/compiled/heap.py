@@ -1,8 +1,15 @@
-"""An indexed binary min-heap for compiled code: int64 keys, uint32 items, a position index.
+"""The indexed binary min-heap for compiled code, with keys of two kinds: packed int64 keys, or
+``(f, tie, stamp)`` triples whose f is a double.
 
 The compiled twin of :class:`reference.solutions.heap.BinaryHeap` (SPEC §11), for use inside
-``@njit`` functions. A heap is a plain tuple of four NumPy arrays, so it passes into and out of
-compiled code without boxing and Numba can cache every function that takes one:
+``@njit`` functions. Both kinds hold cell indices with a position index (where the item is in the
+heap, -1 when absent). Where stamps make the keys distinct, any correct heap pops the same items in
+the same order; where keys can tie (D* Lite's), this heap breaks ties as the reference heap does
+(``compiled/realtime.py``).
+
+**Packed keys** (the grid searches whose costs are integers: Repeated A*, the real-time planners).
+A heap is a plain tuple of four NumPy arrays, so it passes into and out of compiled code without
+boxing and Numba can cache every function that takes one:
 
 - ``keys``  (int64[capacity]): the heap array of keys; ``keys[0]`` is the smallest;
 - ``items`` (uint32[capacity]): ``items[i]`` is the item whose key is ``keys[i]``;
@@ -25,17 +32,24 @@ is one machine instruction instead of a loop over tuple fields, a heap entry is 
 a tuple object, and distinct stamps make keys distinct, so the pop order does not depend on how the
 heap breaks ties: any correct heap pops the same items in the same order.
 
-Numba caches compiled code per source file: a planner that calls these functions keeps its cached
-copy of them after this file changes. After editing it, delete the ``*.nbi``/``*.nbc`` files in the
-``__pycache__`` folders of the modules that use it.
+Numba caches compiled code per source file, so a planner that calls these functions would keep its
+cached copy of them after this file changes; the package's fingerprint of all the twins' sources
+(``compiled/__init__.py``) clears the cache when any of them changed, so nothing needs deleting.
 
-API (all ``@njit(cache=True)``; call them from Python too, for tests and small jobs):
+API of the packed heap (all ``@njit(cache=True)``; call them from Python too, for tests and small jobs):
 ``heap_new(item_count)``, ``heap_len``, ``heap_contains(heap, item)``, ``heap_peek(heap)`` (item),
 ``heap_peek_key(heap)``, ``heap_push(heap, item, key)``, ``heap_pop(heap)`` (item),
 ``heap_update(heap, item, key)`` (any direction), ``heap_remove(heap, item)``,
 ``heap_clear(heap)`` (O(size), not O(item_count): it forgets only the entries it holds).
 Misuse raises like the reference heap: ``IndexError`` (pop or peek an empty heap),
 ``KeyError`` (update or remove an absent item), ``ValueError`` (push an item already present).
+
+**(f, tie, stamp) keys** (the searches on known eight-connected maps: :mod:`.shortest_paths`, and the
+HAA* and subgoaling twins): f and the tie (``-g`` or ``g``) are doubles ``a + b·√2`` that no integer
+packs exactly, so the key stays three arrays indexed by heap position, ``f``, ``tie`` (float64) and
+``stamp`` (int64), beside ``heap`` (the items) and ``position``; the caller keeps the size. The caller
+writes a new or lowered key at its position, then calls :func:`triple_heap_sift_up`;
+:func:`triple_heap_pop` returns ``(item, new size)``.
 
 >>> heap = heap_new(10)
 >>> heap_push(heap, 3, 20); heap_push(heap, 7, 10); heap_push(heap, 5, 30)
@@ -215,3 +229,65 @@ def heap_clear(heap):
     for i in range(size[0]):
         pos[items[i]] = -1
     size[0] = 0
+
+
+# -- (f, tie, stamp) keys ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _triple_less(f, tie, stamp, i, j):
+    """Key of heap entry i < key of heap entry j, lexicographically on (f, tie, stamp)."""
+    if f[i] != f[j]:
+        return f[i] < f[j]
+    if tie[i] != tie[j]:
+        return tie[i] < tie[j]
+    return stamp[i] < stamp[j]
+
+
+@njit(cache=True)
+def _triple_swap(heap, f, tie, stamp, position, i, j):
+    heap[i], heap[j] = heap[j], heap[i]
+    f[i], f[j] = f[j], f[i]
+    tie[i], tie[j] = tie[j], tie[i]
+    stamp[i], stamp[j] = stamp[j], stamp[i]
+    position[heap[i]] = i
+    position[heap[j]] = j
+
+
+@njit(cache=True)
+def triple_heap_sift_up(heap, f, tie, stamp, position, i):
+    """Move entry ``i``, whose key was just written into ``f[i]``, ``tie[i]``, ``stamp[i]`` (a new
+    entry at ``i = size``, or a key that fell), up to its place. O(log n)."""
+    while i > 0:
+        parent = (i - 1) >> 1
+        if not _triple_less(f, tie, stamp, i, parent):
+            break
+        _triple_swap(heap, f, tie, stamp, position, i, parent)
+        i = parent
+
+
+@njit(cache=True)
+def _triple_sift_down(heap, f, tie, stamp, position, i, size):
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and _triple_less(f, tie, stamp, child + 1, child):
+            child += 1
+        if not _triple_less(f, tie, stamp, child, i):
+            break
+        _triple_swap(heap, f, tie, stamp, position, i, child)
+        i = child
+
+
+@njit(cache=True)
+def triple_heap_pop(heap, f, tie, stamp, position, size):
+    """Take the root (the smallest key) off the heap of ``size`` entries: ``(state, new size)``."""
+    s = heap[0]
+    position[s] = -1
+    size -= 1
+    if size > 0:  # the last entry to the root, then let it sink
+        heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
+        position[heap[0]] = 0
+        _triple_sift_down(heap, f, tie, stamp, position, 0, size)
+    return s, size

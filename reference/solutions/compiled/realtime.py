@@ -16,9 +16,9 @@ What differs in form, not in result:
   indexed heap (:mod:`reference.solutions.compiled.heap`), which breaks ties between equal keys
   exactly as :class:`~reference.solutions.heap.BinaryHeap` does (D* Lite's keys can tie, so its
   trace depends on that).
-- The trace stays in int32 arrays with per-episode offsets (:class:`CompiledRun`); it becomes the
-  kit's :class:`~reference.world.trace.Trace` only when asked (``run.trace``), since building
-  millions of tuples costs more than the search.
+- The trace stays in int32 arrays with per-episode offsets (:class:`RealtimeRun`, the readable
+  planners' result's name and properties); it becomes the kit's :class:`~reference.world.trace.Trace`
+  only when asked (``run.trace``), since building millions of tuples costs more than the search.
 - Planning time: reading the CPU-time clock costs ~0.4 us here, more than a whole lookahead-one
   episode, so the twin counts processor ticks instead (``rdtsc``, ~25 ns a read) around each episode's
   planning code and hands each episode its share of the run's CPU time:
@@ -561,8 +561,8 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
 
 
 @dataclass
-class CompiledRun:
-    """A compiled run, read like a :class:`~reference.solutions.realtime.RealtimeRun` (same properties).
+class RealtimeRun:
+    """The twin of :class:`reference.solutions.realtime.RealtimeRun`: a compiled run, with the same properties.
 
     With a recorded trace, episode ``i`` planned from ``agents[i]``, expanded
     ``expanded[expanded_offsets[i]:expanded_offsets[i + 1]]`` and chose the path
@@ -644,7 +644,7 @@ def warm_up() -> None:
 
 def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong",
                  lookahead: int = 1, knowledge: Knowledge | None = None, tie_break: str = "larger_g",
-                 record: bool = True, successors: str = "fixed", seed: int = 0) -> CompiledRun:
+                 record: bool = True, successors: str = "fixed", seed: int = 0) -> RealtimeRun:
     """Run planner ``name`` (a key of :data:`PLANNERS`) on the true ``grid``, seen through the fog of war.
 
     The arguments are :func:`~reference.solutions.realtime.run_algorithm`'s, with the grid in place
@@ -692,7 +692,7 @@ def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristi
         raise RuntimeError("D* Lite expanded more than twice the cells in one episode (compiled twin)")
     moves, expansions, episodes, max_expanded, planning_ticks, run_ticks = counts.tolist()
     seconds_per_tick = cpu_seconds / run_ticks if run_ticks > 0 else 0.0  # see the module docstring
-    run = CompiledRun(name, tie_break, heuristic, lookahead, width, target_index, bool(reached), moves, expansions,
+    run = RealtimeRun(name, tie_break, heuristic, lookahead, width, target_index, bool(reached), moves, expansions,
                       episodes, max_expanded, planning_ticks * seconds_per_tick)
     if record:
         trajectory, agents, expanded, expanded_end, path, path_end, ticks = trace

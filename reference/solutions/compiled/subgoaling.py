@@ -47,7 +47,8 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from reference.solutions.compiled.astar import MOVE_COLS, MOVE_ROWS, _pop_min, _search, _sift_up
+from reference.solutions.compiled.heap import triple_heap_pop as _pop_min, triple_heap_sift_up as _sift_up
+from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS, astar_workspace as _search
 from reference.solutions.subgoaling import algorithm_table
 from reference.world.grid import SQRT2, Cell, Cost, Gridworld, check_connectivity
 from reference.world.trace import SearchRecord, Trace

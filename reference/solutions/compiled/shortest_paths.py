@@ -8,7 +8,8 @@ with flat arrays in place of dictionaries:
 
 * a cell is its index ``row * width + col``;
 * g is two int64 arrays (straight and diagonal moves): the exact pair, as in the readable code;
-* OPEN is a binary heap of indices with a position array, keyed by ``(f, tie, stamp)`` where
+* OPEN is the binary heap of ``(f, tie, stamp)`` keys of :mod:`.heap` (:func:`~.heap.triple_heap_pop`),
+  an array of cell indices with a position array, keyed by ``(f, tie, stamp)`` where
   ``f = cost_value(g + h)`` and ``tie = -cost_value(g)`` (larger g first) or ``+cost_value(g)``,
   the doubles computed from the pairs by the same two operations as
   :func:`~reference.world.grid.cost_value` (``a + b * SQRT2``; Numba does not fuse them, so
@@ -29,66 +30,35 @@ from numba import njit
 from reference.solutions.shortest_paths import PathResult, blocked_array, check_start_and_goal
 from reference.world.grid import MOVES_8, SQRT2, Cell
 
+from .heap import triple_heap_pop, triple_heap_sift_up
+
 #: The move table as arrays Numba can index: the eight moves, E, SE, S, ..., NE.
 MOVE_ROWS = np.array([move[0] for move in MOVES_8], dtype=np.int64)
 MOVE_COLS = np.array([move[1] for move in MOVES_8], dtype=np.int64)
 
 
 @njit(cache=True)
-def _less(f, tie, stamp, i, j):
-    """Key of heap entry i < key of heap entry j, lexicographically on (f, tie, stamp)."""
-    if f[i] != f[j]:
-        return f[i] < f[j]
-    if tie[i] != tie[j]:
-        return tie[i] < tie[j]
-    return stamp[i] < stamp[j]
+def move_rule(blocked, height, width, row, col, d_row, d_col):
+    """The world's move rule (SPEC §12, :func:`reference.world.grid.successors`) for one move of the
+    table from ``(row, col)``: ``(r, c, diagonal, allowed)``, the cell it leads to, whether the move is
+    diagonal, and whether it may be taken (inside the grid, onto an unblocked cell, no corner cut).
 
+    One function for every compiled search. A plain ``@njit`` call costs nothing here: LLVM inlines it
+    (``bench/eight_step.py``: 0.99 to 1.01 times the written-out rule's time; Numba's own ``inline="always"``
+    took 1.07 times, and an earlier version of it 1.3 times). Loops that still write the rule out are
+    held equal to it by ``tests/test_compiled_eight_step.py``.
 
-@njit(cache=True)
-def _swap(heap, f, tie, stamp, position, i, j):
-    heap[i], heap[j] = heap[j], heap[i]
-    f[i], f[j] = f[j], f[i]
-    tie[i], tie[j] = tie[j], tie[i]
-    stamp[i], stamp[j] = stamp[j], stamp[i]
-    position[heap[i]] = i
-    position[heap[j]] = j
-
-
-@njit(cache=True)
-def _sift_up(heap, f, tie, stamp, position, i):
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not _less(f, tie, stamp, i, parent):
-            break
-        _swap(heap, f, tie, stamp, position, i, parent)
-        i = parent
-
-
-@njit(cache=True)
-def _sift_down(heap, f, tie, stamp, position, i, size):
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and _less(f, tie, stamp, child + 1, child):
-            child += 1
-        if not _less(f, tie, stamp, child, i):
-            break
-        _swap(heap, f, tie, stamp, position, i, child)
-        i = child
-
-
-@njit(cache=True)
-def _pop_min(heap, f, tie, stamp, position, size):
-    """Take the root (the smallest key) off the heap of ``size`` entries: ``(state, new size)``."""
-    s = heap[0]
-    position[s] = -1
-    size -= 1
-    if size > 0:  # the last entry to the root, then let it sink
-        heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
-        position[heap[0]] = 0
-        _sift_down(heap, f, tie, stamp, position, 0, size)
-    return s, size
+    >>> blocked = np.array([[False, True], [False, False]])
+    >>> move_rule(blocked, 2, 2, 0, 0, 1, 1)[3], move_rule(blocked, 2, 2, 0, 0, 1, 0)    # SE would cut a corner
+    (False, (1, 0, False, True))
+    """
+    r, c = row + d_row, col + d_col
+    diagonal = d_row != 0 and d_col != 0
+    if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
+        return r, c, diagonal, False
+    if diagonal and (blocked[r, col] or blocked[row, c]):
+        return r, c, diagonal, False  # no corner cutting
+    return r, c, diagonal, True
 
 
 class Workspace:
@@ -158,20 +128,14 @@ def astar_arrays(blocked, start, goal, connectivity, larger_g, move_rows, move_c
         # while g(goal) > min f over OPEN
         if search[goal] == counter and not (float(g_straight[goal]) + float(g_diagonal[goal]) * sqrt2 > f[0]):
             break
-        s, size = _pop_min(heap, f, tie, stamp, position, size)
+        s, size = triple_heap_pop(heap, f, tie, stamp, position, size)
         expanded[expansions] = s
         expansions += 1
         row, col = s // width, s % width
-        # The world's move rule (SPEC §12, grid.successors), written out in each compiled search
-        # (here, compiled/subgoaling.py, compiled/haa.py): one shared @njit step function, even with
-        # inline="always", made this loop 30% slower (0.34 -> 0.44 CPU s for 300 AR0011SR problems).
         for move in range(0, 8, step):
-            r, c = row + move_rows[move], col + move_cols[move]
-            if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
+            r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
+            if not allowed:
                 continue
-            diagonal = move_rows[move] != 0 and move_cols[move] != 0
-            if diagonal and (blocked[r, col] or blocked[row, c]):
-                continue  # no corner cutting
             t = r * width + c
             new_straight = g_straight[s] + (0 if diagonal else 1)
             new_diagonal = g_diagonal[s] + (1 if diagonal else 0)
@@ -198,7 +162,7 @@ def astar_arrays(blocked, start, goal, connectivity, larger_g, move_rows, move_c
             tie[i] = -new_value if larger_g else new_value
             stamp[i] = stamps
             # a key only ever falls here (a lower g, the same h), so sifting up repairs the heap
-            _sift_up(heap, f, tie, stamp, position, i)
+            triple_heap_sift_up(heap, f, tie, stamp, position, i)
     for i in range(size):  # leave the position array clean for the next search
         position[heap[i]] = -1
     found = search[goal] == counter
@@ -209,7 +173,7 @@ def astar_arrays(blocked, start, goal, connectivity, larger_g, move_rows, move_c
 _WORKSPACES: dict[int, Workspace] = {}
 
 
-def _search(blocked: np.ndarray, start: Cell, goal: Cell, connectivity: int, tie_break: str):
+def astar_workspace(blocked: np.ndarray, start: Cell, goal: Cell, connectivity: int, tie_break: str):
     start, goal = check_start_and_goal(blocked, start, goal, connectivity, tie_break)
     blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
     width = blocked.shape[1]
@@ -226,7 +190,7 @@ def _search(blocked: np.ndarray, start: Cell, goal: Cell, connectivity: int, tie
 def astar(grid, start: Cell, goal: Cell, *, connectivity: int, tie_break: str = "larger_g") -> PathResult:
     """The compiled twin of :func:`reference.solutions.shortest_paths.astar`: same arguments, same result."""
     blocked = blocked_array(grid)
-    start, goal, workspace, found, cost, expansions = _search(blocked, start, goal, connectivity, tie_break)
+    start, goal, workspace, found, cost, expansions = astar_workspace(blocked, start, goal, connectivity, tie_break)
     width = blocked.shape[1]
     # NumPy splits the indices into rows and columns at once (a divmod per cell in Python would
     # cost more than the whole compiled search)
@@ -245,5 +209,5 @@ def astar_cost(blocked: np.ndarray, start: Cell, goal: Cell, *, connectivity: in
                tie_break: str = "larger_g") -> tuple[tuple[int, int] | None, int]:
     """Only the exact cost (None when there is no path) and the number of expansions: what the
     benchmark check needs, without turning a hundred thousand expanded indices into cells."""
-    _, _, _, found, cost, expansions = _search(blocked_array(blocked), start, goal, connectivity, tie_break)
+    _, _, _, found, cost, expansions = astar_workspace(blocked_array(blocked), start, goal, connectivity, tie_break)
     return (cost if found else None), expansions

@@ -1,0 +1,71 @@
+"""Benchmark: the compiled known-map A* of this kit against another checkout's, in alternating processes.
+
+    python bench/known_map_astar.py --baseline /tmp/old-kit            # 300 lines of bg512/AR0011SR, 5 rounds each
+
+Each round starts one process per kit (this one first on odd rounds, the baseline first on even ones);
+a process loads the compiled A* (``astar_cost``: ``compiled/shortest_paths.py``, or ``compiled/astar.py``
+in older checkouts), warms it up on the first line, then times the scenario lines (CPU seconds) and
+prints the expansions and costs, which must agree between the kits. The best and median rounds are
+printed with the ratio this kit / baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+MOVINGAI = REPO.parent / "shared" / "movingai"
+ONE_PROCESS = """
+import json, sys, time
+import numpy as np
+try:
+    from reference.solutions.compiled.shortest_paths import astar_cost
+except ImportError:  # checkouts before the twins mirrored the readable tree
+    from reference.solutions.compiled.astar import astar_cost
+from reference.world.maps import read_scen, read_terrain
+from reference.world.terrain import passable, scenario_capability
+terrain = read_terrain({map!r})
+problems = []
+for scenario in read_scen({scen!r})[-{lines}:]:
+    problems.append((~passable(terrain, scenario_capability(terrain, scenario.start)), scenario.start, scenario.target))
+astar_cost(*problems[0], connectivity=8)
+began = time.process_time()
+answers = [astar_cost(*problem, connectivity=8) for problem in problems]
+print(json.dumps([time.process_time() - began, answers]))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--baseline", type=Path, required=True, metavar="DIR", help="the other checkout")
+    parser.add_argument("--map", type=Path, default=MOVINGAI / "bg512" / "AR0011SR.map")
+    parser.add_argument("--lines", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    code = ONE_PROCESS.format(map=str(args.map), scen=str(args.map) + ".scen", lines=args.lines)
+    kits = {"this kit": REPO, "baseline": args.baseline.resolve()}
+    seconds: dict[str, list[float]] = {name: [] for name in kits}
+    answers = {}
+    for round_number in range(args.rounds):
+        order = list(kits) if round_number % 2 == 0 else list(kits)[::-1]
+        for name in order:
+            out = subprocess.run([sys.executable, "-c", code], cwd=kits[name], check=True, capture_output=True, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(kits[name])}).stdout
+            spent, answers[name] = json.loads(out)
+            seconds[name].append(spent)
+        assert answers["this kit"] == answers["baseline"], "the two kits' A* disagree"
+    print(f"{args.map.name}, {args.lines} lines, {sum(a[1] for a in answers['this kit']):,} expansions; CPU s over {args.rounds} rounds")
+    for name, times in seconds.items():
+        print(f"  {name}: best {min(times):.3f}, median {statistics.median(times):.3f}")
+    print(f"  this kit / baseline: best {min(seconds['this kit']) / min(seconds['baseline']):.2f}, "
+          f"median {statistics.median(seconds['this kit']) / statistics.median(seconds['baseline']):.2f}")
+
+
+if __name__ == "__main__":
+    main()
