@@ -73,8 +73,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--goal-rules", choices=("paper", "once"), nargs="+", default=["paper", "once"],
                          help="goal rules of the G+I and I runs (default both: paper = re-selected at every action, "
                               "once = kept until reached, each at most once)")
-    compare.add_argument("--parts", choices=("fixed", "trees", "pdb"), nargs="+", default=["fixed", "trees", "pdb"],
-                         help="run only these methods; the other parts' rows are kept from DIR's last run (default all)")
+    compare.add_argument("--parts", choices=("fixed", "trees", "cv", "pdb"), nargs="+",
+                         default=["fixed", "trees", "cv", "pdb"],
+                         help="run only these methods (trees: trained on other maps; cv: on the same maps, 10-fold "
+                              "cross-validation, the paper's protocol); the other parts' rows are kept from DIR's "
+                              "last run (default all)")
+    compare.add_argument("--scaling-tree-depths", type=int, nargs="+", default=[5, 10, 15, 20], metavar="D",
+                         help="d_max of the scaling run's trees (same map, 10-fold; default 5 10 15 20)")
+    compare.add_argument("--maps", nargs="+", metavar="NAME",
+                         help="only these of the study's maps (each keeps its problems; default: all three)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
     compare.set_defaults(handler=run_compare)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
@@ -149,14 +156,19 @@ def run_compare(args: argparse.Namespace) -> int:
                       engine=args.engine, goal_rules=tuple(args.goal_rules), parts=tuple(args.parts))
         scaling = None
     else:
-        study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
+        unknown = [m for m in args.maps or () if m not in STUDY_MAPS]
+        if unknown:
+            raise UsageError(f"--maps: {', '.join(unknown)} is not a study map ({', '.join(STUDY_MAPS)})")
+        study = Study(maps=tuple(args.maps or STUDY_MAPS), problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
                       tree_depths=tuple(args.tree_depths), engine=args.engine,
                       tree_trajectories=args.tree_trajectories, goal_rules=tuple(args.goal_rules),
                       parts=tuple(args.parts))
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
-            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine,
-            goal_rules=tuple(args.goal_rules), parts=tuple(args.parts))
+            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=tuple(args.scaling_tree_depths),
+            levels=tuple(args.scaling_levels), engine=args.engine, goal_rules=tuple(args.goal_rules),
+            # one map: no other map to train on, so only the paper's same-map trees
+            parts=tuple(p for p in args.parts if p != "trees"))
     log = lambda text: print(text, file=sys.stderr)  # noqa: E731
     if args.only_scaling:
         if scaling is None:
