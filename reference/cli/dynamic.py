@@ -84,6 +84,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="only these of the study's maps (each keeps its problems; default: all three)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
     compare.set_defaults(handler=run_compare)
+    figure8 = commands.add_parser("figure8", help="Figure 8: Koenig's LRTA*, prioritized LRTA*, PR LRTS beside the study")
+    figure8.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR",
+                         help="where the study's runs.csv is and figure8.png, figure8.md, figure8_runs.csv go")
+    figure8.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default: see `ftr movingai where`)")
+    figure8.add_argument("--problems", type=int, default=100, help="the first N study problems of each map (default 100)")
+    figure8.add_argument("--replot", action="store_true", help="figure and findings again from figure8_runs.csv")
+    figure8.set_defaults(handler=run_figure8)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 
 
@@ -176,6 +183,25 @@ def run_compare(args: argparse.Namespace) -> int:
         paths = compare_scaling(args.out, movingai, scaling, log=log)
     else:
         paths = compare(args.out, movingai, study, scaling, log=log)
+    for path in paths:
+        print(path)
+    return 0
+
+
+def run_figure8(args: argparse.Namespace) -> int:
+    from reference.experiments.dynamic import STUDY_MAPS, runs_file
+    from reference.experiments.dynamic_figure8 import figure8, figure8_report
+    from reference.experiments.movingai_data import movingai_dir, require_movingai
+
+    if args.problems < 1:
+        raise UsageError(f"--problems must be at least 1, not {args.problems}")
+    if args.replot:
+        if not runs_file(args.out / "figure8_runs.csv").is_file():
+            raise UsageError(f"{args.out / 'figure8_runs.csv'}: no such file (run figure8 without --replot first)")
+        paths = figure8_report(args.out)
+    else:
+        movingai = require_movingai(movingai_dir(args.movingai), "bgmaps")
+        paths = figure8(args.out, movingai, STUDY_MAPS, args.problems, log=lambda text: print(text, file=sys.stderr))
     for path in paths:
         print(path)
     return 0

@@ -380,7 +380,8 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
     if ax is None:
         ax = Figure(figsize=(7, 5)).subplots()
     markers = {"fixed": "s", "tree": "^", "tree, retrained": "<", "tree, same maps": ">", "tree, 10-fold": "*",
-               "oracle": "v", "pdb G": "o", "pdb G+I": "D",
+               "oracle": "v", "Koenig's LRTA*": "h", "prioritized LRTA*": "p", "PR LRTS, level 3": "1",
+               "PR LRTS, level 4": "2", "PR LRTS, level 5": "3", "pdb G": "o", "pdb G+I": "D",
                "pdb I": "P", "pdb G+I, once": "d", "pdb I, once": "X"}
     for method in methods:
         points = sorted((r for r in summary if r["method"] == method), key=lambda r: r["expansions_per_action"])
@@ -396,7 +397,10 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
                  "pdb G+I": "pdb G+I, goal per action (paper; label: level)",
                  "pdb I": "pdb I, goal per action (paper; label: level)",
                  "pdb G+I, once": "pdb G+I, goal kept, once (kit; label: level)",
-                 "pdb I, once": "pdb I, goal kept, once (kit; label: level)"}.get(method, f"{method} (label: level)")
+                 "pdb I, once": "pdb I, goal kept, once (kit; label: level)",
+                 "Koenig's LRTA*": "Koenig's LRTA* (label: A* expansions per episode)",
+                 "prioritized LRTA*": "prioritized LRTA* (label: queued updates per action)",
+                 }.get(method, f"{method} (label: {'depth' if method.startswith('PR LRTS') else 'level'})")
         ax.errorbar(xs, ys, yerr=[p["suboptimality_se"] for p in points], marker=markers.get(method, "."),
                     label=label, capsize=2, linestyle="--" if method.endswith(", once") else "-")
         for p in points:
@@ -582,6 +586,10 @@ def replot(out: Path) -> list[Path]:
         scaling = Study(maps=tuple(dict.fromkeys(r["map"] for r in scaled)), problems=max(r["problem"] for r in scaled) + 1,
                         cost_range=SCALING_COST_RANGE, cap=SCALING_CAP)
         written += scaling_report(out, scaling, scaled, scaled_databases, None)
+    if runs_file(out / "figure8_runs.csv").is_file():
+        from reference.experiments.dynamic_figure8 import figure8_report
+
+        written += figure8_report(out)
     return written
 
 
