@@ -1001,10 +1001,11 @@ def tree_protocols(summary: Sequence[dict], same_maps: Sequence[dict], other_map
             "`tree` is the generalisation study: trained on a quarter of the two other maps' problems, run on the "
             "third map. Cells: sub-optimality at expansions per action (solved/problems).\n\n"
             + markdown_table(table, list(table[0])))
-    text += ("\n`CV accuracy, samples`: 10-fold CV over the samples (as WEKA's over instances; consecutive steps of "
-             "one run share most of their history, so this is optimistic); `problems`: 10-fold CV with the folds "
-             "made of whole problems; `other maps`: the generalisation trees' own CV accuracy (mean over the three "
-             "test maps).\n\n")
+    text += ("\n`CV accuracy, samples`: 10-fold CV over the samples, as WEKA's over instances (scikit-learn's "
+             "stratified folds, in sample order); `problems`: 10-fold CV with folds of whole problems (no step of a "
+             "run is tested by a tree trained on another step of it); `other maps`: the generalisation trees' own CV "
+             "accuracy (mean over the three test maps). `fixed depth d_max`: fixed depth at the tree's d_max, where "
+             "the study ran it.\n\n")
     if all(d in cv for d in PAPER_ACCURACY):
         low, high = (cv[d]["cv_accuracy"] for d in sorted(PAPER_ACCURACY))
         falls = high < low
