@@ -106,16 +106,25 @@ class Engine:
     def tree(self, tree: DepthTree) -> Runner:
         return self.controlled(tree.controller())
 
-    def database(self, level: int, cap: int, progress=None) -> PatternDatabase:
+    def database(self, level: int, cap: int, progress=None, goal_regions: Sequence[int] | None = None) -> PatternDatabase:
+        """The pattern database at ``level``; with ``goal_regions``, only the pairs toward those."""
         if self.kind == "python":
-            return build_pattern_database(self.neighbours, level, cap, progress)
-        return self.compiled.build_pattern_database_compiled(self.neighbours, level, cap, progress)
+            return build_pattern_database(self.neighbours, level, cap, progress, goal_regions)
+        return self.compiled.build_pattern_database_compiled(self.neighbours, level, cap, progress,
+                                                             goal_regions=goal_regions)
 
     def with_database(self, database: PatternDatabase, goals: str, rule: str = "once") -> Runner:
         if self.kind == "python":
             return self.controlled(database.controller(goals, rule))
         return lambda start, goal, limit: self.compiled.run_database(
             self.blocked, start, goal, database, goals, max_actions=limit, lookahead=self.lookahead, rule=rule)
+
+    def neighbours_index(self, cell: Cell) -> int:
+        """The level-0 abstract state of ``cell``: its place among the free cells in row-major order
+        (:func:`reference.solutions.dynamic.abstraction.clique_hierarchy`'s level 0)."""
+        if not hasattr(self, "_cell_index"):
+            self._cell_index = {cell: i for i, cell in enumerate(sorted(self.neighbours.table))}
+        return self._cell_index[cell]
 
     def samples(self, start: Cell, goal: Cell, d_maxes: Sequence[int], max_actions: int,
                 follow: Controller | None = None):
@@ -301,10 +310,18 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
         trees += cross_validated_trees(maps, problems, cv_depths, study, evaluate, bar, log)
         for level in levels:
             for name in maps:
-                database = maps[name].database(level, study.cap)
+                if level == 0:
+                    # No abstraction: |V|^2 pairs (87 million on AR0405SR). Only the columns toward the
+                    # problems' goals are built, all that goal selection G reads (see docs/dynamic.md).
+                    database = maps[name].database(0, study.cap, goal_regions=sorted(
+                        {maps[name].neighbours_index(p.goal) for p in problems[name]}))
+                    bar.update(per_map * (len(databases_run) - 1))
+                else:
+                    database = maps[name].database(level, study.cap)
                 databases.append(database_row(name, database))
                 for goals, rule, method in databases_run:
-                    evaluate(method, level, name, maps[name].with_database(database, goals, rule), bar, database)
+                    if level > 0 or goals == "g":
+                        evaluate(method, level, name, maps[name].with_database(database, goals, rule), bar, database)
     return rows, databases, trees
 
 
@@ -344,11 +361,22 @@ def database_row(name: str, database: PatternDatabase) -> dict:
     """Table 2's row: size, build time, and how often the cap is reached toward the global goal
     (``capped_pairs``) and toward the intermediate goal (``capped_intermediate``), over the pairs
     of different, connected regions."""
+    built = database.regions if database.goal_regions is None else len(database.goal_regions)
+    if database.goal_regions is not None:   # only these columns hold depths (and no intermediate goal is read)
+        columns = list(database.goal_regions)
+        pairs = database.next_region[:, columns] >= 0
+        return {"map": name, "level": database.level, "regions": database.regions, "size": database.size,
+                "seconds": database.seconds, "goal_columns_built": built,
+                "seconds_all_columns": database.seconds * database.regions / max(built, 1),
+                "capped_pairs": float(np.mean(database.depth[:, columns][pairs] > database.cap)) if pairs.any() else 0.0,
+                "capped_intermediate": None}
     pairs = database.next_region >= 0
     via = np.where(pairs, database.next_region, 0)
     toward_via = np.take_along_axis(database.depth, via, axis=1)
     return {"map": name, "level": database.level, "regions": database.regions, "size": database.size,
-            "seconds": database.seconds,
+            "seconds": database.seconds, "goal_columns_built": built,
+            # the whole table's build time, extrapolated from the columns built (each column costs alike)
+            "seconds_all_columns": database.seconds * database.regions / max(built, 1),
             "capped_pairs": float(np.mean(database.depth[pairs] > database.cap)) if pairs.any() else 0.0,
             "capped_intermediate": float(np.mean(toward_via[pairs] > database.cap)) if pairs.any() else 0.0}
 
@@ -508,7 +536,8 @@ def write_csv(rows: Sequence[dict], path: Path) -> None:
 
     buffer = io.StringIO()
     if rows:
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+        # every key of every row, in first-seen order (rows kept from an older run may lack new columns)
+        writer = csv.DictWriter(buffer, fieldnames=list(dict.fromkeys(key for row in rows for key in row)))
         writer.writeheader()
         writer.writerows(rows)
     atomic_write_text(path, buffer.getvalue())
@@ -1035,10 +1064,16 @@ def findings(study: Study, summary, databases, seconds: float | None, rows: Sequ
             "kept until reached, each at most once). `pdb G` takes no intermediate goal: the same under both.\n\n",
             "## Every setting (means over all problems)\n\n", _every_setting(summary, heads), RATIO_LEGEND,
             "## Table 2: pattern databases per abstraction level\n\n",
-            markdown_table(databases, ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"]),
+            markdown_table(sorted(databases, key=lambda d: (d["level"], d["map"])),
+                           ["map", "level", "regions", "size", "seconds", "goal_columns_built", "seconds_all_columns",
+                            "capped_pairs", "capped_intermediate"]),
             "\n`size`: stored pairs (regions²); `seconds`: processor time to build (with the engine the study ran, "
             "compiled by default); `capped_pairs`: share of pairs of connected regions whose optimal depth toward the "
-            "global goal exceeds the cap; `capped_intermediate`: the same toward their intermediate goal.\n\n"]
+            "global goal exceeds the cap; `capped_intermediate`: the same toward their intermediate goal. Level 0 (no "
+            "abstraction, one state per cell): only the columns toward the problems' goals are built "
+            "(`goal_columns_built`), all that goal selection G reads, so only `pdb G` runs there; "
+            "`seconds_all_columns` extrapolates the whole table's build time from them (each column costs about "
+            "the same: one Dijkstra and one depth per start state).\n\n"]
     shares = cap_shares(rows)
     if shares:
         text += ["## The cap per action\n\n", markdown_table(shares, CAP_TABLE_COLUMNS),
