@@ -975,7 +975,8 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
               "bootstrap over the runs.\n"
             + "\n## Headlines of the scaling run\n\n" + scaling_headlines(heads, databases, summary, shares, scaling.cap)
             + left_out(heads)
-            + tree_protocols(summary, read_csv(out / "trees_cv_512.csv") if (out / "trees_cv_512.csv").is_file() else []))
+            + tree_protocols(summary, read_csv(out / "trees_cv_512.csv") if (out / "trees_cv_512.csv").is_file() else [],
+                             where="the map"))
     atomic_write_text(out / "scaling.md", text)
     return [figure, out / "scaling.md"]
 
@@ -999,7 +1000,8 @@ def scaling_headlines(heads: Sequence[dict], databases: Sequence[dict], summary:
 PAPER_ACCURACY = {5: 0.72, 20: 0.44}
 
 
-def tree_protocols(summary: Sequence[dict], same_maps: Sequence[dict], other_maps: Sequence[dict] = ()) -> str:
+def tree_protocols(summary: Sequence[dict], same_maps: Sequence[dict], other_maps: Sequence[dict] = (),
+                   where: str = "the three maps") -> str:
     """The decision trees under both protocols side by side, and the paper's accuracy claim.\n\n    ``same_maps``: ``trees_cv.csv`` rows (:mod:`reference.experiments.dynamic_trees`); ``other_maps``:\n    ``trees.csv`` rows (trained on the other maps, one per test map).\n    """
     from reference.experiments.dynamic_trees import HELD_OUT, SAME_MAPS
 
@@ -1023,12 +1025,13 @@ def tree_protocols(summary: Sequence[dict], same_maps: Sequence[dict], other_map
     text = ("\n## Decision trees: the paper's protocol and the generalisation study\n\n"
             "The paper trains its classifiers on the game maps it tests on, with 10-fold cross-validation against "
             "over-fitting. `tree, same maps` does that: one tree per d_max trained on the samples along each d_max's "
-            "own training run on every problem of the three maps (scikit-learn's `DecisionTreeClassifier`, minimum "
+            f"own training run on every problem of {where} (scikit-learn's `DecisionTreeClassifier`, minimum "
             "leaf size and cost-complexity pruning chosen by `GridSearchCV` with 10 folds), run on the same problems. "
             "`tree, same maps, held out` (`tree, 10-fold`) runs each problem with the tree trained on the other nine "
             "tenths of the problems (`GroupKFold` by problem), so no run meets a tree that saw its own trajectory. "
-            "`tree` is the generalisation study: trained on a quarter of the two other maps' problems, run on the "
-            "third map. Cells: sub-optimality at expansions per action (solved/problems).\n\n"
+            + ("`tree` is the generalisation study: trained on a quarter of the two other maps' problems, run on the "
+               "third map. " if other_maps else "")
+            + "Cells: sub-optimality at expansions per action (solved/problems).\n\n"
             + markdown_table(table, list(table[0])))
     text += ("\n`CV accuracy, samples`: 10-fold CV over the samples, as WEKA's over instances (scikit-learn's "
              "stratified folds, in sample order); `problems`: 10-fold CV with folds of whole problems (no step of a "
