@@ -53,8 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
     compare.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
-                         help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map, "
-                              "level 0 would take about 25 min and 0.5 GB per map)")
+                         help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map; "
+                              "level 0 builds only the columns toward the problems' goals and runs pdb G only)")
     compare.add_argument("--depths", type=int, nargs="+", default=list(range(1, 15)), help="fixed depths (default 1-14)")
     compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 15, 20],
                          help="d_max of the trees (default 5 10 15 20)")
