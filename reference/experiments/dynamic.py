@@ -2,8 +2,10 @@
 
 Problems: on each map, random start/goal pairs (seeded) whose optimal cost lies in [90, 100], as
 in the paper. Every method runs general LRTA* (:mod:`reference.solutions.dynamic.lrta`) with its
-own line 3 of Figure 1: fixed depth, the decision tree (trained on the *other* maps' problems),
-the oracle, and pattern databases at several abstraction levels with goal selection G, G+I, I.
+own line 3 of Figure 1: fixed depth, the decision tree (trained as the paper does, on the same maps
+with 10-fold cross-validation, :mod:`reference.experiments.dynamic_trees`; and, as a generalisation
+study, on the *other* maps' problems), the oracle, and pattern databases at several abstraction
+levels with goal selection G, G+I, I (level 0: only toward the problems' goals, G only).
 A point of a figure is one setting: mean sub-optimality (cost / optimal) against mean expansions
 per action, both averaged over problems.
 
