@@ -71,3 +71,23 @@ def test_findings_show_both_protocols_and_judge_the_accuracy_claim():
     assert "from 72% at d_max 5 to 44% at 20* (paper, 10-fold CV): **holds**" in text
     text = tree_protocols(summary, [{**cv[0], "cv_accuracy": 0.9}, cv[1]])
     assert "**does not hold, because the accuracies lie more than 10 points from the paper's**" in text
+
+
+def test_trees_run_on_fewer_problems_are_drawn_beside_fixed_depth_on_those_problems(tmp_path):
+    # Fixed depth ran problems 0 and 1 (sub-optimality 2.0 and 4.0), the tree only problem 0: the
+    # scaling report reads the tree beside fixed depth on problem 0 alone (2.0, not the mean 3.0).
+    from reference.experiments.dynamic import Study, scaling_report
+
+    def row(method, setting, problem, sub, exp):
+        return {"method": method, "setting": setting, "map": "m", "problem": problem, "reached": True,
+                "cost": sub, "optimal": 1.0, "suboptimality": sub, "expansions_per_action": exp,
+                "max_expansions_per_action": exp, "actions": "", "capped_global_actions": "",
+                "intermediate_actions": "", "capped_intermediate_actions": ""}
+
+    rows = [row("fixed", 1, 0, 2.0, 1.0), row("fixed", 1, 1, 4.0, 1.0), row("fixed", 4, 0, 1.5, 40.0),
+            row("fixed", 4, 1, 3.0, 40.0), row("tree, same maps", 5, 0, 1.8, 10.0)]
+    written = scaling_report(tmp_path, Study(maps=("m",), problems=2), rows, [], None)
+    assert tmp_path / "figure7_trees.png" in written and (tmp_path / "figure7_trees.png").stat().st_size > 0
+    text = (tmp_path / "scaling.md").read_text()
+    section = text.split("## Decision trees beside fixed depth on the 1 problems they ran")[1]
+    assert "| fixed | 1 | 1 | 1 | 2 | 1 |" in section and "| tree, same maps | 5 | 1 | 1 | 1.8 | 10 |" in section
