@@ -103,10 +103,14 @@ def test_the_headline_ratios_interpolate_the_fixed_depth_curve():
 def test_compare_quick_writes_figures_and_findings(shared_dir, tmp_path):
     done = ftr("compare", "--quick", "--out", str(tmp_path), "--movingai", str(shared_dir / "movingai"))
     assert done.returncode == 0, done.stderr[-2000:]
-    for name in ("figure5.png", "figure6.png", "findings.md", "table2.csv", "summary.csv", "runs.csv"):
+    for name in ("figure5.png", "figure6.png", "findings.md", "table2.csv", "summary.csv", "runs.csv", "trees.csv",
+                 "trees_cv.csv"):
         assert (tmp_path / name).stat().st_size > 0
     text = (tmp_path / "findings.md").read_text()
-    assert "## Headlines" in text
+    assert "## Headlines" in text and "## Decision trees: the paper's protocol and the generalisation study" in text
+    assert {"tree", "tree, same maps", "tree, 10-fold"} <= {line.split(",")[0] if not line.startswith('"') else
+                                                          line.split('"')[1] for line in
+                                                          (tmp_path / "summary.csv").read_text().splitlines()}
     replotted = ftr("compare", "--replot", "--out", str(tmp_path))
     assert replotted.returncode == 0, replotted.stderr
     assert (tmp_path / "findings.md").read_text().split("## Every setting")[1] == text.split("## Every setting")[1]

@@ -53,8 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
     compare.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
-                         help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map, "
-                              "level 0 would take about 25 min and 0.5 GB per map)")
+                         help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map; "
+                              "level 0 builds only the columns toward the problems' goals and runs pdb G only)")
     compare.add_argument("--depths", type=int, nargs="+", default=list(range(1, 15)), help="fixed depths (default 1-14)")
     compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 15, 20],
                          help="d_max of the trees (default 5 10 15 20)")
@@ -73,10 +73,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--goal-rules", choices=("paper", "once"), nargs="+", default=["paper", "once"],
                          help="goal rules of the G+I and I runs (default both: paper = re-selected at every action, "
                               "once = kept until reached, each at most once)")
-    compare.add_argument("--parts", choices=("fixed", "trees", "pdb"), nargs="+", default=["fixed", "trees", "pdb"],
-                         help="run only these methods; the other parts' rows are kept from DIR's last run (default all)")
+    compare.add_argument("--parts", choices=("fixed", "trees", "cv", "pdb"), nargs="+",
+                         default=["fixed", "trees", "cv", "pdb"],
+                         help="run only these methods (trees: trained on other maps; cv: on the same maps, 10-fold "
+                              "cross-validation, the paper's protocol); the other parts' rows are kept from DIR's "
+                              "last run (default all)")
+    compare.add_argument("--scaling-tree-depths", type=int, nargs="+", default=[5, 10, 15, 20], metavar="D",
+                         help="d_max of the scaling run's trees (same map, 10-fold; default 5 10 15 20)")
+    compare.add_argument("--maps", nargs="+", metavar="NAME",
+                         help="only these of the study's maps (each keeps its problems; default: all three)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
     compare.set_defaults(handler=run_compare)
+    figure8 = commands.add_parser("figure8", help="Figure 8: Koenig's LRTA*, prioritized LRTA*, PR LRTS beside the study")
+    figure8.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR",
+                         help="where the study's runs.csv is and figure8.png, figure8.md, figure8_runs.csv go")
+    figure8.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default: see `ftr movingai where`)")
+    figure8.add_argument("--problems", type=int, default=100, help="the first N study problems of each map (default 100)")
+    figure8.add_argument("--replot", action="store_true", help="figure and findings again from figure8_runs.csv")
+    figure8.set_defaults(handler=run_figure8)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 
 
@@ -149,14 +163,19 @@ def run_compare(args: argparse.Namespace) -> int:
                       engine=args.engine, goal_rules=tuple(args.goal_rules), parts=tuple(args.parts))
         scaling = None
     else:
-        study = Study(problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
+        unknown = [m for m in args.maps or () if m not in STUDY_MAPS]
+        if unknown:
+            raise UsageError(f"--maps: {', '.join(unknown)} is not a study map ({', '.join(STUDY_MAPS)})")
+        study = Study(maps=tuple(args.maps or STUDY_MAPS), problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
                       tree_depths=tuple(args.tree_depths), engine=args.engine,
                       tree_trajectories=args.tree_trajectories, goal_rules=tuple(args.goal_rules),
                       parts=tuple(args.parts))
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
-            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=(), levels=tuple(args.scaling_levels), engine=args.engine,
-            goal_rules=tuple(args.goal_rules), parts=tuple(args.parts))
+            fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=tuple(args.scaling_tree_depths),
+            levels=tuple(args.scaling_levels), engine=args.engine, goal_rules=tuple(args.goal_rules),
+            # one map: no other map to train on, so only the paper's same-map trees
+            parts=tuple(p for p in args.parts if p != "trees"))
     log = lambda text: print(text, file=sys.stderr)  # noqa: E731
     if args.only_scaling:
         if scaling is None:
@@ -164,6 +183,25 @@ def run_compare(args: argparse.Namespace) -> int:
         paths = compare_scaling(args.out, movingai, scaling, log=log)
     else:
         paths = compare(args.out, movingai, study, scaling, log=log)
+    for path in paths:
+        print(path)
+    return 0
+
+
+def run_figure8(args: argparse.Namespace) -> int:
+    from reference.experiments.dynamic import STUDY_MAPS, runs_file
+    from reference.experiments.dynamic_figure8 import figure8, figure8_report
+    from reference.experiments.movingai_data import movingai_dir, require_movingai
+
+    if args.problems < 1:
+        raise UsageError(f"--problems must be at least 1, not {args.problems}")
+    if args.replot:
+        if not runs_file(args.out / "figure8_runs.csv").is_file():
+            raise UsageError(f"{args.out / 'figure8_runs.csv'}: no such file (run figure8 without --replot first)")
+        paths = figure8_report(args.out)
+    else:
+        movingai = require_movingai(movingai_dir(args.movingai), "bgmaps")
+        paths = figure8(args.out, movingai, STUDY_MAPS, args.problems, log=lambda text: print(text, file=sys.stderr))
     for path in paths:
         print(path)
     return 0

@@ -474,8 +474,10 @@ def _depths_toward(blocked, goal, dist_a, dist_b, representatives, region_of, b,
     return counter
 
 
-def build_pattern_database_compiled(blocked_or_neighbours, level: int, cap: int, progress=None, hierarchy=None):
-    """The compiled twin of ``build_pattern_database``: the same tables (tested equal).
+def build_pattern_database_compiled(blocked_or_neighbours, level: int, cap: int, progress=None, hierarchy=None,
+                                    goal_regions=None):
+    """The compiled twin of ``build_pattern_database``: the same tables (tested equal); with
+    ``goal_regions``, only those columns.
 
     The clique abstraction stays the readable one (seconds); one compiled Dijkstra per goal region
     (:func:`~reference.solutions.compiled.haa.distances_compiled`) and one compiled call for all
@@ -504,7 +506,8 @@ def build_pattern_database_compiled(blocked_or_neighbours, level: int, cap: int,
     depth_row = np.ones(count, np.int64)
     next_row = np.full(count, -1, np.int64)
     counter = 0
-    for b, goal in enumerate(representatives):
+    for b in sorted(set(goal_regions)) if goal_regions is not None else range(count):
+        goal = representatives[b]
         dist_a, dist_b = (d.ravel() for d in distances_compiled(blocked, goal))
         depth_row[:] = 1
         next_row[:] = -1
@@ -515,7 +518,8 @@ def build_pattern_database_compiled(blocked_or_neighbours, level: int, cap: int,
         next_region[:, b] = next_row
         if progress is not None:
             progress(1)
-    return PatternDatabase(hierarchy, level, cap, depth, next_region, representatives, time.process_time() - began)
+    return PatternDatabase(hierarchy, level, cap, depth, next_region, representatives, time.process_time() - began,
+                           None if goal_regions is None else tuple(sorted(set(goal_regions))))
 
 
 def collect_samples_compiled(blocked: np.ndarray, start: Cell, goal: Cell, d_maxes, *, n: int | None = None,

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -106,6 +107,7 @@ class PatternDatabase:
     next_region: np.ndarray   # (regions, regions), -1 where there is no path or A == B
     representatives: list[Cell]
     seconds: float            # build time
+    goal_regions: tuple[int, ...] | None = None   # the columns built, if not all (enough for G toward those goals)
 
     @property
     def regions(self) -> int:
@@ -152,8 +154,13 @@ class PatternDatabase:
         return per_action if rule == "paper" else once
 
 
-def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progress=None) -> PatternDatabase:
+def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progress=None,
+                           goal_regions: Sequence[int] | None = None) -> PatternDatabase:
     """Figure 3 (with Figure 4): abstract ``level`` times, then fill every pair of abstract states.
+
+    ``goal_regions``: fill only the pairs toward these abstract goals (their columns; the rest stay
+    depth 1, no next region): all that goal selection G needs for problems with those goals, at a
+    fraction of the cost (level 0 of a whole map is millions of pairs).
 
     One Dijkstra per abstract goal gives exact distances to its representative (for the optimal
     actions and for the first region an optimal path enters, :func:`first_cell_outside`).
@@ -166,7 +173,8 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
     region_of = hierarchy.region_of[level]
     depth = np.ones((count, count), dtype=np.int16)
     next_region = np.full((count, count), -1, dtype=np.int32)
-    for b, goal in enumerate(representatives):
+    for b in sorted(set(goal_regions)) if goal_regions is not None else range(count):
+        goal = representatives[b]
         distances = dijkstra(neighbours.blocked, goal, connectivity=8)
         for a, start in enumerate(representatives):
             if a == b or start not in distances.cost:
@@ -176,4 +184,4 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
         if progress is not None:
             progress(1)
     return PatternDatabase(hierarchy, level, cap, depth, next_region, representatives,
-                           time.process_time() - began)
+                           time.process_time() - began, None if goal_regions is None else tuple(sorted(set(goal_regions))))

@@ -1,0 +1,212 @@
+"""Figure 8 of Bulitko et al. (2007): dynamic-control LRTA* against the state of the art.
+
+The paper compares its methods with Koenig's LRTA* (Koenig 2004), prioritized LRTA* (Rayner et al.
+2007) and PR LRTS (Bulitko, Sturtevant & Kazakevich 2005) "for various parameter settings", keeping
+only the settings whose *worst-case* expansions per move stay within 1,000. The three run here on
+the study's problems (the same seeded ones as ``runs.csv``, so every point pairs problem by
+problem) with the readable planners of :mod:`reference.solutions.dynamic` (fast enough in Python);
+the dynamic-control points are read from the study's ``runs.csv`` on the same problems.
+
+>>> surviving([{"max_expansions_per_action": 1000}, {"max_expansions_per_action": 1001}])
+[{'max_expansions_per_action': 1000}]
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+from reference.world.grid import cost_value
+
+#: The paper's constraint: worst-case states expanded per move.
+WORST_CASE = 1000
+KOENIG_LOOKAHEADS = (1, 4, 16, 64, 256, 1000)
+PRIORITIZED_UPDATES = (1, 5, 10, 20, 40)     # states taken from the queue per action
+PRIORITIZED_QUEUE = 40
+PR_LRTS_LEVELS = (3, 4, 5)
+PR_LRTS_DEPTHS = (1, 3, 5)                   # the paper's zoom: level 4, γ = 1, depths 1, 3, 5
+BASELINES = ("Koenig's LRTA*", "prioritized LRTA*", *(f"PR LRTS, level {level}" for level in PR_LRTS_LEVELS))
+#: The study's methods shown beside them.
+DYNAMIC = ("fixed", "tree, same maps", "pdb G", "pdb G+I", "pdb I", "pdb G+I, once", "pdb I, once")
+
+
+def surviving(points: Sequence[dict]) -> list[dict]:
+    """The settings within the paper's worst case of expansions per move."""
+    return [p for p in points if p["max_expansions_per_action"] <= WORST_CASE]
+
+
+def run_baselines(movingai: Path, maps: Sequence[str], per_map: int, *, max_actions_factor: int = 20,
+                  progress: bool = True, log: Callable[[str], None] = print) -> list[dict]:
+    """Koenig's LRTA*, prioritized LRTA* and PR LRTS on the first ``per_map`` study problems of each map."""
+    from tqdm import tqdm
+
+    from reference.experiments.dynamic import STUDY_MAPS, load_map, pick_problems, run_problem
+    from reference.solutions.dynamic.abstraction import clique_hierarchy
+    from reference.solutions.dynamic.koenig_lrta import koenig_lrta
+    from reference.solutions.dynamic.lrta import Neighbours
+    from reference.solutions.dynamic.pr_lrts import AbstractMap, pr_lrts
+    from reference.solutions.dynamic.prioritized_lrta import prioritized_lrta
+
+    rows = []
+    settings = len(KOENIG_LOOKAHEADS) + len(PRIORITIZED_UPDATES) + len(PR_LRTS_LEVELS) * len(PR_LRTS_DEPTHS)
+    with tqdm(total=len(maps) * per_map * settings, desc="Figure 8 runs", unit="run", disable=not progress) as bar:
+        for i, name in enumerate(maps):
+            blocked = load_map(movingai, name)
+            neighbours = Neighbours(blocked)
+            # the study's seed of this map, so these are the first problems of runs.csv
+            seed = STUDY_MAPS.index(name) if name in STUDY_MAPS else i
+            problems = pick_problems(blocked, per_map, seed=seed, map_name=name)
+            hierarchy = clique_hierarchy(neighbours, max(PR_LRTS_LEVELS))
+            runners = [("Koenig's LRTA*", k, lambda s, g, limit, k=k: koenig_lrta(neighbours, s, g, k, max_actions=limit))
+                       for k in KOENIG_LOOKAHEADS]
+            runners += [("prioritized LRTA*", n, lambda s, g, limit, n=n: prioritized_lrta(
+                neighbours, s, g, n, queue_size=PRIORITIZED_QUEUE, max_actions=limit)) for n in PRIORITIZED_UPDATES]
+            for level in PR_LRTS_LEVELS:
+                abstract = AbstractMap(hierarchy, level)
+                runners += [(f"PR LRTS, level {level}", d, lambda s, g, limit, d=d, a=abstract: pr_lrts(
+                    neighbours, s, g, a.level, d, max_actions=limit, abstract=a)) for d in PR_LRTS_DEPTHS]
+            for method, setting, runner in runners:
+                began = time.process_time()
+                for number, problem in enumerate(problems):
+                    limit = max_actions_factor * int(cost_value(problem.optimal) + 1)
+                    rows.append({"method": method, "setting": setting, "map": name, "problem": number,
+                                 **run_problem(problem, runner, limit)})
+                    bar.update(1)
+                log(f"{name} {method} {setting}: {time.process_time() - began:.1f} processor s")
+    return rows
+
+
+def figure8_points(baseline_rows: Sequence[dict], study_rows: Sequence[dict]) -> list[dict]:
+    """Every setting's summary over the same problems: the baselines' and the study's methods'
+    (the study's rows restricted to the (map, problem) pairs the baselines ran)."""
+    from reference.experiments.dynamic import summarise
+
+    ran = {(r["map"], r["problem"]) for r in baseline_rows}
+    same = [r for r in study_rows if r["method"] in DYNAMIC and (r["map"], r["problem"]) in ran]
+    return summarise(list(baseline_rows) + same)
+
+
+def dominated(point: dict, by: Sequence[dict]) -> dict | None:
+    """A setting of ``by`` at least as good on both axes and better on one, if any."""
+    for other in by:
+        if (other["suboptimality"] <= point["suboptimality"] and other["expansions_per_action"] <= point["expansions_per_action"]
+                and (other["suboptimality"], other["expansions_per_action"]) != (point["suboptimality"], point["expansions_per_action"])):
+            return other
+    return None
+
+
+#: The main panel shows sub-optimality up to this (higher points: figure8.md's table).
+Y_TOP = 4.0
+
+
+def plot_figure8(points: Sequence[dict], title: str):
+    """Sub-optimality against expansions per action, surviving settings only (left), the legend
+    (middle), and the paper's zoom on the level-4 abstraction methods, PR LRTS and the
+    intermediate-goal pattern databases (right). Returns the figure."""
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+
+    from reference.experiments.dynamic import plot_tradeoff
+
+    alive = surviving(points)
+    methods = [m for m in (*DYNAMIC, *BASELINES) if any(p["method"] == m for p in alive)]
+    figure = Figure(figsize=(15, 6.5))
+    main = figure.add_axes([0.05, 0.09, 0.46, 0.83])
+    main.set_prop_cycle(color=colormaps["tab20"].colors)   # more methods than the default 10 colours
+    plot_tradeoff(alive, methods, f"{title}\n(sub-optimality above {Y_TOP:g} cut off: see figure8.md)", ax=main)
+    main.set_ylim(0.95, Y_TOP)
+    handles, labels = main.get_legend_handles_labels()
+    main.get_legend().remove()
+    figure.legend(handles, labels, loc="center", bbox_to_anchor=(0.625, 0.5), fontsize=8, frameon=False)
+    zoom = figure.add_axes([0.75, 0.09, 0.23, 0.83])
+    level4 = [p for p in alive if p["method"] == "PR LRTS, level 4"
+              or (p["method"] in ("pdb G+I", "pdb I", "pdb G+I, once", "pdb I, once") and p["setting"] == 4)]
+    for method in dict.fromkeys(p["method"] for p in level4):
+        shown = sorted((p for p in level4 if p["method"] == method), key=lambda p: p["expansions_per_action"])
+        zoom.errorbar([p["expansions_per_action"] for p in shown], [p["suboptimality"] for p in shown],
+                      yerr=[p["suboptimality_se"] for p in shown], marker="o" if method.startswith("PR") else "D",
+                      capsize=2, label=method.replace("PR LRTS, level 4", "PR LRTS level 4 (label: depth)")
+                      + ("" if method.startswith("PR") else " level 4"))
+        for p in shown:
+            if method.startswith("PR"):
+                zoom.annotate(str(p["setting"]), (p["expansions_per_action"], p["suboptimality"]), fontsize=8,
+                              xytext=(3, 3), textcoords="offset points")
+    zoom.set_title("zoom: level 4, PR LRTS (gamma = 1) and intermediate goals", fontsize=9)
+    zoom.set_xlabel("mean states expanded per action")
+    zoom.grid(which="both", alpha=0.3)
+    zoom.legend(fontsize=7)
+    return figure
+
+
+def figure8_findings(points: Sequence[dict], problems: int) -> str:
+    from reference.experiments.dynamic import markdown_table
+
+    alive = surviving(points)
+    gone = [p for p in points if p not in alive]
+    abstraction = [p for p in alive if p["method"].startswith("PR LRTS") or p["method"] in
+                   ("pdb G+I", "pdb I", "pdb G+I, once", "pdb I, once")]
+    others = [p for p in alive if p not in abstraction]
+    beaten = [(p, dominated(p, abstraction)) for p in others]
+    survivors = [p for p, by in beaten if by is None]
+    text = ["# Figure 8: dynamic control against the state of the art (generated by `ftr dynamic figure8`)\n\n",
+            f"{problems} problems (the first of each study map's seeded problems, the same as in `runs.csv`); "
+            f"only settings whose worst case stays within {WORST_CASE:,} expansions per move (the paper's rule). "
+            "Koenig's LRTA*: lookahead = A* expansions per episode; prioritized LRTA*: states updated from a queue of "
+            f"{PRIORITIZED_QUEUE} per action; PR LRTS: abstract lookahead depth at the level named, γ = 1. An "
+            "episode's expansions are booked on its first move (mean per action = total over moves).\n\n",
+            "![Figure 8](figure8.png)\n\n## Surviving settings\n\n",
+            markdown_table(sorted(alive, key=lambda p: (p["method"], p["setting"])),
+                           ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
+                            "max_expansions_per_action"]),
+            "\nLeft out by the worst case: " + (", ".join(f"{p['method']} {p['setting']} ({p['max_expansions_per_action']:,})"
+                                                          for p in gone) or "none") + ".\n\n## Claims\n\n"]
+    verdict = "holds" if not survivors else ("does not hold, because " + "; ".join(
+        f"{p['method']} {p['setting']} ({p['suboptimality']:.2f} at {p['expansions_per_action']:.1f})" for p in survivors)
+        + " " + ("is" if len(survivors) == 1 else "are") + " not dominated by any abstraction setting")
+    text.append(f"- *Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both with "
+                f"abstraction) clearly dominate the others*: **{verdict}** ({len(others) - len(survivors)} of "
+                f"{len(others)} other surviving settings are worse on both axes than some PR LRTS or intermediate-goal "
+                "setting).\n")
+    pr = next((p for p in alive if p["method"] == "PR LRTS, level 4" and p["setting"] == 5), None)
+    for method in ("pdb I", "pdb G+I", "pdb I, once", "pdb G+I, once"):
+        pdb = next((p for p in alive if p["method"] == method and p["setting"] == 4), None)
+        if pr is None or pdb is None:
+            continue
+        fewer, better = pr["expansions_per_action"] < pdb["expansions_per_action"], pdb["suboptimality"] < pr["suboptimality"]
+        verdict = "holds" if fewer and better else "does not hold, because " + (
+            "PR LRTS does not search fewer states" if not fewer else "the pattern database's solutions are not better")
+        text.append(f"- *At level 4, PR LRTS (depth 5, γ = 1) searches slightly fewer nodes and the pattern database "
+                    f"returns slightly better solutions; neither dominates* ({method}): **{verdict}** (PR LRTS "
+                    f"{pr['suboptimality']:.3f} at {pr['expansions_per_action']:.1f} expansions per action; {method} "
+                    f"level 4 {pdb['suboptimality']:.3f} at {pdb['expansions_per_action']:.1f}; "
+                    f"solved {pr['reached']} and {pdb['reached']} of {pr['problems']}).\n")
+    return "".join(text)
+
+
+def figure8_report(out: Path) -> list[Path]:
+    """figure8.png and figure8.md from ``out``/figure8_runs.csv and the study's runs.csv."""
+    from reference.experiments.dynamic import read_csv, runs_file
+    from reference.experiments.plots import save_figure
+    from reference.world.fileio import atomic_write_text
+
+    baseline = read_csv(out / "figure8_runs.csv")
+    study = read_csv(out / "runs.csv") if runs_file(out / "runs.csv").is_file() else []
+    points = figure8_points(baseline, study)
+    problems = len({(r["map"], r["problem"]) for r in baseline})
+    figure = save_figure(plot_figure8(points, f"Figure 8: dynamic control vs the state of the art ({problems} "
+                                          f"problems, worst case <= {WORST_CASE} expansions per move)"),
+                         out / "figure8.png")
+    atomic_write_text(out / "figure8.md", figure8_findings(points, problems))
+    return [figure, out / "figure8.md"]
+
+
+def figure8(out: Path, movingai: Path, maps: Sequence[str], per_map: int, progress: bool = True,
+            log: Callable[[str], None] = print) -> list[Path]:
+    """Run the three baselines, write ``figure8_runs.csv``, then :func:`figure8_report`."""
+    from reference.experiments.dynamic import write_runs_csv
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_runs_csv(run_baselines(movingai, maps, per_map, progress=progress, log=log), out / "figure8_runs.csv")
+    return figure8_report(out)
+

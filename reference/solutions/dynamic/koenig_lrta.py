@@ -1,0 +1,118 @@
+"""Koenig's LRTA* (Koenig 2004), on the known eight-connected maps of the dynamic-control study.
+
+One planning episode from the agent's state s:
+
+1. A* from s toward the goal with the learned h, stopped after ``lookahead`` expansions or when the
+   goal is the next state to expand (the goal is never expanded);
+2. the h of every expanded (CLOSED) state is set to its cost-to-go through the OPEN states: a
+   Dijkstra search outward from OPEN (``h(s) = min over neighbours n of c(s, n) + h(n)``);
+3. the agent moves along the A* tree's path to the OPEN state A* would have expanded next (smallest
+   f, ties to the larger g, then to the first pushed); on a known map nothing new is seen on the way,
+   so it walks the whole path.
+
+Expansions are the A* expansions of the episode (step 2's Dijkstra update touches the same states
+again and is not counted, as in Koenig's count of the lookahead); they are booked on the episode's
+first action and 0 on the others, so the mean per action is the total over the moves and the
+maximum is the largest episode.
+
+>>> import numpy as np
+>>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True     # a wall with a gap at the bottom
+>>> run = koenig_lrta(blocked, (0, 0), (0, 4), lookahead=100)
+>>> run.reached, run.cost, len(run.expansions)   # one episode finds an optimal path (4 straight, 2 diagonal)
+(True, (4, 2), 6)
+"""
+
+from __future__ import annotations
+
+import heapq
+from itertools import count
+
+import numpy as np
+
+from reference.world.grid import Cell, Cost, add_costs, cost_value
+
+from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run
+
+
+def plan_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell,
+                 lookahead: int) -> tuple[list[Cell], int]:
+    """Steps 1-2: the path (``state`` first) to the chosen OPEN state, and the A* expansions."""
+    order = count()
+    g: dict[Cell, Cost] = {state: ZERO}
+    parent: dict[Cell, Cell] = {}
+    closed: set[Cell] = set()
+    heap = [(cost_value(h(state, goal)), 0.0, next(order), state)]
+    while heap:
+        f, minus_g, _, cell = heap[0]
+        if cell in closed or cost_value(g[cell]) != -minus_g:
+            heapq.heappop(heap)                    # a stale entry
+            continue
+        if cell == goal or len(closed) == lookahead:
+            break                                   # cell is the best OPEN state
+        heapq.heappop(heap)
+        closed.add(cell)
+        for child, step in neighbours[cell]:
+            g_child = add_costs(g[cell], step)
+            if child not in closed and (child not in g or cost_value(g_child) < cost_value(g[child])):
+                g[child], parent[child] = g_child, cell
+                heapq.heappush(heap, (cost_value(g_child) + cost_value(h(child, goal)), -cost_value(g_child),
+                                      next(order), child))
+    if not heap:
+        return [state], len(closed)                 # the goal is out of reach
+    target = heap[0][3]
+    update_closed(neighbours, h, closed, goal)
+    path = [target]
+    while path[-1] != state:
+        path.append(parent[path[-1]])
+    return path[::-1], len(closed)
+
+
+def update_closed(neighbours: Neighbours, h: LearnedHeuristic, closed: set[Cell], goal: Cell) -> None:
+    """Step 2: a Dijkstra search from the OPEN states (the CLOSED states' neighbours outside CLOSED)
+    sets each CLOSED state's h to its cheapest ``c + h`` through them (h only rises: with a
+    consistent h that is Koenig's assignment)."""
+    order = count()
+    best: dict[Cell, Cost] = {}
+    heap = []
+    for cell in closed:
+        for child, step in neighbours[cell]:
+            if child not in closed:
+                value = add_costs(step, h(child, goal))
+                if cell not in best or cost_value(value) < cost_value(best[cell]):
+                    best[cell] = value
+    for cell, value in best.items():
+        heapq.heappush(heap, (cost_value(value), next(order), cell))
+    done: set[Cell] = set()
+    while heap:
+        _, _, cell = heapq.heappop(heap)
+        if cell in done:
+            continue
+        done.add(cell)
+        h.raise_to(cell, goal, best[cell])
+        for other, step in neighbours[cell]:   # moves are symmetric: a neighbour is a predecessor
+            if other in closed and other not in done:
+                value = add_costs(step, best[cell])
+                if other not in best or cost_value(value) < cost_value(best[other]):
+                    best[other] = value
+                    heapq.heappush(heap, (cost_value(value), next(order), other))
+
+
+def koenig_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, lookahead: int, *,
+                max_actions: int = 100_000) -> Run:
+    """Koenig's LRTA* with ``lookahead`` A* expansions per episode; stops unreached after ``max_actions``."""
+    if lookahead < 1:
+        raise ValueError(f"the lookahead must be at least 1, not {lookahead}")
+    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    h = LearnedHeuristic()
+    path, expansions, cost = [start], [], ZERO
+    while path[-1] != goal and len(path) <= max_actions:
+        walk, expanded = plan_episode(neighbours, h, path[-1], goal, lookahead)
+        for number, (here, there) in enumerate(zip(walk, walk[1:])):
+            cost = add_costs(cost, next(c for cell, c in neighbours[here] if cell == there))
+            path.append(there)
+            expansions.append(expanded if number == 0 else 0)
+            if len(path) > max_actions:
+                break
+        if len(walk) == 1:
+            break                                    # no move: the start is walled in
+    return Run(path[-1] == goal, cost, path, [lookahead] * len(expansions), expansions, [goal] * len(expansions))

@@ -1,0 +1,105 @@
+"""Prioritized LRTA* (Rayner, Davison, Bulitko, Anderson & Lu 2007), on the study's known maps.
+
+LRTA* with lookahead one whose heuristic updates spread through a bounded priority queue
+(prioritized sweeping). At every action:
+
+1. update the agent's state s: ``h(s) <- max(h(s), min over neighbours n of c(s, n) + h(n))``; if h
+   rose by Δ > 0, every neighbour of s enters the queue with priority Δ;
+2. take up to ``updates`` states from the queue, largest priority first, and update each the same
+   way (its neighbours entering with its own Δ);
+3. move to the neighbour with the smallest ``c(s, n) + h(n)`` (ties: successor order).
+
+The queue holds at most ``queue_size`` states: a state already queued keeps its larger priority; a
+new one enters a full queue only by evicting a state of lower priority. Every update generates a
+state's successors, so the expansions of an action are 1 + the states taken from the queue.
+
+>>> import numpy as np
+>>> run = prioritized_lrta(np.zeros((1, 4), dtype=bool), (0, 0), (0, 3), updates=2)
+>>> run.reached, run.cost, run.expansions     # octile h is exact on an open corridor: nothing rises
+(True, (3, 0), [1, 1, 1])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference.world.grid import Cell, Cost, add_costs, cost_value
+
+from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run
+
+
+class BoundedQueue:
+    """At most ``size`` states, each with a priority; ``pop`` takes the largest (ties: the oldest).
+
+    >>> queue = BoundedQueue(2)
+    >>> queue.add("a", 1.0); queue.add("b", 3.0); queue.add("c", 2.0)   # full: c evicts a
+    >>> queue.pop(), queue.pop(), len(queue)
+    ('b', 'c', 0)
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.priority: dict = {}     # insertion-ordered, so min/max ties go to the oldest entry
+
+    def __len__(self) -> int:
+        return len(self.priority)
+
+    def add(self, state, priority: float) -> None:
+        if state in self.priority:
+            self.priority[state] = max(self.priority[state], priority)
+        elif len(self.priority) < self.size:
+            self.priority[state] = priority
+        elif self.priority:
+            lowest = min(self.priority, key=self.priority.__getitem__)
+            if self.priority[lowest] < priority:
+                del self.priority[lowest]
+                self.priority[state] = priority
+
+    def pop(self):
+        best = max(self.priority, key=self.priority.__getitem__)
+        del self.priority[best]
+        return best
+
+
+def update(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell, queue: BoundedQueue) -> None:
+    """Lookahead-one update of ``state``'s h; on a rise Δ its neighbours enter the queue with Δ."""
+    if state == goal:
+        return
+    best: Cost | None = None
+    for child, step in neighbours[state]:
+        value = add_costs(step, h(child, goal))
+        if best is None or cost_value(value) < cost_value(best):
+            best = value
+    if best is None:
+        return
+    before = cost_value(h(state, goal))
+    if h.raise_to(state, goal, best):
+        for child, _ in neighbours[state]:
+            if child != goal:
+                queue.add(child, cost_value(best) - before)
+
+
+def prioritized_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, updates: int, *,
+                     queue_size: int = 40, max_actions: int = 100_000) -> Run:
+    """Prioritized LRTA* with up to ``updates`` queued updates per action; stops unreached after ``max_actions``."""
+    if updates < 0 or queue_size < 1:
+        raise ValueError(f"updates must be >= 0 and queue_size >= 1, not {updates} and {queue_size}")
+    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    h = LearnedHeuristic()
+    queue = BoundedQueue(queue_size)
+    path, expansions, cost = [start], [], ZERO
+    while path[-1] != goal and len(path) <= max_actions:
+        state = path[-1]
+        update(neighbours, h, state, goal, queue)                       # 1
+        taken = 0
+        while taken < updates and queue:                                 # 2
+            update(neighbours, h, queue.pop(), goal, queue)
+            taken += 1
+        moves = neighbours[state]
+        if not moves:
+            break
+        step_to, step_cost = min(moves, key=lambda move: cost_value(add_costs(move[1], h(move[0], goal))))  # 3
+        cost = add_costs(cost, step_cost)
+        path.append(step_to)
+        expansions.append(1 + taken)
+    return Run(path[-1] == goal, cost, path, [1] * len(expansions), expansions, [goal] * len(expansions))
