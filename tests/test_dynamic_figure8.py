@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from reference.experiments.dynamic_figure8 import dominated, figure8_findings, plot_figure8, surviving
-from reference.solutions.compiled.astar import astar_cost
+from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.dynamic.koenig_lrta import koenig_lrta
 from reference.solutions.dynamic.pr_lrts import corridor_astar, pr_lrts
 from reference.solutions.dynamic.lrta import Neighbours

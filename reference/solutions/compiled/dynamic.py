@@ -8,7 +8,7 @@ raises the same h values and counts the same expansions (tested move for move):
 * costs stay exact pairs ``(straight, diagonal)`` in two int64 arrays and are compared through the
   doubles ``float(a) + float(b) * SQRT2``, the two operations of
   :func:`~reference.world.grid.cost_value` (Numba does not fuse them, so the doubles are
-  bit-identical to the readable code's; see :mod:`reference.solutions.compiled.astar`);
+  bit-identical to the readable code's; see :mod:`reference.solutions.compiled.shortest_paths`);
 * the breadth-first layers of Figure 1, line 4, are one array of cells in the order the readable
   search appends them (``order``) with the start of each layer (``layer_start``); a cell belongs to
   this search when ``seen[cell] == counter`` (lazy initialisation: a search touches only the cells
@@ -91,7 +91,7 @@ def _layers(blocked, root, goal, depth, counter, seen, layer_of, g_a, g_b, paren
             if s == goal:  # the goal is a frontier state, never expanded
                 continue
             row, col = s // width, s % width
-            # The world's move rule (SPEC §12, grid.successors), written out as in compiled/astar.py:
+            # The world's move rule (SPEC §12, grid.successors), written out as in compiled/shortest_paths.py:
             # one shared @njit step function made these loops 30% slower (measured there).
             for move in range(8):
                 r, c = row + move_rows[move], col + move_cols[move]

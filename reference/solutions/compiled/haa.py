@@ -10,7 +10,7 @@
   cell to every cell): the evaluation draws its problems with it.
 
 Both run Dijkstra with the world's key ``(g, stamp)`` on the heap of the compiled A*
-(:mod:`reference.solutions.compiled.astar`, whose sift functions they share), with exact
+(:mod:`reference.solutions.compiled.shortest_paths`, whose sift functions they share), with exact
 ``(straight, diagonal)`` costs. AA* itself is that compiled A* (``astar_cost``).
 
 >>> import numpy as np

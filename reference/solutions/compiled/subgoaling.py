@@ -98,7 +98,7 @@ def tree_arrays(blocked, goal, connectivity, move_rows, move_cols, sqrt2, arcs):
             sub_straight[s] = sub_straight[p] + (0 if parent_diagonal[s] else 1)
             sub_diagonal[s] = sub_diagonal[p] + (1 if parent_diagonal[s] else 0)
         row, col = s // width, s % width
-        # The world's move rule (SPEC §12, grid.successors), written out as in compiled/astar.py
+        # The world's move rule (SPEC §12, grid.successors), written out as in compiled/shortest_paths.py
         # (a shared @njit step function made that loop 30% slower).
         for move in range(0, 8, step):                    # line 12
             r, c = row + move_rows[move], col + move_cols[move]
@@ -306,7 +306,7 @@ def lrta_arrays(blocked, start, goal, connectivity, move_rows, move_cols, sqrt2,
         best_diagonal_h = 0
         best_value = 0.0
         found = False
-        # The world's move rule (SPEC §12, grid.successors), written out as in compiled/astar.py
+        # The world's move rule (SPEC §12, grid.successors), written out as in compiled/shortest_paths.py
         # (a shared @njit step function made that loop 30% slower).
         for move in range(0, 8, step):
             r, c = row + move_rows[move], col + move_cols[move]
