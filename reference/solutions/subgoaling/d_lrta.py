@@ -9,9 +9,11 @@ successor order each time) to the first state outside ``A``: that state, where a
 enters the next region, is the subgoal stored for ``(A, B)``. One Dijkstra per region ``B``
 serves every ``A``.
 
-**Online** (:func:`d_lrta_star`): LRTA* (lookahead one). Whenever the agent enters a region other
-than the one where it last chose (and in the first episode), it looks up the subgoal for (its
-region, the goal's region), or takes the goal itself once in the goal's region.
+**Online** (:func:`d_lrta_star`): LRTA* (lookahead one) toward a subgoal. In the first episode,
+and whenever the agent stands on its subgoal, it looks up the subgoal for (its region, the goal's
+region), or takes the goal itself in the goal's region. (Looking up afresh whenever the agent
+enters another region, the first version, sent it back and forth across region borders: two
+neighbouring regions' representatives can reach the goal by optimal paths through each other.)
 
 The kit's choices, and what it leaves out:
 
@@ -20,9 +22,12 @@ The kit's choices, and what it leaves out:
   searches per pair of regions); here every episode expands one state, so the expansions of the
   paper's comparison are not this agent's.
 * **a subgoal is taken at most once per run** (an addition, so that every run ends): entering a
-  region whose subgoal the agent has already pursued, it heads for the goal instead. Without it two
+  region whose subgoal the agent has already pursued, it takes the subgoal of the region *that*
+  subgoal lies in (and so on along the chain), or the goal when the chain runs out. Without it two
   regions can send the agent back and forth; with it a run takes finitely many subgoals and then
-  LRTA* toward the goal, which ends on a finite connected map.
+  LRTA* toward the goal, which ends on a finite connected map. (Heading straight for the goal
+  instead, the first version, left the agent scrubbing a depression as plain LRTA* does: 91,479
+  moves where the optimal cost is 102, on an AR0411SR problem.)
 
 >>> from reference.world.grid import Gridworld
 >>> grid = Gridworld.from_strings(["....", "...."])       # level 1: two 2 x 2 regions, cols 0-1 and 2-3
@@ -100,18 +105,18 @@ def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: DLrtaDatabas
     :func:`build_d_lrta_database` for the same map."""
     goal_region = database.region(goal)
     taken: set[Cell] = set()
-    chosen_in: list[int | None] = [None]   # the region where the agent last chose its subgoal
 
     def policy(s: Cell, current: Cell | None) -> tuple[Cell, list[Cell]]:
-        here = database.region(s)
-        if current is not None and here == chosen_in[0]:
+        if current is not None and s != current:
             return current, []
-        chosen_in[0] = here
-        subgoal = goal if here == goal_region else database.subgoal.get((here, goal_region), goal)
-        if subgoal in taken:
-            subgoal = goal
-        if subgoal != goal:
-            taken.add(subgoal)
-        return subgoal, []
+        region, seen = database.region(s), set()
+        while region != goal_region and region not in seen:   # skip subgoals already taken, along the chain
+            seen.add(region)
+            subgoal = database.subgoal.get((region, goal_region), goal)
+            if subgoal not in taken:
+                taken.add(subgoal)
+                return subgoal, []
+            region = database.region(subgoal)
+        return goal, []
 
     return SubgoalPursuit(grid, start, goal, 8, max_moves).run("d_lrta", policy)
