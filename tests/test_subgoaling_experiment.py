@@ -43,7 +43,7 @@ def test_comparison_report_and_findings(tiny_movingai, tmp_path, engine):
     rows = experiment.run_comparison(problems=6, maps=(game_map,), progress=False, movingai=movingai, engine=engine)
     assert {r["engine"] for r in rows if r["algorithm"] != "trees"} == {engine}
     problems = [r for r in rows if r["algorithm"] != "trees"]
-    assert len(problems) == 6 * len(experiment.ALGORITHM_LABELS) and all(r["reached"] for r in problems)
+    assert len(problems) == 6 * len(experiment.SUBGOALING_ALGORITHMS) and all(r["reached"] for r in problems)
     for row in problems:
         assert row["cost"] >= row["optimal"] - 1e-9
         if row["algorithm"] == "astar":

@@ -178,7 +178,7 @@ def compare_command(args: argparse.Namespace) -> int:
 def _report(experiment, rows: list[dict], out: Path, command: str, movingai, maps) -> int:
     written = experiment.write_report(rows, out, command, movingai, maps)
     print(f"{len(rows)} rows; wrote {len(written)} files to {out}")
-    for finding in experiment.findings(rows):
+    for finding in experiment.findings(rows) + experiment.comparison_findings(rows):
         print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")
     return 0
 
