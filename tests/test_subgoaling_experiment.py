@@ -141,6 +141,7 @@ def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["subgoal", "run", "no-such.map", "--scen", "no-such.scen"], "no such map file"),
     (["subgoal", "compare", "--out", "x", "--maps", "nowhere"], "unknown map"),
+    (["subgoal", "compare", "--out", "x", "--algorithms", "knn_lrta_7"], "unknown algorithm 'knn_lrta_7'"),
     (["subgoal", "compare", "--out", "x", "--problems", "0", "--movingai", "."], "no such file"),
 ])
 def test_cli_usage_errors_are_one_line_with_exit_code_2(args, message):
