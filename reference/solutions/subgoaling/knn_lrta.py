@@ -93,6 +93,8 @@ def random_problems(grid: Gridworld, count: int, seed: int) -> list[tuple[Cell, 
     from scipy.ndimage import label
 
     components, _ = label(~grid.blocked)
+    if count > 0 and np.bincount(components.ravel())[1:].max(initial=0) < 2:
+        raise ValueError("the map has no two connected free cells to make a problem of")
     free = np.flatnonzero(~grid.blocked.ravel())
     rng = np.random.default_rng(seed)
     problems: list[tuple[Cell, Cell]] = []
