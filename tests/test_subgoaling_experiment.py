@@ -43,7 +43,7 @@ def test_comparison_report_and_findings(tiny_movingai, tmp_path, engine):
     rows = experiment.run_comparison(problems=6, maps=(game_map,), progress=False, movingai=movingai, engine=engine)
     assert {r["engine"] for r in rows if r["algorithm"] != "trees"} == {engine}
     problems = [r for r in rows if r["algorithm"] != "trees"]
-    assert len(problems) == 6 * len(experiment.ALGORITHM_LABELS) and all(r["reached"] for r in problems)
+    assert len(problems) == 6 * len(experiment.SUBGOALING_ALGORITHMS) and all(r["reached"] for r in problems)
     for row in problems:
         assert row["cost"] >= row["optimal"] - 1e-9
         if row["algorithm"] == "astar":
@@ -141,6 +141,7 @@ def test_cli_run_prints_exactly_the_promised_keys(shared_dir, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["subgoal", "run", "no-such.map", "--scen", "no-such.scen"], "no such map file"),
     (["subgoal", "compare", "--out", "x", "--maps", "nowhere"], "unknown map"),
+    (["subgoal", "compare", "--out", "x", "--algorithms", "knn_lrta_7"], "unknown algorithm 'knn_lrta_7'"),
     (["subgoal", "compare", "--out", "x", "--problems", "0", "--movingai", "."], "no such file"),
 ])
 def test_cli_usage_errors_are_one_line_with_exit_code_2(args, message):
