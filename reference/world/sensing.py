@@ -168,8 +168,7 @@ class KnownMapWorld:
     one at the agent's cell or one move away by the world's rules (four- or eight-connected, no
     corner cutting); anything else raises :class:`IllegalMoveError`
     saying why (:func:`illegal_move`). ``sense`` returns the blocked cells one move away, which the
-    agent knew already. ``visited``: the cells the agent stood in, start first. ``check_moves=False``
-    trusts the agent, as :class:`FogOfWarWorld` does.
+    agent knew already. ``visited``: the cells the agent stood in, start first.
 
     >>> world = KnownMapWorld(Gridworld.from_strings(["...", ".@."]), (0, 0))
     >>> world.knowledge().known_blocked(), world.sense((0, 0))
@@ -182,7 +181,7 @@ class KnownMapWorld:
     reference.world.sensing.IllegalMoveError: the agent moved diagonally from (1, 0) to (0, 1), cutting the corner of the blocked cell (1, 1)
     """
 
-    def __init__(self, grid: Gridworld, start: Cell, connectivity: int = 8, check_moves: bool = True) -> None:
+    def __init__(self, grid: Gridworld, start: Cell, connectivity: int = 8) -> None:
         start = (int(start[0]), int(start[1]))
         if not grid.in_bounds(start):
             raise ValueError(f"the start {start} lies outside the {grid.height} x {grid.width} grid")
@@ -193,36 +192,36 @@ class KnownMapWorld:
         self.height, self.width = grid.height, grid.width
         self.connectivity = check_connectivity(connectivity)
         self.start = start
-        self.check_moves = check_moves
         self.visited: list[Cell] = []
+        self._moves_from: dict[Cell, set[Cell]] = {}
         self._blocked_around: dict[Cell, list[Cell]] = {}
 
     def knowledge(self) -> Knowledge:
         """What the agent knows before it starts: every blocked cell of the map."""
-        knowledge = Knowledge(self.height, self.width)
-        knowledge.observe(zip(*(axis.tolist() for axis in np.nonzero(self.blocked))))
-        return knowledge
+        return Knowledge.of_map(self.blocked)
 
     def sense(self, cell: Cell) -> list[Cell]:
-        if not self.check_moves:  # a trusted agent (long experiments): the answer is a dictionary look-up
-            around = self._blocked_around.get(cell)
-            if around is None:
-                around = self._blocked_around[cell] = [
-                    near for near in neighbours_of(cell, self.height, self.width, MOVES[self.connectivity])
-                    if self.blocked[near]]
-            return around
         here = (int(cell[0]), int(cell[1]))
         if not self.visited:
             if here != self.start:
                 raise IllegalMoveError(f"the agent starts in {self.start}, but sensed first from {here}")
             self.visited.append(here)
         elif here != self.visited[-1]:
-            reason = illegal_move(self.blocked, self.visited[-1], here, self.connectivity)
-            if reason:
-                raise IllegalMoveError(reason)
+            last = self.visited[-1]
+            # Speed: the map never changes, so each cell's moves and blocked neighbours are computed
+            # once (a known-map LRTA* stands on the same cells again and again)
+            moves = self._moves_from.get(last)
+            if moves is None:
+                moves = self._moves_from[last] = {near for near, _cost in successors(self.blocked, last, self.connectivity)}
+            if here not in moves:
+                raise IllegalMoveError(illegal_move(self.blocked, last, here, self.connectivity))
             self.visited.append(here)
-        moves = MOVES[self.connectivity]
-        return [near for near in neighbours_of(here, self.height, self.width, moves) if self.blocked[near]]
+        around = self._blocked_around.get(here)
+        if around is None:
+            around = self._blocked_around[here] = [
+                near for near in neighbours_of(here, self.height, self.width, MOVES[self.connectivity])
+                if self.blocked[near]]
+        return around
 
 
 class Knowledge:
@@ -244,6 +243,19 @@ class Knowledge:
         self.width = width
         self.blocked = bytearray(height * width)  # 1 = known blocked; the one pass over all cells
         self.blocked_count = 0                    # how many cells are known blocked
+
+    @classmethod
+    def of_map(cls, blocked: np.ndarray) -> Knowledge:
+        """Knowledge of every blocked cell of a map known in full (``blocked``: rows x columns).
+
+        >>> Knowledge.of_map(np.array([[False, True], [True, False]])).known_blocked()
+        [(0, 1), (1, 0)]
+        """
+        height, width = blocked.shape
+        knowledge = cls(height, width)
+        knowledge.blocked[:] = np.asarray(blocked, dtype=np.uint8).tobytes()  # one copy, no loop over cells
+        knowledge.blocked_count = int(np.count_nonzero(blocked))
+        return knowledge
 
     def observe(self, blocked_cells: Iterable[Cell]) -> list[Cell]:
         """Remember ``blocked_cells``; return those that were not known before, in the given order."""
