@@ -48,7 +48,7 @@ from reference.solutions.compiled.realtime import run_compiled, warm_up
 from reference.solutions.realtime import run_algorithm
 from reference.world.fileio import atomic_write_bytes, atomic_write_text
 from reference.world.generator import generate_maze
-from reference.world.grid import Cell, Gridworld, shortest_distance
+from reference.world.grid import Gridworld, shortest_distance
 from reference.world.instances import Instance
 from reference.world.sensing import FogOfWarWorld
 

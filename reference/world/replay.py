@@ -42,8 +42,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-import numpy as np
-
 from .grid import Cell, Gridworld, check_connectivity, manhattan
 from .sensing import AgentBody, FogOfWarWorld, IllegalMoveError, Knowledge, KnownMapWorld, illegal_move
 from .trace import SearchRecord, Trace
