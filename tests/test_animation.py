@@ -29,7 +29,7 @@ from conftest import FIGURE_2 as EXAMPLE_1  # noqa: E402 - SPEC §10, read from 
 def solved(grid, start, target, algorithm="forward"):
     from reference.solutions import REPLANNERS
 
-    return REPLANNERS[algorithm](FogOfWarWorld(grid, start), start, target, "larger_g")
+    return REPLANNERS.run(algorithm, FogOfWarWorld(grid, start), start, target, tie_break="larger_g")
 
 
 def test_example_1_frames_show_the_walls_as_the_agent_meets_them():

@@ -182,7 +182,8 @@ def test_solution_equals_the_reference_on_random_mazes(solution: dict, seed: int
     name, algorithm, tie_break = setting
     maze = generate_maze([seed, size], height=size, extra_openings=size)
     mine = solution[name](FogOfWarWorld(maze.grid, maze.start), maze.start, maze.target, tie_break)
-    theirs = REPLANNERS[algorithm](FogOfWarWorld(maze.grid, maze.start), maze.start, maze.target, tie_break)
+    theirs = REPLANNERS.run(algorithm, FogOfWarWorld(maze.grid, maze.start), maze.start, maze.target,
+                            tie_break=tie_break)
     assert mine.to_dict() == theirs.to_dict()
 
 

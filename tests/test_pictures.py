@@ -63,7 +63,7 @@ def solved(grid: Gridworld, start, target, algorithm="forward", tie_break="large
     from reference.solutions import REPLANNERS
     from reference.world.sensing import FogOfWarWorld
 
-    return REPLANNERS[algorithm](FogOfWarWorld(grid, start), start, target, tie_break)
+    return REPLANNERS.run(algorithm, FogOfWarWorld(grid, start), start, target, tie_break=tie_break)
 
 
 def pixel_colour(figure: Figure, ax, at: tuple[float, float]) -> np.ndarray:

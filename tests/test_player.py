@@ -80,7 +80,8 @@ def test_adaptive_learns_the_handouts_figure_7_values() -> None:
     from reference.solutions import REPLANNERS
     from reference.world.sensing import FogOfWarWorld
 
-    trace = REPLANNERS["adaptive"](FogOfWarWorld(EXAMPLE_1, cell("E3")), cell("E3"), cell("E5"), "larger_g")
+    trace = REPLANNERS.run("adaptive", FogOfWarWorld(EXAMPLE_1, cell("E3")), cell("E3"), cell("E5"),
+                           tie_break="larger_g")
     data = player_data(EXAMPLE_1, trace)
     learned = dict(map(tuple, data["numbers"][0]["learned"]))
     final = {where: g for _after, where, g, _parent in data["numbers"][0]["g"]}

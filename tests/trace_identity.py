@@ -63,11 +63,11 @@ Runner = Callable[[Instance], object]
 
 def replanning_settings() -> dict[str, Runner]:
     settings: dict[str, Runner] = {}
-    for algorithm, planner in REPLANNERS.items():
+    for algorithm in REPLANNERS:
         for tie_break in ("larger_g", "smaller_g"):
+            planner = REPLANNERS.planner(algorithm, tie_break=tie_break)
             settings[f"{algorithm}/{tie_break}"] = (
-                lambda i, planner=planner, tie_break=tie_break:
-                planner(FogOfWarWorld(i.grid, i.start), i.start, i.target, tie_break))
+                lambda i, planner=planner: planner.run(FogOfWarWorld(i.grid, i.start), i.start, i.target))
     return settings
 
 

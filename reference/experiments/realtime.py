@@ -51,8 +51,9 @@ from reference.solutions.compiled.realtime import run_compiled, warm_up
 from reference.solutions.realtime import run_algorithm
 from reference.world.fileio import atomic_write_text
 from reference.world.generator import generate_maze
-from reference.world.grid import Cell, Gridworld, shortest_distance
+from reference.world.grid import Gridworld, shortest_distance
 from reference.world.instances import Instance
+from reference.world.sensing import FogOfWarWorld
 
 #: The paper's lookaheads: 1, 3, ..., 49.
 LOOKAHEADS: tuple[int, ...] = tuple(range(1, 50, 2))
@@ -100,26 +101,6 @@ def make_instance(kind: str, number: int, size: int = PAPER_SIZE, seed: int = DE
         start, target = divmod(int(first), size), divmod(int(second), size)
         if shortest_distance(grid, start, target) is not None:
             return Instance(f"random_{number:04d}", grid, start, target)
-
-
-class SensorWorld:
-    """The public world object (SPEC §11) for long experiments: ``sense`` is a dictionary look-up.
-
-    It answers exactly as :class:`~reference.world.sensing.FogOfWarWorld` does, without checking
-    that the agent moves legally (the tests run every planner through ``FogOfWarWorld``, which does).
-    """
-
-    def __init__(self, grid: Gridworld) -> None:
-        self.height, self.width = grid.height, grid.width
-        self._blocked_around = {}
-        self._grid = grid
-
-    def sense(self, cell: Cell) -> list[Cell]:
-        around = self._blocked_around.get(cell)
-        if around is None:
-            around = [n for n in self._grid.neighbours(cell) if self._grid.blocked[n]]
-            self._blocked_around[cell] = around
-        return around
 
 
 # -- running --------------------------------------------------------------------------------------
@@ -185,7 +166,8 @@ def run_one(task: tuple) -> dict[str, Any]:
     else:
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:
-            run = run_algorithm(algorithm, SensorWorld(instance.grid), instance.start, instance.target,
+            world = FogOfWarWorld(instance.grid, instance.start, check_moves=False)  # sense: a look-up
+            run = run_algorithm(algorithm, world, instance.start, instance.target,
                                 heuristic, lookahead or 1, **order)
         finally:
             gc.enable()

@@ -5,7 +5,8 @@ and returns one search record (its path runs from the agent to the target, or is
 target cannot be reached); the agent walks the path by the SPEC's walking rule and looks around
 after every move. This is the Main procedure of the handout's Figure 4 (lines 18-34) with the
 search left to the planner, so Repeated Forward/Backward A* and Adaptive A* (``replanning.py``),
-the LRTA* family and D* Lite (``realtime/``) all move the same way and record the same trace.
+the LRTA* family and D* Lite (``realtime/``), the known-map LRTA*s of subgoaling (``subgoaling/``)
+and dynamic control (``dynamic/``) all move the same way and record the same trace.
 
 A planner is any object with an ``algorithm`` and a ``tie_break`` (the names its trace carries)
 and a method ``plan_episode(agent, knowledge, newly_blocked) -> SearchRecord``: ``agent`` is the
@@ -47,16 +48,20 @@ class Planner(Protocol):
         ...
 
 
-def run_agent(world: World, start: Cell, target: Cell, planner: Planner, knowledge: Knowledge | None = None) -> Trace:
+def run_agent(world: World, start: Cell, target: Cell, planner: Planner, knowledge: Knowledge | None = None,
+              max_moves: int | None = None) -> Trace:
     """Move the agent from ``start`` until it reaches ``target`` or its planner finds no path.
 
-    ``knowledge`` is what the agent knows before it starts (default: nothing). Returns the SPEC §8
-    trace.
+    ``knowledge`` is what the agent knows before it starts (default: nothing). ``max_moves``: no
+    planning episode begins once the agent has made that many moves (the run then ends unreached;
+    default: no bound). Returns the SPEC §8 trace.
     """
     target = cell_inside(world, target, "target")
     agent = AgentBody(world, start, knowledge)  # SPEC §4: it looks around its start cell first
     searches: list[SearchRecord] = []
     while agent.cell != target:  # Figure 4, line 18
+        if max_moves is not None and len(agent.trajectory) > max_moves:
+            return Trace(planner.algorithm, planner.tie_break, False, agent.trajectory, searches)
         record = planner.plan_episode(agent.cell, agent.knowledge, agent.take_newly_blocked())
         searches.append(record)
         if not record.path:  # lines 27-29: "I cannot reach the target."

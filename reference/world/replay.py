@@ -6,7 +6,8 @@ and the g-, h- and f-values and tree pointers the handout's figures show. None o
 * :class:`AgentReplay` walks the agent along the paths it is given with the walking rule every planner
   uses (:class:`~reference.world.sensing.AgentBody`: §4 sensing, §6 walking), so the knowledge before
   each search follows from the paths alone. Two worlds: the handout's fog of war (four-connected,
-  the default), and a map the agent knows in full (:class:`KnownMapWorld`, four- or
+  the default), and a map the agent knows in full
+  (:class:`~reference.world.sensing.KnownMapWorld`, four- or
   eight-connected: the known-map planners A*, LRTA*, LRTA* with subgoaling), where every step must
   be a move the world's rules allow (:func:`reference.world.grid.successors`: diagonals only
   without cutting a corner).
@@ -41,10 +42,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-import numpy as np
-
-from .grid import MOVES, Cell, Gridworld, check_connectivity, manhattan, neighbours_of, successors
-from .sensing import AgentBody, FogOfWarWorld, IllegalMoveError, Knowledge
+from .grid import Cell, Gridworld, check_connectivity, manhattan
+from .sensing import AgentBody, FogOfWarWorld, IllegalMoveError, Knowledge, KnownMapWorld, illegal_move
 from .trace import SearchRecord, Trace
 
 
@@ -54,80 +53,8 @@ class ReplayError(ValueError):
     The message says which step and why."""
 
 
-MOVE_NAMES = {4: "E, S, W, N", 8: "E, SE, S, SW, W, NW, N, NE"}
-
-
-def illegal_move(blocked: np.ndarray, here: Cell, there: Cell, connectivity: int = 4) -> str | None:
-    """Why one step from ``here`` to ``there`` is not a move (SPEC §12), or None if it is one.
-
-    Whether it is a move is for the world's :func:`~reference.world.grid.successors` to say; this
-    only names the reason when it is not: not one move, outside the grid, into a blocked cell, or a
-    diagonal that cuts the corner of a blocked cell.
-
-    >>> blocked = np.array([[False, False], [True, False]])
-    >>> illegal_move(blocked, (0, 0), (1, 1), 8)
-    'the agent moved diagonally from (0, 0) to (1, 1), cutting the corner of the blocked cell (1, 0)'
-    >>> illegal_move(blocked, (0, 0), (0, 1), 8) is None
-    True
-    """
-    if any(cell == there for cell, _cost in successors(blocked, here, connectivity)):
-        return None
-    height, width = blocked.shape
-    d_row, d_col = there[0] - here[0], there[1] - here[1]
-    if (d_row, d_col) not in MOVES[connectivity]:
-        return (f"the agent jumped from {here} to {there}: it moves one cell at a time, "
-                f"{connectivity}-connected ({MOVE_NAMES[connectivity]})")
-    if not (0 <= there[0] < height and 0 <= there[1] < width):
-        return f"the agent moved from {here} to {there}, outside the {height} x {width} grid"
-    if blocked[there]:
-        return f"the agent moved from {here} into the blocked cell {there}"
-    corners = [cell for cell in ((there[0], here[1]), (here[0], there[1])) if blocked[cell]]
-    return (f"the agent moved diagonally from {here} to {there}, cutting the corner of the blocked "
-            f"cell{'s' * (len(corners) > 1)} {' and '.join(str(cell) for cell in corners)}")
-
-
-class KnownMapWorld:
-    """A map the agent knows in full: the world of the known-map planners (no fog, SPEC §12-13).
-
-    It plays the part of :class:`~reference.world.sensing.FogOfWarWorld` for an
-    :class:`~reference.world.sensing.AgentBody`: the first ``sense`` must be at ``start``, each later
-    one at the agent's cell or one move away by the world's rules (four- or eight-connected, no
-    corner cutting); anything else raises :class:`~reference.world.sensing.IllegalMoveError`
-    saying why (:func:`illegal_move`). ``sense`` returns the blocked cells one move away, which the
-    agent knew already. ``visited``: the cells the agent stood in, start first.
-    """
-
-    def __init__(self, grid: Gridworld, start: Cell, connectivity: int = 8) -> None:
-        start = (int(start[0]), int(start[1]))
-        if not grid.in_bounds(start):
-            raise ValueError(f"the start {start} lies outside the {grid.height} x {grid.width} grid")
-        if grid.is_blocked(start):
-            raise ValueError(f"the start {start} is a blocked cell")
-        self.blocked = grid.blocked
-        self.height, self.width = grid.height, grid.width
-        self.connectivity = check_connectivity(connectivity)
-        self.start = start
-        self.visited: list[Cell] = []
-
-    def knowledge(self) -> Knowledge:
-        """What the agent knows before it starts: every blocked cell of the map."""
-        knowledge = Knowledge(self.height, self.width)
-        knowledge.observe(zip(*(axis.tolist() for axis in np.nonzero(self.blocked))))
-        return knowledge
-
-    def sense(self, cell: Cell) -> list[Cell]:
-        here = (int(cell[0]), int(cell[1]))
-        if not self.visited:
-            if here != self.start:
-                raise IllegalMoveError(f"the agent starts in {self.start}, but sensed first from {here}")
-            self.visited.append(here)
-        elif here != self.visited[-1]:
-            reason = illegal_move(self.blocked, self.visited[-1], here, self.connectivity)
-            if reason:
-                raise IllegalMoveError(reason)
-            self.visited.append(here)
-        moves = MOVES[self.connectivity]
-        return [near for near in neighbours_of(here, self.height, self.width, moves) if self.blocked[near]]
+__all__ = ["AgentReplay", "KnownMapWorld", "ReplayError", "SearchAnnotation", "SearchContext", "annotate_search",
+           "first_difference", "heuristic_for", "illegal_move", "search_contexts", "walked_trajectory"]
 
 
 class AgentReplay:
@@ -136,7 +63,7 @@ class AgentReplay:
     It is the :class:`~reference.world.sensing.AgentBody` every planner walks with: in a
     :class:`~reference.world.sensing.FogOfWarWorld` by default (the handout's agent: the same sensing,
     SPEC §4, and the same walking rule, SPEC §6, so a replay re-walks a trace exactly as the agent
-    did), or with ``known_map`` in a :class:`KnownMapWorld` that the agent knows in full from the
+    did), or with ``known_map`` in a :class:`~reference.world.sensing.KnownMapWorld` that the agent knows in full from the
     start, four- or eight-connected. The fog-of-war agent senses and moves four-connected only.
     """
 

@@ -5,6 +5,8 @@ An algorithm never sees the true grid. It gets a *world* object with ``height``,
 are blocked. :class:`FogOfWarWorld` answers from a true :class:`Gridworld` and refuses what a real
 agent could not do (teleporting, walking into a wall), so the fog of war is enforced by the shape of
 the code. It records where the agent stood, so a run's trajectory can be checked against it.
+:class:`KnownMapWorld` is the world of the planners that know the map in full (four- or
+eight-connected, SPEC §12-13): the same senses, and its own rules for a move.
 
 :class:`Knowledge` is the agent's memory: which cells it has seen to be blocked. Everything else
 it presumes unblocked (the freespace assumption).
@@ -30,7 +32,7 @@ from typing import Iterable, Protocol
 
 import numpy as np
 
-from .grid import Cell, Gridworld, neighbours_of
+from .grid import MOVES, Cell, Gridworld, check_connectivity, neighbours_of, successors
 
 
 class World(Protocol):
@@ -72,9 +74,18 @@ class FogOfWarWorld:
     of its four neighbours (that is one move). Sensing from a blocked cell, outside the grid, or
     further away raises :class:`IllegalMoveError`. ``visited`` lists the cells the agent has
     stood in, start first: the trajectory as the world saw it.
+
+    ``check_moves=False`` trusts the agent, for long experiments: ``sense`` answers the same, from a
+    dictionary once a cell has been asked, and checks nothing (``visited`` stays empty). The tests
+    run every planner with the checks on.
+
+    >>> grid = Gridworld.from_strings(["..@", "..."])
+    >>> trusted = FogOfWarWorld(grid, (0, 1), check_moves=False)
+    >>> trusted.sense((0, 1)), trusted.sense((1, 0)), trusted.visited     # a jump, not refused
+    ([(0, 2)], [], [])
     """
 
-    def __init__(self, grid: Gridworld, start: Cell) -> None:
+    def __init__(self, grid: Gridworld, start: Cell, check_moves: bool = True) -> None:
         start = (int(start[0]), int(start[1]))
         if not grid.in_bounds(start):
             raise ValueError(f"the start {start} lies outside the {grid.height} x {grid.width} grid")
@@ -84,10 +95,18 @@ class FogOfWarWorld:
         self.height = grid.height
         self.width = grid.width
         self.start = start
+        self.check_moves = check_moves
         self.visited: list[Cell] = []
         self.sense_count = 0
+        self._blocked_around: dict[Cell, list[Cell]] = {}
 
     def sense(self, cell: Cell) -> list[Cell]:
+        if not self.check_moves:  # a trusted agent (long experiments): the answer is a dictionary look-up
+            around = self._blocked_around.get(cell)
+            if around is None:
+                around = self._blocked_around[cell] = [
+                    near for near in neighbours_of(cell, self.height, self.width) if self._blocked[near]]
+            return around
         try:
             row, col = int(cell[0]), int(cell[1])
         except (TypeError, ValueError, IndexError):
@@ -110,6 +129,101 @@ class FogOfWarWorld:
         return [cell for cell in neighbours_of(here, self.height, self.width) if self._blocked[cell]]
 
 
+MOVE_NAMES = {4: "E, S, W, N", 8: "E, SE, S, SW, W, NW, N, NE"}
+
+
+def illegal_move(blocked: np.ndarray, here: Cell, there: Cell, connectivity: int = 4) -> str | None:
+    """Why one step from ``here`` to ``there`` is not a move (SPEC §12), or None if it is one.
+
+    Whether it is a move is for the world's :func:`~reference.world.grid.successors` to say; this
+    only names the reason when it is not: not one move, outside the grid, into a blocked cell, or a
+    diagonal that cuts the corner of a blocked cell.
+
+    >>> blocked = np.array([[False, False], [True, False]])
+    >>> illegal_move(blocked, (0, 0), (1, 1), 8)
+    'the agent moved diagonally from (0, 0) to (1, 1), cutting the corner of the blocked cell (1, 0)'
+    >>> illegal_move(blocked, (0, 0), (0, 1), 8) is None
+    True
+    """
+    if any(cell == there for cell, _cost in successors(blocked, here, connectivity)):
+        return None
+    height, width = blocked.shape
+    d_row, d_col = there[0] - here[0], there[1] - here[1]
+    if (d_row, d_col) not in MOVES[connectivity]:
+        return (f"the agent jumped from {here} to {there}: it moves one cell at a time, "
+                f"{connectivity}-connected ({MOVE_NAMES[connectivity]})")
+    if not (0 <= there[0] < height and 0 <= there[1] < width):
+        return f"the agent moved from {here} to {there}, outside the {height} x {width} grid"
+    if blocked[there]:
+        return f"the agent moved from {here} into the blocked cell {there}"
+    corners = [cell for cell in ((there[0], here[1]), (here[0], there[1])) if blocked[cell]]
+    return (f"the agent moved diagonally from {here} to {there}, cutting the corner of the blocked "
+            f"cell{'s' * (len(corners) > 1)} {' and '.join(str(cell) for cell in corners)}")
+
+
+class KnownMapWorld:
+    """A map the agent knows in full: the world of the known-map planners (no fog, SPEC §12-13).
+
+    It plays the part of :class:`FogOfWarWorld` for an :class:`AgentBody`: the first ``sense`` must be at ``start``, each later
+    one at the agent's cell or one move away by the world's rules (four- or eight-connected, no
+    corner cutting); anything else raises :class:`IllegalMoveError`
+    saying why (:func:`illegal_move`). ``sense`` returns the blocked cells one move away, which the
+    agent knew already. ``visited``: the cells the agent stood in, start first.
+
+    >>> world = KnownMapWorld(Gridworld.from_strings(["...", ".@."]), (0, 0))
+    >>> world.knowledge().known_blocked(), world.sense((0, 0))
+    ([(1, 1)], [(1, 1)])
+    >>> world.sense((1, 0))      # one move south; (1, 1) is one move east of it
+    [(1, 1)]
+    >>> world.sense((0, 1))
+    Traceback (most recent call last):
+    ...
+    reference.world.sensing.IllegalMoveError: the agent moved diagonally from (1, 0) to (0, 1), cutting the corner of the blocked cell (1, 1)
+    """
+
+    def __init__(self, grid: Gridworld, start: Cell, connectivity: int = 8) -> None:
+        start = (int(start[0]), int(start[1]))
+        if not grid.in_bounds(start):
+            raise ValueError(f"the start {start} lies outside the {grid.height} x {grid.width} grid")
+        if grid.is_blocked(start):
+            raise ValueError(f"the start {start} is a blocked cell")
+        self.grid = grid
+        self.blocked = grid.blocked
+        self.height, self.width = grid.height, grid.width
+        self.connectivity = check_connectivity(connectivity)
+        self.start = start
+        self.visited: list[Cell] = []
+        self._moves_from: dict[Cell, set[Cell]] = {}
+        self._blocked_around: dict[Cell, list[Cell]] = {}
+
+    def knowledge(self) -> Knowledge:
+        """What the agent knows before it starts: every blocked cell of the map."""
+        return Knowledge.of_map(self.blocked)
+
+    def sense(self, cell: Cell) -> list[Cell]:
+        here = (int(cell[0]), int(cell[1]))
+        if not self.visited:
+            if here != self.start:
+                raise IllegalMoveError(f"the agent starts in {self.start}, but sensed first from {here}")
+            self.visited.append(here)
+        elif here != self.visited[-1]:
+            last = self.visited[-1]
+            # Speed: the map never changes, so each cell's moves and blocked neighbours are computed
+            # once (a known-map LRTA* stands on the same cells again and again)
+            moves = self._moves_from.get(last)
+            if moves is None:
+                moves = self._moves_from[last] = {near for near, _cost in successors(self.blocked, last, self.connectivity)}
+            if here not in moves:
+                raise IllegalMoveError(illegal_move(self.blocked, last, here, self.connectivity))
+            self.visited.append(here)
+        around = self._blocked_around.get(here)
+        if around is None:
+            around = self._blocked_around[here] = [
+                near for near in neighbours_of(here, self.height, self.width, MOVES[self.connectivity])
+                if self.blocked[near]]
+        return around
+
+
 class Knowledge:
     """The cells an agent has observed to be blocked, as a flat ``bytearray`` indexed by cell.
 
@@ -129,6 +243,19 @@ class Knowledge:
         self.width = width
         self.blocked = bytearray(height * width)  # 1 = known blocked; the one pass over all cells
         self.blocked_count = 0                    # how many cells are known blocked
+
+    @classmethod
+    def of_map(cls, blocked: np.ndarray) -> Knowledge:
+        """Knowledge of every blocked cell of a map known in full (``blocked``: rows x columns).
+
+        >>> Knowledge.of_map(np.array([[False, True], [True, False]])).known_blocked()
+        [(0, 1), (1, 0)]
+        """
+        height, width = blocked.shape
+        knowledge = cls(height, width)
+        knowledge.blocked[:] = np.asarray(blocked, dtype=np.uint8).tobytes()  # one copy, no loop over cells
+        knowledge.blocked_count = int(np.count_nonzero(blocked))
+        return knowledge
 
     def observe(self, blocked_cells: Iterable[Cell]) -> list[Cell]:
         """Remember ``blocked_cells``; return those that were not known before, in the given order."""

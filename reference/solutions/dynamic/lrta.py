@@ -1,6 +1,7 @@
 """General LRTA* (Bulitko et al. 2007, Figure 1) on a known eight-connected map, octile h.
 
-Figure 1, line by line, as :func:`general_lrta` runs it::
+Figure 1, line by line, as :class:`GeneralLRTA` runs it with the kit's agent core
+(:func:`~reference.solutions.agent.run_agent`, the loop every planner of the kit shares)::
 
     1 s <- s_start; s_g <- s_goal; d' <- d
     2 while s != s_goal do
@@ -37,7 +38,11 @@ from typing import Callable
 
 import numpy as np
 
-from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost, successors
+from reference.world.grid import Cell, Cost, Gridworld, add_costs, cost_value, octile_cost, successors
+from reference.world.sensing import Knowledge, KnownMapWorld
+from reference.world.trace import SearchRecord
+
+from ..agent import run_agent
 
 ZERO: Cost = (0, 0)
 
@@ -91,6 +96,10 @@ class Layers:
     g: dict[Cell, Cost]               # g(root, n): cheapest among the fewest-action paths
     parent: dict[Cell, Cell]
     goal_layer: int | None            # the layer holding the goal, if the search met it
+
+    def expanded(self, depth: int) -> list[Cell]:
+        """The states a depth-``depth`` search expands, in expansion order (see :meth:`expansions`)."""
+        return [cell for layer in self.layers[:depth] for cell in layer if cell != self.goal]
 
     def expansions(self, depth: int) -> int:
         """States a depth-``depth`` search expands: layers 0 .. depth-1, never the goal."""
@@ -234,17 +243,6 @@ class Run:
         return max(self.expansions, default=0)
 
 
-def step(agent: Agent, depth: int, goal: Cell) -> Choice | None:
-    """Lines 4-7 of Figure 1 once, toward ``goal`` with lookahead ``depth``; None if stuck."""
-    state = agent.state
-    look = breadth_first_layers(agent.neighbours, state, goal, depth)
-    choice = choices_by_depth(look, lambda cell: agent.h(cell, goal), [depth]).get(depth)
-    if choice is None:
-        return None
-    apply(agent, choice, goal)
-    return choice
-
-
 def apply(agent: Agent, choice: Choice, goal: Cell) -> None:
     """Line 6 (raise h(s, s_g) to f(s')) and line 7 (one step toward s'), with the bookkeeping."""
     state = agent.state
@@ -257,24 +255,65 @@ def apply(agent: Agent, choice: Choice, goal: Cell) -> None:
     agent.goals.append(goal)
 
 
+class GeneralLRTA:
+    """General LRTA* (Figure 1) as a planner of the kit's agent core
+    (:func:`~reference.solutions.agent.run_agent`, lines 1-2 and the move of line 7).
+
+    Settings, keyword-only: ``controller`` (line 3), ``max_actions`` (the run ends unreached after
+    that many actions), and ``neighbours``, the map's successor table when the caller has built it
+    once for many runs (else :meth:`run` builds it). Each planning episode is lines 3-7 once.
+    """
+
+    algorithm = "lrta"
+    tie_break = "larger_g"   # every trace names one; the lookahead breaks its own ties
+
+    def __init__(self, *, controller: Controller, max_actions: int = 100_000,
+                 neighbours: Neighbours | None = None) -> None:
+        self.controller = controller
+        self.max_actions = max_actions
+        self.neighbours = neighbours
+
+    def run(self, world: KnownMapWorld, start: Cell, goal: Cell) -> Run:
+        """Move the agent in ``world`` (eight-connected, known) from ``start`` until it reaches ``goal``,
+        has no move, or has made ``max_actions`` actions."""
+        neighbours = self.neighbours if self.neighbours is not None else Neighbours(world.blocked)
+        for label, cell in (("start", start), ("goal", goal)):
+            if cell not in neighbours.table:
+                raise ValueError(f"the {label} {cell} is blocked or outside the map")
+        self.agent = Agent(neighbours, start, goal, path=[start])                      # line 1
+        run_agent(world, start, goal, self, world.knowledge(), self.max_actions)      # line 2
+        agent = self.agent
+        return Run(agent.state == goal, agent.cost, agent.path, agent.depths, agent.expansions, agent.goals)
+
+    def plan_episode(self, cell: Cell, knowledge: Knowledge, newly_blocked: list[Cell]) -> SearchRecord:
+        """Lines 3-7 of Figure 1 once, from the agent's ``cell``; the record's path is the one move
+        (empty when the agent has no move)."""
+        agent = self.agent
+        depth, goal = self.controller(agent)                                # line 3
+        if goal == agent.state:
+            goal = agent.goal
+        depth = max(1, depth)
+        look = breadth_first_layers(agent.neighbours, cell, goal, depth)    # line 4
+        choice = choices_by_depth(look, lambda near: agent.h(near, goal), [depth]).get(depth)  # line 5
+        if choice is None:
+            return SearchRecord(start=cell, goal=goal, expanded=[], path=[])
+        apply(agent, choice, goal)                                          # lines 6-7
+        return SearchRecord(start=cell, goal=goal, expanded=look.expanded(depth), path=[cell, choice.step])
+
+
 def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, controller: Controller, *,
                  max_actions: int = 100_000) -> Run:
-    """Run general LRTA* from ``start`` to ``goal``; ``controller`` is line 3 of Figure 1.
+    """Run general LRTA* (:class:`GeneralLRTA`) from ``start`` to ``goal``; ``controller`` is line 3.
 
     Stops unreached after ``max_actions`` actions, or when the agent has no move.
     """
     neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    grid = Gridworld(*neighbours.blocked.shape, neighbours.blocked)
     for label, cell in (("start", start), ("goal", goal)):
         if cell not in neighbours.table:
             raise ValueError(f"the {label} {cell} is blocked or outside the map")
-    agent = Agent(neighbours, start, goal, path=[start])
-    while agent.state != goal and len(agent.path) <= max_actions:   # line 2
-        depth, subgoal = controller(agent)                          # line 3
-        if subgoal == agent.state:
-            subgoal = goal
-        if step(agent, max(1, depth), subgoal) is None:             # lines 4-7
-            break
-    return Run(agent.state == goal, agent.cost, agent.path, agent.depths, agent.expansions, agent.goals)
+    planner = GeneralLRTA(controller=controller, max_actions=max_actions, neighbours=neighbours)
+    return planner.run(KnownMapWorld(grid, start, 8), start, goal)
 
 
 def fixed_depth(depth: int) -> Controller:

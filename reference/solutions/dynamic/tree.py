@@ -29,8 +29,11 @@ from typing import Sequence
 
 import numpy as np
 
-from reference.world.grid import Cell, octile
+from reference.world.grid import Cell, Gridworld, octile
+from reference.world.sensing import Knowledge, KnownMapWorld
+from reference.world.trace import SearchRecord
 
+from reference.solutions.agent import run_agent
 from reference.solutions.dynamic.lrta import (
     Agent, Controller, Neighbours, apply, breadth_first_layers, choices_by_depth,
 )
@@ -56,6 +59,43 @@ def depth_label(steps: dict[int, Cell], d_max: int) -> int:
     return label
 
 
+class SampleCollector:
+    """The training run as a planner of the kit's agent core (:func:`~reference.solutions.agent.run_agent`):
+    each planning episode searches to ``max(d_maxes)``, records the features and every d_max's label,
+    and moves with the deepest choice (or with the depth ``follow`` picks). See :func:`collect_samples`."""
+
+    algorithm = "lrta"
+    tie_break = "larger_g"
+
+    def __init__(self, *, neighbours: Neighbours, d_maxes: Sequence[int], n: int = HISTORY,
+                 max_actions: int = 20_000, follow: Controller | None = None) -> None:
+        self.neighbours, self.d_maxes, self.n = neighbours, list(d_maxes), n
+        self.max_actions, self.follow = max_actions, follow
+
+    def run(self, world: KnownMapWorld, start: Cell, goal: Cell) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+        """Run from ``start`` to ``goal``; the features (one row per action) and the labels per d_max."""
+        self.agent = Agent(self.neighbours, start, goal, path=[start])
+        self.rows: list[list[float]] = []
+        self.labels: dict[int, list[int]] = {d: [] for d in self.d_maxes}
+        run_agent(world, start, goal, self, world.knowledge(), self.max_actions)
+        return (np.array(self.rows, dtype=float).reshape(-1, 4),
+                {d: np.array(v, dtype=int) for d, v in self.labels.items()})
+
+    def plan_episode(self, cell: Cell, knowledge: Knowledge, newly_blocked: list[Cell]) -> SearchRecord:
+        agent, goal, deepest = self.agent, self.agent.goal, max(self.d_maxes)
+        look = breadth_first_layers(self.neighbours, cell, goal, deepest)
+        choices = choices_by_depth(look, lambda near: agent.h(near, goal), range(1, deepest + 1))
+        if not choices:
+            return SearchRecord(start=cell, goal=goal, expanded=[], path=[])
+        steps = {d: c.step for d, c in choices.items()}
+        self.rows.append(features(agent, self.n))
+        for d_max in self.d_maxes:
+            self.labels[d_max].append(depth_label(steps, min(d_max, max(steps))))
+        depth = max(choices) if self.follow is None else min(max(1, self.follow(agent)[0]), max(choices))
+        apply(agent, choices[depth], goal)
+        return SearchRecord(start=cell, goal=goal, expanded=look.expanded(deepest), path=[cell, choices[depth].step])
+
+
 def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Sequence[int], *,
                     n: int = HISTORY, max_actions: int = 20_000,
                     follow: Controller | None = None) -> tuple[np.ndarray, dict[int, np.ndarray]]:
@@ -64,22 +104,9 @@ def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Se
     ``follow``: move with the depth this controller picks instead (a trained tree), the labels still
     from the deepest search: samples along the tree's own trajectories, for retraining (DAgger).
     """
-    deepest = max(d_maxes)
-    agent = Agent(neighbours, start, goal, path=[start])
-    rows: list[list[float]] = []
-    labels: dict[int, list[int]] = {d: [] for d in d_maxes}
-    while agent.state != goal and len(agent.path) <= max_actions:
-        look = breadth_first_layers(neighbours, agent.state, goal, deepest)
-        choices = choices_by_depth(look, lambda cell: agent.h(cell, goal), range(1, deepest + 1))
-        if not choices:
-            break
-        steps = {d: c.step for d, c in choices.items()}
-        rows.append(features(agent, n))
-        for d_max in d_maxes:
-            labels[d_max].append(depth_label(steps, min(d_max, max(steps))))
-        depth = max(choices) if follow is None else min(max(1, follow(agent)[0]), max(choices))
-        apply(agent, choices[depth], goal)
-    return np.array(rows, dtype=float).reshape(-1, 4), {d: np.array(v, dtype=int) for d, v in labels.items()}
+    collector = SampleCollector(neighbours=neighbours, d_maxes=d_maxes, n=n, max_actions=max_actions, follow=follow)
+    grid = Gridworld(*neighbours.blocked.shape, neighbours.blocked)
+    return collector.run(KnownMapWorld(grid, start, 8), start, goal)
 
 
 def oracle(d_max: int) -> Controller:

@@ -8,41 +8,47 @@
 Each takes the public world object (``height``, ``width``, ``sense``), the start and the target,
 a heuristic name (``"strong"``: Manhattan, ``"weak"``: max(|dx|, |dy|)), and optionally the agent's
 initial :class:`~reference.world.sensing.Knowledge` (pass :func:`knowledge_of(grid) <knowledge_of>` for
-known terrain). Each returns a :class:`RealtimeRun`: a SPEC §8 trace with one record per planning
-episode, plus each episode's planning time.
+known terrain). Each moves the agent with the kit's agent core
+(:func:`~reference.solutions.agent.run_agent`) and returns a :class:`RealtimeRun`: a SPEC §8 trace
+with one record per planning episode, plus each episode's planning time.
+
+:data:`ALGORITHMS` holds them by name (a :class:`~reference.solutions.registry.Registry`): the
+settings go to the planner, keyword-only, the problem to its ``run(world, start, target)``;
+:func:`run_algorithm` does both in one call.
 
 >>> from reference.world import FogOfWarWorld, Gridworld
 >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
 >>> [run_algorithm(name, FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 3), lookahead=3).moves
 ...  for name in ALGORITHMS]
 [5, 5, 5, 5]
+>>> planner = ALGORITHMS.planner("lrta_astar", lookahead=3, heuristic="weak")
+>>> planner.run(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 3)).moves
+5
+>>> ALGORITHMS.settings("dstar_lite")
+('heuristic', 'knowledge')
 """
 
 from __future__ import annotations
-
-from typing import Callable
 
 from reference.world.grid import Cell
 from reference.world.sensing import Knowledge, World
 from reference.world.trace import ALGORITHMS as TRACE_NAMES
 
+from ..registry import Registry, bind
 from .agent import EpisodicAgent, RealtimeRun, knowledge_of
 from .dstar_lite import DStarLite, dstar_lite
 from .heuristics import HEURISTICS, chebyshev
 from .lookahead import LookaheadLRTA, lrta_star_bfs, lrta_star_lookahead
 from .lrta import KorfLRTA, lrta_star
 
-#: Trace algorithm names, and what each runs. The lookahead matters only to the two lookahead variants.
-ALGORITHMS: dict[str, Callable[..., RealtimeRun]] = {
-    "lrta": lambda world, start, target, heuristic, lookahead, knowledge, **order:
-        lrta_star(world, start, target, heuristic, knowledge=knowledge),
-    "lrta_astar": lambda world, start, target, heuristic, lookahead, knowledge, **order:
-        lrta_star_lookahead(world, start, target, lookahead, heuristic, knowledge=knowledge, **order),
-    "lrta_bfs": lambda world, start, target, heuristic, lookahead, knowledge, **order:
-        lrta_star_bfs(world, start, target, lookahead, heuristic, knowledge=knowledge, **order),
-    "dstar_lite": lambda world, start, target, heuristic, lookahead, knowledge, **order:
-        dstar_lite(world, start, target, heuristic, knowledge),
-}
+#: The planners by trace name: settings keyword-only (``ALGORITHMS.settings(name)`` lists them), the
+#: problem to the planner's ``run(world, start, target)``.
+ALGORITHMS = Registry({
+    "lrta": bind(lrta_star),
+    "lrta_astar": bind(lrta_star_lookahead),
+    "lrta_bfs": bind(lrta_star_bfs),
+    "dstar_lite": bind(dstar_lite),
+})
 
 assert set(ALGORITHMS) <= set(TRACE_NAMES), "every real-time algorithm has a trace name"
 
@@ -50,11 +56,12 @@ assert set(ALGORITHMS) <= set(TRACE_NAMES), "every real-time algorithm has a tra
 def run_algorithm(name: str, world: World, start: Cell, target: Cell, heuristic: str = "strong",
                   lookahead: int = 1, knowledge: Knowledge | None = None, successors: str = "fixed",
                   seed: int = 0) -> RealtimeRun:
-    """Run the algorithm called ``name`` (a key of :data:`ALGORITHMS`). ``successors``, ``seed``:
-    the successor order of the lookahead searches (``lrta_astar``, ``lrta_bfs``; the others ignore it)."""
-    if name not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
-    return ALGORITHMS[name](world, start, target, heuristic, lookahead, knowledge, successors=successors, seed=seed)
+    """Run the algorithm called ``name`` (a key of :data:`ALGORITHMS`) with those of the settings it
+    takes: ``lookahead``, ``successors`` and ``seed`` (the successor order of the lookahead searches)
+    matter to ``lrta_astar`` and ``lrta_bfs`` only."""
+    settings = ALGORITHMS.those_taken(name, heuristic=heuristic, lookahead=lookahead, knowledge=knowledge,
+                                      successors=successors, seed=seed)
+    return ALGORITHMS.planner(name, **settings).run(world, start, target)
 
 
 __all__ = [

@@ -94,9 +94,7 @@ def knowledge_of(grid) -> Knowledge:
     >>> knowledge_of(Gridworld.from_strings([".@", ".."])).known_blocked()
     [(0, 1)]
     """
-    knowledge = Knowledge(grid.height, grid.width)
-    knowledge.observe((int(r), int(c)) for r, c in zip(*grid.blocked.nonzero()))
-    return knowledge
+    return Knowledge.of_map(grid.blocked)
 
 
 class EpisodicAgent:

@@ -11,9 +11,11 @@ whenever the agent stands on a tree state, becomes that state's parent in the tr
 the agent reaches the real goal. h-values are kept per goal (``h(s, goal)``), created lazily from
 the heuristic (octile eight-connected, Manhattan four-connected) and never lowered.
 
-Every episode becomes one :class:`~reference.world.trace.SearchRecord` (start: where the agent
-stood; goal: the goal it pursued; expanded: that state; path: the one move), so the kit's pictures
-and replays serve these runs as they serve the fog-of-war planners.
+Both are planners of the kit's agent core (:func:`~reference.solutions.agent.run_agent`), the loop
+every planner shares: the agent stands in a :class:`~reference.world.sensing.KnownMapWorld` and knows
+the map from the start. Every episode becomes one :class:`~reference.world.trace.SearchRecord`
+(start: where the agent stood; goal: the goal it pursued; expanded: that state; path: the one move),
+so the kit's pictures and replays serve these runs as they serve the fog-of-war planners.
 
 >>> from reference.world.grid import Gridworld
 >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
@@ -30,7 +32,10 @@ import time
 from dataclasses import dataclass, field
 
 from reference.world.grid import Cell, Cost, Gridworld, add_costs, cost_value, distances_from, heuristic_cost, successors
+from reference.world.sensing import Knowledge, KnownMapWorld
 from reference.world.trace import SearchRecord, Trace
+
+from ..agent import run_agent
 
 from .tree import SubgoalTree, build_subgoal_tree
 
@@ -84,16 +89,54 @@ class KnownMapRun:
         return sum(self.planning_seconds)
 
 
-class _LookaheadOneAgent:
-    """The loop both algorithms share: one episode per move, h-values per goal, created lazily."""
+def check_ends(grid: Gridworld, start: Cell, goal: Cell) -> None:
+    """A ValueError unless ``start`` and ``goal`` are free cells of ``grid``."""
+    for name, cell in (("start", start), ("goal", goal)):
+        if not grid.in_bounds(cell) or grid.is_blocked(cell):
+            raise ValueError(f"the {name} {cell} is blocked or outside the {grid.height} x {grid.width} map")
 
-    def __init__(self, grid: Gridworld, start: Cell, goal: Cell, connectivity: int, max_moves: int | None) -> None:
-        for name, cell in (("start", start), ("goal", goal)):
-            if not grid.in_bounds(cell) or grid.is_blocked(cell):
-                raise ValueError(f"the {name} {cell} is blocked or outside the {grid.height} x {grid.width} map")
-        self.grid, self.start, self.goal, self.connectivity = grid, start, goal, connectivity
+
+class KnownMapLRTA:
+    """Korf's LRTA* (Algorithm 1) on a known map: a planner for the kit's agent core.
+
+    Settings, keyword-only: ``max_moves`` bounds a run (it then ends unreached). :meth:`run` moves
+    the agent through a :class:`~reference.world.sensing.KnownMapWorld` (four- or eight-connected)
+    with :func:`~reference.solutions.agent.run_agent`; each planning episode (:meth:`plan_episode`)
+    expands the agent's state once and returns the one move. h-values are kept per goal, created
+    lazily from the heuristic.
+    """
+
+    algorithm = "lrta"
+    tie_break = "larger_g"   # every trace names one; lookahead one has no ties on g to break
+
+    def __init__(self, *, max_moves: int | None = None) -> None:
         self.max_moves = max_moves
+
+    def run(self, world: KnownMapWorld, start: Cell, goal: Cell) -> KnownMapRun:
+        """Move the agent from ``start`` until it stands on ``goal`` (or ``max_moves`` moves)."""
+        grid = world.grid
+        check_ends(grid, start, goal)
+        self.grid, self.goal, self.connectivity = grid, goal, world.connectivity
         self.h_tables: dict[Cell, dict[Cell, Cost]] = {}   # goal -> {state: learned h(state, goal)}
+        self.pursued: Cell | None = None                     # the goal of the last episode
+        self.cost: Cost = (0, 0)
+        self.planning_seconds: list[float] = []
+        # the map is known (the same components for 4 and 8 moves): an unreachable goal ends the run
+        # before any planning episode
+        if goal not in distances_from(grid, start):
+            return KnownMapRun(Trace(self.algorithm, self.tie_break, False, [start], []), None, [])
+        trace = run_agent(world, start, goal, self, world.knowledge(), self.max_moves)
+        return KnownMapRun(trace, self.cost if trace.reached else None, self.planning_seconds)
+
+    def plan_episode(self, agent: Cell, knowledge: Knowledge, newly_blocked: list[Cell]) -> SearchRecord:
+        """The agent core's call: one planning episode from ``agent`` (the map is known, so
+        ``knowledge`` holds it all and nothing is ever newly blocked)."""
+        began = time.process_time()   # CPU time: other programs on the machine do not inflate it
+        self.pursued = self.choose_goal(agent, self.pursued)
+        y, move = self.step(agent, self.pursued)
+        self.planning_seconds.append(time.process_time() - began)
+        self.cost = add_costs(self.cost, move)   # on a known map the agent always makes the planned move
+        return SearchRecord(start=agent, goal=self.pursued, expanded=[agent], path=[agent, y])
 
     def h(self, state: Cell, goal: Cell) -> Cost:
         table = self.h_tables.setdefault(goal, {})
@@ -117,52 +160,47 @@ class _LookaheadOneAgent:
         """The goal to pursue from ``s`` (plain LRTA*: always the real goal)."""
         return self.goal
 
-    def run(self, algorithm: str) -> KnownMapRun:
-        grid, goal = self.grid, self.goal
-        s = self.start
-        trajectory, records, seconds = [s], [], []
-        cost: Cost = (0, 0)
-        reachable = goal in distances_from(grid, s)   # the map is known (same components for 4 and 8 moves)
-        current: Cell | None = None
-        while reachable and s != goal and (self.max_moves is None or len(trajectory) <= self.max_moves):
-            began = time.process_time()   # CPU time: other programs on the machine do not inflate it
-            current = self.choose_goal(s, current)
-            y, move = self.step(s, current)
-            seconds.append(time.process_time() - began)
-            records.append(SearchRecord(start=s, goal=current, expanded=[s], path=[s, y]))
-            cost = add_costs(cost, move)
-            trajectory.append(y)
-            s = y
-        reached = s == goal
-        return KnownMapRun(Trace(algorithm, "larger_g", reached, trajectory, records),
-                           cost if reached else None, seconds)
 
+class SubgoalingLRTA(KnownMapLRTA):
+    """Algorithm 3: LRTA* that pursues the subgoals of the goal's tree in turn.
 
-class _SubgoalingAgent(_LookaheadOneAgent):
-    """Algorithm 3: LRTA* that pursues the subgoals of the goal's tree in turn."""
+    Settings, keyword-only: ``tree`` (the goal's subgoal tree, built by :meth:`run` if not given),
+    ``first_goal``, ``switch`` (see :func:`lrta_star_subgoaling`) and ``max_moves``.
+    """
 
-    def __init__(self, grid: Gridworld, start: Cell, goal: Cell, connectivity: int, max_moves: int | None,
-                 tree: SubgoalTree, first_goal: str, switch: str) -> None:
-        super().__init__(grid, start, goal, connectivity, max_moves)
+    def __init__(self, *, tree: SubgoalTree | None = None, first_goal: str = "nearest",
+                 switch: str = "any_tree_state", max_moves: int | None = None) -> None:
+        super().__init__(max_moves=max_moves)
         if first_goal not in FIRST_GOALS:
             raise ValueError(f"first_goal must be one of {', '.join(FIRST_GOALS)}, got {first_goal!r}")
         if switch not in SWITCHES:
             raise ValueError(f"switch must be one of {', '.join(SWITCHES)}, got {switch!r}")
-        if tree.goal != goal:
-            raise ValueError(f"the subgoal tree is for the goal {tree.goal}, not {goal}")
         self.tree, self.first_goal, self.switch = tree, first_goal, switch
+        # the trace's name: lrta_subgoal, plus _sub and/or _arrival for the alternatives
+        self.algorithm = "lrta_subgoal" + ("_sub" if first_goal == "sub" else "") + (
+            "_arrival" if switch == "on_arrival" else "")
+
+    def run(self, world: KnownMapWorld, start: Cell, goal: Cell) -> KnownMapRun:
+        check_ends(world.grid, start, goal)
+        if self.tree is None:   # preprocessing, not planning time
+            self.goal_tree = build_subgoal_tree(world.grid, goal, world.connectivity)
+        elif self.tree.goal != goal:
+            raise ValueError(f"the subgoal tree is for the goal {self.tree.goal}, not {goal}")
+        else:
+            self.goal_tree = self.tree
+        return super().run(world, start, goal)
 
     def first(self, s0: Cell) -> Cell:
         """Line 5: ``argmin over the tree's states of h(s0, s)`` (ties: the root, then the earliest
         subgoal), or with ``first_goal="sub"`` the subgoal Algorithm 2 gave the start, ``Sub(s0)``."""
         if self.first_goal == "sub":
-            return self.tree.sub[s0]
-        return min(self.tree.states, key=lambda state: cost_value(heuristic_cost(s0, state, self.connectivity)))
+            return self.goal_tree.sub[s0]
+        return min(self.goal_tree.states, key=lambda state: cost_value(heuristic_cost(s0, state, self.connectivity)))
 
     def choose_goal(self, s: Cell, goal: Cell | None) -> Cell:
         if goal is None:
             goal = self.first(s)                 # lines 1-5, in the first planning episode
-        nextgoal = self.tree.nextgoal(s)         # line 8
+        nextgoal = self.goal_tree.nextgoal(s)    # line 8
         if nextgoal is not None and (self.switch == "any_tree_state" or s == goal):
             return nextgoal
         return goal
@@ -170,7 +208,7 @@ class _SubgoalingAgent(_LookaheadOneAgent):
 
 def lrta_star(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
               max_moves: int | None = None) -> KnownMapRun:
-    """Korf's LRTA* with lookahead one on a known map (Algorithm 1).
+    """Korf's LRTA* with lookahead one on a known map (Algorithm 1): :class:`KnownMapLRTA`.
 
     ``max_moves`` bounds the run (it then ends unreached); an unreachable goal ends it at once.
 
@@ -179,13 +217,14 @@ def lrta_star(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
     >>> run.trace.trajectory, run.cost   # S and N tie; S comes first. No diagonal: each cuts the block's corner
     ([(1, 0), (2, 0), (2, 1), (2, 2), (1, 2)], (4, 0))
     """
-    return _LookaheadOneAgent(grid, start, goal, connectivity, max_moves).run("lrta")
+    check_ends(grid, start, goal)
+    return KnownMapLRTA(max_moves=max_moves).run(KnownMapWorld(grid, start, connectivity), start, goal)
 
 
 def lrta_star_subgoaling(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
                          tree: SubgoalTree | None = None, first_goal: str = "nearest",
                          max_moves: int | None = None, switch: str = "any_tree_state") -> KnownMapRun:
-    """LRTA* with subgoaling (Algorithm 3) on a known map.
+    """LRTA* with subgoaling (Algorithm 3) on a known map: :class:`SubgoalingLRTA`.
 
     ``tree``: the goal's subgoal tree (built here with :func:`build_subgoal_tree` if not given; the
     paper builds every tree beforehand, so its time is not planning time). ``first_goal``:
@@ -195,8 +234,6 @@ def lrta_star_subgoaling(grid: Gridworld, start: Cell, goal: Cell, connectivity:
     every leg is plain LRTA* toward a fixed goal, so the run ends).
     The trace's name: ``lrta_subgoal``, plus ``_sub`` and/or ``_arrival`` for the alternatives.
     """
-    if tree is None:
-        tree = build_subgoal_tree(grid, goal, connectivity)
-    agent = _SubgoalingAgent(grid, start, goal, connectivity, max_moves, tree, first_goal, switch)
-    name = "lrta_subgoal" + ("_sub" if first_goal == "sub" else "") + ("_arrival" if switch == "on_arrival" else "")
-    return agent.run(name)
+    planner = SubgoalingLRTA(tree=tree, first_goal=first_goal, switch=switch, max_moves=max_moves)
+    check_ends(grid, start, goal)
+    return planner.run(KnownMapWorld(grid, start, connectivity), start, goal)
