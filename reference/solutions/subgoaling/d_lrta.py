@@ -49,6 +49,7 @@ from reference.solutions.dynamic.abstraction import Hierarchy, clique_hierarchy
 from reference.solutions.dynamic.lrta import Neighbours
 from reference.solutions.shortest_paths import dijkstra
 from reference.world.grid import Cell, Gridworld, add_costs
+from reference.world.sensing import KnownMapWorld
 
 from .lrta import KnownMapRun
 from .pursuit import SubgoalPursuit
@@ -118,4 +119,5 @@ def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: DLrtaDatabas
             region = database.region(subgoal)
         return goal, []
 
-    return SubgoalPursuit(grid, start, goal, 8, max_moves).run("d_lrta", policy)
+    pursuit = SubgoalPursuit(algorithm="d_lrta", policy=policy, max_moves=max_moves)
+    return pursuit.run(KnownMapWorld(grid, start, 8), start, goal)

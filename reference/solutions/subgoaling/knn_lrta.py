@@ -39,6 +39,7 @@ import numpy as np
 
 from reference.solutions.shortest_paths import astar
 from reference.world.grid import Cell, Gridworld, cost_value, heuristic_cost
+from reference.world.sensing import KnownMapWorld
 
 from .lrta import KnownMapRun
 from .pursuit import CLIMB_LIMIT, SubgoalPursuit, hill_climb
@@ -153,4 +154,5 @@ def knn_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: KnnDatabas
             queue.pop(0)
         return queue[0], checked
 
-    return SubgoalPursuit(grid, start, goal, connectivity, max_moves).run("knn_lrta", policy)
+    pursuit = SubgoalPursuit(algorithm="knn_lrta", policy=policy, max_moves=max_moves)
+    return pursuit.run(KnownMapWorld(grid, start, connectivity), start, goal)

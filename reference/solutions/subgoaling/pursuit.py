@@ -5,9 +5,8 @@
   reachable*). When it succeeds, LRTA* with lookahead one and fresh h-values walks exactly the same
   cells (it makes the same choice at every step, since each state is new to it), so that leg needs
   no learning.
-- :class:`SubgoalPursuit`: the kit's known-map LRTA* (lookahead one, the same successor order, the
-  same tie rule and h update as :mod:`.lrta`) whose goal a *policy* may change at every planning
-  episode. One :class:`~reference.world.trace.SearchRecord` per episode, as in :mod:`.lrta`; an
+- :class:`SubgoalPursuit`: the kit's known-map LRTA* (:class:`~.lrta.KnownMapLRTA`, run by the
+  agent core) whose goal a *policy* may change at every planning episode. One :class:`~reference.world.trace.SearchRecord` per episode, as in :mod:`.lrta`; an
   episode may expand more than the agent's state (say the first one of kNN LRTA*, which runs
   hill-climbing checks), and its record lists every expansion.
 
@@ -21,13 +20,13 @@
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
-from reference.world.grid import Cell, Cost, Gridworld, add_costs, cost_value, distances_from, heuristic_cost, successors
-from reference.world.trace import SearchRecord, Trace
+from reference.world.grid import Cell, Gridworld, add_costs, cost_value, heuristic_cost, successors
+from reference.world.sensing import Knowledge, KnownMapWorld
+from reference.world.trace import SearchRecord
 
-from .lrta import KnownMapRun
+from .lrta import KnownMapLRTA, KnownMapRun
 
 #: A hill-climbing check gives up after this many moves (Bulitko et al. bound it the same way).
 CLIMB_LIMIT = 250
@@ -62,55 +61,28 @@ def hill_climb(grid: Gridworld, start: Cell, target: Cell, connectivity: int = 8
 GoalPolicy = Callable[[Cell, "Cell | None"], tuple[Cell, list[Cell]]]
 
 
-class SubgoalPursuit:
+class SubgoalPursuit(KnownMapLRTA):
     """LRTA* with lookahead one on a known map whose goal ``policy`` chooses at every episode.
 
-    h-values are kept per goal, created lazily from the heuristic and never lowered.
+    The kit's known-map LRTA* (:class:`~.lrta.KnownMapLRTA`: the agent core's loop, the successor
+    order, the tie rule, h-values per goal, created lazily and never lowered), with the goal chosen by
+    ``policy``; what the policy expanded to decide is listed before the agent's state in the record.
+    Settings, keyword-only: ``algorithm`` (the trace's name), ``policy``, ``max_moves``.
     """
 
-    def __init__(self, grid: Gridworld, start: Cell, goal: Cell, connectivity: int, max_moves: int | None) -> None:
-        for name, cell in (("start", start), ("goal", goal)):
-            if not grid.in_bounds(cell) or grid.is_blocked(cell):
-                raise ValueError(f"the {name} {cell} is blocked or outside the {grid.height} x {grid.width} map")
-        self.grid, self.start, self.goal, self.connectivity = grid, start, goal, connectivity
-        self.max_moves = max_moves
-        self.h_tables: dict[Cell, dict[Cell, Cost]] = {}   # goal -> {state: learned h(state, goal)}
+    def __init__(self, *, algorithm: str, policy: GoalPolicy, max_moves: int | None = None) -> None:
+        super().__init__(max_moves=max_moves)
+        self.algorithm, self.policy = algorithm, policy
+        self.checked: list[Cell] = []
 
-    def h(self, state: Cell, goal: Cell) -> Cost:
-        value = self.h_tables.setdefault(goal, {}).get(state)
-        return value if value is not None else heuristic_cost(state, goal, self.connectivity)
+    def choose_goal(self, s: Cell, goal: Cell | None) -> Cell:
+        goal, self.checked = self.policy(s, goal)
+        return goal
 
-    def step(self, s: Cell, goal: Cell) -> tuple[Cell, Cost]:
-        """Expand ``s``: the successor minimising ``c(s, y) + h(y, goal)`` (ties: the first), the move's
-        cost; ``h(s, goal)`` is raised to that minimum if it is larger."""
-        best, best_move, best_cost, best_value = s, (0, 0), None, 0.0
-        for y, move in successors(self.grid.blocked, s, self.connectivity):
-            cost = add_costs(move, self.h(y, goal))
-            if best_cost is None or cost_value(cost) < best_value:
-                best, best_move, best_cost, best_value = y, move, cost, cost_value(cost)
-        if best_cost is not None and best_value > cost_value(self.h(s, goal)):
-            self.h_tables[goal][s] = best_cost
-        return best, best_move
-
-    def run(self, algorithm: str, policy: GoalPolicy) -> KnownMapRun:
-        """Walk until the goal (or ``max_moves``); an unreachable goal (known map: a breadth-first
-        check, not timed) ends the run at once, unreached."""
-        s = self.start
-        trajectory, records, seconds = [s], [], []
-        cost: Cost = (0, 0)
-        reachable = self.goal in distances_from(self.grid, s)
-        current: Cell | None = None
-        while reachable and s != self.goal and (self.max_moves is None or len(trajectory) <= self.max_moves):
-            began = time.process_time()
-            current, checked = policy(s, current)
-            y, move = self.step(s, current)
-            seconds.append(time.process_time() - began)
-            records.append(SearchRecord(start=s, goal=current, expanded=checked + [s], path=[s, y]))
-            cost = add_costs(cost, move)
-            trajectory.append(y)
-            s = y
-        reached = s == self.goal
-        return KnownMapRun(Trace(algorithm, "larger_g", reached, trajectory, records), cost if reached else None, seconds)
+    def plan_episode(self, agent: Cell, knowledge: Knowledge, newly_blocked: list[Cell]) -> SearchRecord:
+        record = super().plan_episode(agent, knowledge, newly_blocked)
+        record.expanded[:0] = self.checked   # the policy's expansions (hill-climbing checks) come first
+        return record
 
 
 def pursue_in_turn(grid: Gridworld, start: Cell, goals: list[Cell], connectivity: int = 8,
@@ -129,4 +101,5 @@ def pursue_in_turn(grid: Gridworld, start: Cell, goals: list[Cell], connectivity
             queue.pop(0)
         return queue[0], []
 
-    return SubgoalPursuit(grid, start, goals[-1], connectivity, max_moves).run(algorithm, policy)
+    pursuit = SubgoalPursuit(algorithm=algorithm, policy=policy, max_moves=max_moves)
+    return pursuit.run(KnownMapWorld(grid, start, connectivity), start, goals[-1])
