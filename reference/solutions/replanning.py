@@ -12,6 +12,12 @@ cite the figure's line numbers.
   keys ``(f, -g, stamp)`` for ``larger_g`` and ``(f, g, stamp)`` for ``smaller_g``; the stamp counts
   this search's insertions into OPEN, so no two keys are equal and every correct implementation
   expands the same states in the same order.
+- Speed is the compiled twin's job (:mod:`reference.solutions.compiled.replanning`): this is the
+  answer key students receive, so it stays the plain figure.
+- Why not the kit's one best-first search (:mod:`reference.solutions.best_first`, the known-map
+  A*): the figure's own lines are the point here (counter and search(s) carried from search to
+  search, g-values that line 7 resets, whole-number costs, h learned by Adaptive A*), written out
+  so that each line number can be found.
 
 >>> from reference.world import FogOfWarWorld, Gridworld
 >>> grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # the handout's Figure 2
