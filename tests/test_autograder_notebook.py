@@ -84,8 +84,8 @@ def test_both_scores_like_ftr_grade_hidden_and_the_public_line_only_reports(monk
 
     monkeypatch.setenv("FTR_SECRET_SEED", "4242")
     cells = solution_cells()
-    cells[1] = cells[1].replace('return (f, -g, self.stamp) if self.tie_break == "larger_g" else (f, g, self.stamp)',
-                                "return (f, g, self.stamp)")  # smaller-g ties
+    cells[1] = cells[1].replace('return (f, -g, stamp) if self.tie_break == "larger_g" else (f, g, stamp)',
+                                "return (f, g, stamp)")  # smaller-g ties
     namespace = {"__name__": "__main__", "In": [""] + cells}
     assert check("forward_larger_g", namespace) == 0  # no AssertionError: the hidden part decides
     with pytest.raises(AssertionError, match="larger g"):

@@ -77,9 +77,9 @@ def _scratch(code: str) -> dict:
 def _submissions(source: dict, release: dict) -> dict[str, dict | str]:
     mistake = copy.deepcopy(source)
     astar = mistake["cells"][_cell(mistake, "repeated_astar")]
-    right = 'return (f, -g, self.stamp) if self.tie_break == "larger_g" else (f, g, self.stamp)'
+    right = 'return (f, -g, stamp) if self.tie_break == "larger_g" else (f, g, stamp)'
     assert right in astar["source"]
-    astar["source"] = astar["source"].replace(right, "return (f, -g, self.stamp)")
+    astar["source"] = astar["source"].replace(right, "return (f, -g, stamp)")
 
     crashy = copy.deepcopy(source)
     stubborn_loop = "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass"

@@ -205,31 +205,6 @@ def test_start_equals_target() -> None:
     assert trace.reached and trace.moves == 0
 
 
-@settings(max_examples=60, deadline=None)
-@given(instance=instances(), setting=st.sampled_from(SETTINGS))
-def test_kept_successor_lists_are_never_stale(instance, setting) -> None:
-    """The planner keeps each state's successor list from search to search (a speed-up) and forgets
-    it when a neighbour is newly seen blocked: at the start of every search each kept list must be
-    what the agent's knowledge says now (the referee: Knowledge.successors, asked afresh)."""
-    grid, start, target = instance
-    algorithm, tie_break = setting
-    checked = []
-
-    class Checked(RepeatedAStar):
-        def compute_path(self, open_list, closed, s_goal, knowledge) -> None:
-            for cell, successors in self.known_successors.items():
-                assert successors == knowledge.successors(cell), cell
-            checked.append(len(self.known_successors))
-            super().compute_path(open_list, closed, s_goal, knowledge)
-
-    world = FogOfWarWorld(grid, start)
-    planner = Checked(world, start, target, "backward" if algorithm == "backward" else "forward",
-                      adaptive=algorithm == "adaptive", tie_break=tie_break)
-    trace = planner.run()
-    assert trace == oracle_run(grid, start, target, algorithm, tie_break)
-    assert len(checked) == len(trace.searches)
-
-
 def test_no_search_visits_every_cell(standard_instances) -> None:
     """Lazy initialisation: each search touches (gives its counter to) only its start, its goal and
     successors of the states it expands: at most 4 per expansion + 2, far fewer than all cells."""

@@ -1,9 +1,10 @@
-"""A* and Dijkstra on a known map, four- or eight-connected, with exact costs (SPEC §5 and §12).
+"""A* and Dijkstra on a known grid, four- or eight-connected, with exact costs (SPEC §5 and §12).
 
-Both run on the kit's :class:`~reference.solutions.heap.BinaryHeap` and keep every g-value as
-the exact pair ``(straight moves, diagonal moves)`` (:data:`~reference.world.grid.Cost`); keys use
-:func:`~reference.world.grid.cost_value`, the double ``a + b·√2`` computed once from a pair, so
-equal costs compare equal and the tie rules decide (no epsilon).
+Both are the kit's one best-first search (:func:`~reference.solutions.best_first.best_first_search`)
+on a grid's moves (:func:`~reference.world.grid.successors`): g-values are exact pairs
+``(straight moves, diagonal moves)`` (:data:`~reference.world.grid.Cost`), keys compare
+:func:`~reference.world.grid.cost_value` doubles, so equal costs compare equal and the tie rules
+decide (no epsilon).
 
 * :func:`astar` is the handout's ComputePath (SPEC §5) on a known map: key ``(f, -g, stamp)``
   (``larger_g``, the default) or ``(f, g, stamp)`` (``smaller_g``), where the stamp counts
@@ -11,9 +12,9 @@ equal costs compare equal and the tie rules decide (no epsilon).
   the entry inserted first; it stops when ``g(goal) <= min f over OPEN``, before the goal is
   expanded. h is Manhattan (four-connected) or octile (eight-connected), both consistent, so
   every state is expanded at most once.
-* :func:`dijkstra` orders OPEN by ``(g, stamp)`` and settles every cell it can reach (or stops
-  once it has expanded ``goal``). Moves are symmetric, so distances *to* a cell (a backward
-  search) are distances from it.
+* :func:`dijkstra` is the same search with h = 0: OPEN ordered by ``(g, stamp)``; it settles every
+  cell it can reach (or stops once it has expanded ``goal``). Moves are symmetric, so distances
+  *to* a cell (a backward search) are distances from it.
 
 >>> from reference.world.grid import Gridworld
 >>> grid = Gridworld.from_strings(["....", ".@..", "...."])
@@ -34,12 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reference.world.grid import (
-    Cell, Cost, Gridworld, add_costs, check_connectivity, cost_value, heuristic_cost, successors,
-)
+from reference.world.grid import Cell, Cost, Gridworld, check_connectivity, cost_value, heuristic_cost, successors
 from reference.world.trace import TIE_BREAKS
 
-from .heap import BinaryHeap
+from .best_first import best_first_search, no_heuristic, path_from_tree
 
 
 def blocked_array(grid: Gridworld | np.ndarray) -> np.ndarray:
@@ -101,46 +100,11 @@ def astar(grid: Gridworld | np.ndarray, start: Cell, goal: Cell, *, connectivity
     """
     blocked = blocked_array(grid)
     start, goal = check_start_and_goal(blocked, start, goal, connectivity, tie_break)
-    larger_g = tie_break == "larger_g"
-
-    def key(cell: Cell, g: Cost, stamp: int) -> tuple[float, float, int]:
-        f = add_costs(g, heuristic_cost(cell, goal, connectivity))
-        g_value = cost_value(g)
-        return (cost_value(f), -g_value if larger_g else g_value, stamp)
-
-    g: dict[Cell, Cost] = {start: (0, 0)}  # a cell absent from g has g = infinity
-    tree: dict[Cell, Cell] = {}            # tree pointers: the cell each state was reached from
-    open_list: BinaryHeap[Cell] = BinaryHeap()
-    stamp = 0
-    open_list.push(start, key(start, g[start], stamp))
-    expanded: list[Cell] = []
-    # while g(goal) > min f over OPEN (an empty OPEN has min f = infinity)
-    while open_list and (goal not in g or cost_value(g[goal]) > open_list.min_priority()[0]):
-        cell = open_list.pop()
-        expanded.append(cell)
-        for successor, step in successors(blocked, cell, connectivity):
-            g_new = add_costs(g[cell], step)
-            # With a consistent h an expanded state already has its least g, so this test only
-            # ever succeeds for states never generated or still in OPEN.
-            if successor not in g or cost_value(g_new) < cost_value(g[successor]):
-                g[successor] = g_new
-                tree[successor] = cell
-                stamp += 1
-                if successor in open_list:
-                    open_list.update(successor, key(successor, g_new, stamp))
-                else:
-                    open_list.push(successor, key(successor, g_new, stamp))
-    if goal not in g:
-        return PathResult(start, goal, None, [], expanded)
-    return PathResult(start, goal, g[goal], _read_path(tree, start, goal), expanded)
-
-
-def _read_path(tree: dict[Cell, Cell], start: Cell, end: Cell) -> list[Cell]:
-    """Follow the tree pointers from ``end`` back to ``start``; return the path start first."""
-    path = [end]
-    while path[-1] != start:
-        path.append(tree[path[-1]])
-    return path[::-1]
+    tree = best_first_search(start, lambda cell: successors(blocked, cell, connectivity),
+                             lambda cell: heuristic_cost(cell, goal, connectivity), goal=goal, tie_break=tie_break)
+    if goal not in tree.g:
+        return PathResult(start, goal, None, [], tree.expanded)
+    return PathResult(start, goal, tree.g[goal], tree.path_to(goal), tree.expanded)
 
 
 @dataclass
@@ -167,7 +131,7 @@ class Distances:
 
     def path_to(self, cell: Cell) -> list[Cell]:
         """A shortest path from ``source`` to ``cell`` (empty if unreachable)."""
-        return _read_path(self.tree, self.source, cell) if cell in self.cost else []
+        return path_from_tree(self.tree, self.source, cell) if cell in self.cost else []
 
     def length_array(self, shape: tuple[int, int]) -> np.ndarray:
         """Every settled cell's cost as a float in a ``shape`` array, infinity elsewhere."""
@@ -178,7 +142,7 @@ class Distances:
 
 
 def dijkstra(grid: Gridworld | np.ndarray, source: Cell, *, connectivity: int, goal: Cell | None = None) -> Distances:
-    """Dijkstra's algorithm from ``source``: OPEN ordered by ``(g, stamp)``.
+    """Dijkstra's algorithm from ``source``: A* with h = 0, OPEN ordered by ``(g, stamp)``.
 
     Every cell reachable from ``source`` is settled, unless ``goal`` is given: then the search
     stops right after expanding it. Moves are symmetric, so ``dijkstra(grid, goal, ...)`` gives
@@ -187,29 +151,8 @@ def dijkstra(grid: Gridworld | np.ndarray, source: Cell, *, connectivity: int, g
     blocked = blocked_array(grid)
     check_connectivity(connectivity)
     source = _check_cell(blocked, source, "source")
-    g: dict[Cell, Cost] = {source: (0, 0)}
-    tree: dict[Cell, Cell] = {}
-    closed: dict[Cell, Cost] = {}
-    open_list: BinaryHeap[Cell] = BinaryHeap()
-    stamp = 0
-    open_list.push(source, (0.0, stamp))
-    expanded: list[Cell] = []
-    while open_list:
-        cell = open_list.pop()
-        expanded.append(cell)
-        closed[cell] = g[cell]
-        if cell == goal:
-            break
-        for successor, step in successors(blocked, cell, connectivity):
-            if successor in closed:
-                continue
-            g_new = add_costs(g[cell], step)
-            if successor not in g or cost_value(g_new) < cost_value(g[successor]):
-                g[successor] = g_new
-                tree[successor] = cell
-                stamp += 1
-                if successor in open_list:
-                    open_list.update(successor, (cost_value(g_new), stamp))
-                else:
-                    open_list.push(successor, (cost_value(g_new), stamp))
-    return Distances(source, closed, {cell: tree[cell] for cell in closed if cell != source}, expanded)
+    tree = best_first_search(source, lambda cell: successors(blocked, cell, connectivity), no_heuristic,
+                             goal=goal, expand_goal=True)
+    settled = tree.expanded  # with h = 0 a state's g is final when it is expanded
+    return Distances(source, {cell: tree.g[cell] for cell in settled},
+                     {cell: tree.parent[cell] for cell in settled if cell != source}, settled)

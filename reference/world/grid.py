@@ -73,17 +73,24 @@ def manhattan(a: Cell, b: Cell) -> int:
 
 
 #: The g-value of a state no search has reached yet: larger than any path length on a grid of fewer
-#: than 2**31 cells. The one infinity of the kit (world, planners, checks). An int, so that every
-#: comparison stays int-to-int, and it fits the 32-bit arrays of the compiled twins.
+#: than 2**31 cells. The infinity of the readable code (world, planners). An int, so that every
+#: comparison stays int-to-int, and it fits the 32-bit arrays of the compiled twins. Three other
+#: infinities exist, each on purpose and each held against this one by tests/test_grid_infinity.py:
+#: ``compiled/replanning.py`` keeps the same value as its own Numba constant; ``compiled/realtime.py``
+#: uses ``1 << 62`` in its int64 arrays (any value above every path length gives the same runs: the
+#: twin's traces are the readable planners'); the autograder's ``searchcheck.py`` uses
+#: ``float("inf")``, as it replays searches whose g-values a student's code wrote.
 INFINITY = 2**31 - 1
 
 
 def neighbours_of(cell: Cell, height: int, width: int, directions: tuple[Cell, ...] = DIRECTIONS) -> list[Cell]:
     """The cells next to ``cell`` that lie inside a ``height`` x ``width`` grid, in ``directions`` order.
 
-    The one successor function of the kit: by default the SPEC's four moves, east, south, west,
-    north (pass another tuple of row and column offsets for other moves). Which of them an agent may
-    enter is for its knowledge to say (:meth:`reference.world.sensing.Knowledge.successors`).
+    The one successor function of the kit's Python code: by default the SPEC's four moves, east,
+    south, west, north (pass another tuple of row and column offsets for other moves, as
+    :func:`successors` does for eight). Which of them an agent may enter is for its knowledge to say
+    (:meth:`reference.world.sensing.Knowledge.successors`); :meth:`Gridworld.neighbours` and
+    :func:`distances_from` call it too. The compiled twins write the moves out in Numba.
 
     >>> neighbours_of((0, 1), 2, 3)
     [(0, 2), (1, 1), (0, 0)]
@@ -264,14 +271,8 @@ class Gridworld:
         return int(self.blocked.sum())
 
     def neighbours(self, cell: Cell) -> list[Cell]:
-        """The cells next to ``cell`` that exist, in east, south, west, north order."""
-        row, col = cell
-        result = []
-        for d_row, d_col in DIRECTIONS:
-            r, c = row + d_row, col + d_col
-            if 0 <= r < self.height and 0 <= c < self.width:
-                result.append((r, c))
-        return result
+        """The cells next to ``cell`` that exist, in east, south, west, north order (:func:`neighbours_of`)."""
+        return neighbours_of(cell, self.height, self.width)
 
     def successors(self, cell: Cell, connectivity: int = 4) -> list[tuple[Cell, Cost]]:
         """The unblocked cells one move from ``cell`` with each move's exact cost (see :func:`successors`)."""
@@ -313,10 +314,8 @@ def distances_from(grid: Gridworld, start: Cell, blocked: np.ndarray | None = No
     frontier = deque([start])
     while frontier:
         cell = frontier.popleft()
-        row, col = cell
-        for d_row, d_col in DIRECTIONS:
-            nxt = (row + d_row, col + d_col)
-            if 0 <= nxt[0] < height and 0 <= nxt[1] < width and not blocked[nxt] and nxt not in distance:
+        for nxt in neighbours_of(cell, height, width):
+            if not blocked[nxt] and nxt not in distance:
                 distance[nxt] = distance[cell] + 1
                 frontier.append(nxt)
     return distance

@@ -23,7 +23,7 @@ from typing import Iterable
 
 import numpy as np
 
-from reference.solutions.heap import BinaryHeap
+from reference.solutions.best_first import best_first_search
 from reference.solutions.shortest_paths import PathResult, astar, dijkstra
 from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost
 
@@ -155,45 +155,29 @@ def _inside(graph: Abstraction, cell: Cell) -> bool:
 
 
 def _abstract_astar(start: int, goal: int, neighbours, cell_of, result: HAAResult):
-    """A* over abstract nodes: key ``(f, -g, stamp)``, octile h between node cells, stop when
-    ``g(goal) <= min f`` (the world's A* rules). Returns ``(cost, [(node_from, via), ...])`` or None."""
+    """A* over abstract nodes: the kit's best-first search (key ``(f, -g, stamp)``, stop when
+    ``g(goal) <= min f``) with octile h between node cells. Returns ``(cost, [(node_from, via), ...])``
+    or None.
+
+    ``neighbours(node)`` yields ``(other, cost, via)``; two nodes may be joined by several edges
+    (one per annotation). The search sees ``(other, cost)`` only; the edge each tree step took is
+    the one the search kept: the first edge from the parent, in ``neighbours`` order, whose cost
+    gives the child its g (a later edge of the same cost is no strict improvement).
+    """
     goal_cell = cell_of(goal)
-    g: dict[int, Cost] = {start: (0, 0)}
-    tree: dict[int, tuple[int, tuple]] = {}
-    open_list: BinaryHeap[int] = BinaryHeap()
-    stamp = 0
-
-    def key(node: int) -> tuple[float, float, int]:
-        f = add_costs(g[node], octile_cost(cell_of(node), goal_cell))
-        return (cost_value(f), -cost_value(g[node]), stamp)
-
-    open_list.push(start, key(start))
-    closed: set[int] = set()
-    while open_list and (goal not in g or cost_value(g[goal]) > open_list.min_priority()[0]):
-        node = open_list.pop()
-        closed.add(node)
-        result.abstract_expansions += 1
-        for other, step, via in neighbours(node):
-            if other in closed:
-                continue
-            g_new = add_costs(g[node], step)
-            if other not in g or cost_value(g_new) < cost_value(g[other]):
-                g[other] = g_new
-                tree[other] = (node, via)
-                stamp += 1
-                if other in open_list:
-                    open_list.update(other, key(other))
-                else:
-                    open_list.push(other, key(other))
-    if goal not in g:
+    tree = best_first_search(start, lambda node: [(other, cost) for other, cost, _ in neighbours(node)],
+                             lambda node: octile_cost(cell_of(node), goal_cell), goal=goal)
+    result.abstract_expansions += len(tree.expanded)
+    if goal not in tree.g:
         return None
-    nodes, steps = [goal], []
-    while nodes[-1] != start:
-        parent, via = tree[nodes[-1]]
-        steps.append((parent, via))
-        nodes.append(parent)
-    result.abstract_path = [cell_of(node) for node in reversed(nodes)]
-    return g[goal], steps[::-1]
+    nodes = tree.path_to(goal)
+    steps = []
+    for node, child in zip(nodes, nodes[1:]):
+        via = next(via for other, cost, via in neighbours(node)
+                   if other == child and add_costs(tree.g[node], cost) == tree.g[child])
+        steps.append((node, via))
+    result.abstract_path = [cell_of(node) for node in nodes]
+    return tree.g[goal], steps
 
 
 def _refine(graph: Abstraction, edge: Edge, from_cell: Cell, result: HAAResult) -> list[Cell]:

@@ -26,6 +26,17 @@ same order to choose among its border states.
 
 The real-time bound: no episode expands more than ``lookahead`` states.
 
+Why step 1 and step 2 are not the kit's one best-first search
+(:func:`~reference.solutions.best_first.best_first_search`): step 1 stops after ``lookahead``
+expansions or when the target is *about to be* expanded (it peeks at OPEN's top), its OPEN at the
+stop is the result (the border and the state to walk to), it never re-generates an expanded state,
+its successors may come in a fresh random order per expansion, and its g-values live in flat lists
+reused from episode to episode (stamped with the episode: no clearing); the compiled twin mirrors
+exactly this loop. Step 2 is a Dijkstra from many sources at once, on integer values, that stops
+once the local search space is settled. Its heap keys are plain values without a stamp: which of
+two equal keys pops first cannot change a value (each state ends with its least distance), and
+only the values leave step 2.
+
 ``successors="random"`` generates each expanded state's successors in a random order instead of
 east, south, west, north (Koenig's Section 8: "it is beneficial for LRTA* with small lookaheads to
 generate the successors of states during the A* search in a random order rather than a fixed
@@ -43,7 +54,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from reference.world.grid import Cell
+from reference.world.grid import DIRECTIONS, Cell
 from reference.world.sensing import Knowledge, World
 
 from ..heap import BinaryHeap
@@ -121,10 +132,9 @@ class LookaheadLRTA(EpisodicAgent):
             return free
         width = self.width
         row, column = divmod(s, width)
-        steps = ((0, 1), (1, 0), (0, -1), (-1, 0))
         ordered = []
         for direction in self.order.directions():  # drawn even where a neighbour is missing: same stream
-            r, c = row + steps[direction][0], column + steps[direction][1]
+            r, c = row + DIRECTIONS[direction][0], column + DIRECTIONS[direction][1]
             if 0 <= c < width and r * width + c in free:
                 ordered.append(r * width + c)
         return ordered

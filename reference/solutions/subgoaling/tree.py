@@ -11,6 +11,14 @@ Costs are exact pairs ``(straight moves, diagonal moves)`` (SPEC §12,
 :data:`reference.world.grid.Cost`), so line 17 compares them exactly; Open is ordered by
 ``cost_value(g)`` with ties to the entry inserted first (a lowered entry is inserted anew).
 
+Why this Dijkstra is not the kit's one best-first search
+(:func:`~reference.solutions.best_first.best_first_search`, which gives the same g-values and
+order of expansions): Algorithm 2 does its work inside the loop. Line 10 reads the parent's
+``Sub`` when a state is expanded, and lines 15-20 run at every improvement of a successor, where
+line 17 compares with ``Sub(s)`` as lines 18-20 may have just changed it for an earlier successor
+of the same ``s``. Hooks into the shared loop for that would hide the paper's line numbers, so the
+loop is written out here as the paper writes it.
+
 >>> from reference.world.grid import Gridworld
 >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
 >>> tree = build_subgoal_tree(grid, (2, 2), connectivity=4)
