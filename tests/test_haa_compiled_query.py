@@ -78,3 +78,11 @@ def test_compiled_queries_equal_readable_on_a_baldurs_gate_map(shared_dir):
             start, goal = (tuple(int(v) for v in cells[i]) for i in rng.integers(len(cells), size=2))
             assert same(readable.haa_star(graph, start, goal, size, capability_of(mask)),
                         compiled.haa_star(graph, start, goal, size, capability_of(mask)))
+
+
+def test_key_plan_keeps_the_order_within_63_bits_and_refuses_what_does_not_fit():
+    scale, largest = compiled.key_plan(1000.0, ranks=50_000, stamps=300_000)
+    assert scale >= 4 * largest >= 4 * 1000  # the gap between two costs below V is at least 1 / (2V)
+    assert largest * scale * 2**16 * 2**19 <= 2**63  # value, rank and stamp digits side by side
+    with pytest.raises(ValueError, match="do not fit"):
+        compiled.key_plan(1e9, ranks=50_000, stamps=300_000)
