@@ -164,10 +164,12 @@ def read_problems(path: Path) -> list[tuple[int, frozenset, tuple[int, int], tup
 
 
 def query_command(args: argparse.Namespace) -> int:
-    from reference.solutions.haa import Abstraction, haa_star
+    from reference.solutions.haa import Abstraction
 
     if _engine() == "compiled":  # the compiled twin: the same answers (tested), one compiled call a query
         from reference.solutions.compiled.haa_query import haa_star
+    else:
+        from reference.solutions.haa import haa_star
 
     terrain = _load_terrain(args)
     problems = read_problems(args.problems)
@@ -278,8 +280,10 @@ def _compare_paper(args: argparse.Namespace, cluster_sizes: tuple[int, ...]) -> 
     maps = len({g["map"] for g in result["graphs"]})
     experiments = len({(r["map"], r["so"], r["problem"]) for r in result["runs"] if r["algorithm"] == "AA*"}) // 2
     scaled = "" if maps >= 120 and experiments >= 72000 else (
-        f"{maps} of the 120 maps ({experiments * 2} problems instead of 144,000): the full set takes about "
-        "20 CPU-minutes, more than this shared 2-core machine gave in a session. The full scale: "
+        f"the first {maps} of the 120 maps at every SO level ({experiments * 2} problems instead of 144,000): "
+        "the run had to end within one working session on a 2-core machine shared with eight other jobs, at "
+        "lower priority (nice 10); one map at all six levels costs about 7 CPU-seconds, so the full set is "
+        "about 15 CPU-minutes of an unshared machine. The full scale: "
         "`ftr haa compare --construction paper --jobs 2 --out docs/haa/paper`.")
     written = write_paper_report(result, args.out, command=command, scaled_down=scaled)
     print(f"wrote {len(written)} files to {args.out}; see {args.out / 'findings.md'}")

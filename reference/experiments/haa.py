@@ -39,7 +39,7 @@ from reference.solutions.compiled import haa_query as compiled_query
 from reference.solutions.compiled.haa import distances_compiled
 from reference.solutions.haa import build_abstraction, haa_star
 from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of, mask_name
-from reference.solutions.haa.query import annotated_astar, annotated_blocked
+from reference.solutions.haa.query import annotated_astar
 from reference.solutions.haa.multiterrain import with_terrain
 from reference.world.fileio import atomic_write_text
 from reference.world.grid import cost_value
