@@ -1,6 +1,8 @@
 """Compiled twins (Numba) of the HAA* queries of :mod:`reference.solutions.haa.query` (SPEC §16).
 
-* :func:`annotated_astar` (AA*): the readable clearance mask, then the world's compiled A*.
+* :func:`annotated_astar` (AA*): the readable clearance mask, then a compiled A* with the same keys on
+  the same heap as the HAA* query's own searches (so that the two planners' times compare like with
+  like); :func:`annotated_astar_cost` is AA* on a ready mask, for timings.
 * :func:`haa_star`: insertion, abstract A* and refinement in one compiled call; the same cost,
   grid path, abstract path and expansions of each phase as the readable :func:`~reference.solutions.
   haa.query.haa_star` (a tested property), so the paper's time comparison can run at compiled
@@ -51,11 +53,65 @@ _MOVE_COLS = np.array([m[1] for m in MOVES_8], dtype=np.int64)
 
 
 def annotated_astar(terrain: np.ndarray, start: Cell, goal: Cell, size: int, capability: Iterable[int]) -> PathResult:
-    """Twin of :func:`reference.solutions.haa.query.annotated_astar`: the same mask, the compiled A*."""
+    """Twin of :func:`reference.solutions.haa.query.annotated_astar`: the same mask, a compiled A* with
+    the same keys on the same heap as the HAA* query's searches."""
     blocked = annotated_blocked(terrain, size, capability)
     if blocked[start] or blocked[goal]:
         return PathResult(start, goal, None, [], [])
-    return _compiled_astar(blocked, start, goal, connectivity=8)
+    found = _full_map_astar(blocked, start, goal)
+    if found is None:  # costs beyond the keys' plan: the world's compiled A*, the same result
+        return _compiled_astar(blocked, start, goal, connectivity=8)
+    cost, expanded, path = found
+    width = blocked.shape[1]
+    rows, cols = np.divmod(expanded, width)
+    expanded_cells = list(zip(rows.tolist(), cols.tolist()))
+    return PathResult(start, goal, cost, _cells(path, width) if cost is not None else [], expanded_cells)
+
+
+def annotated_astar_cost(blocked: np.ndarray, start: Cell, goal: Cell) -> tuple[tuple[int, int] | None, int, list[Cell]]:
+    """AA* on a ready mask (``clearance < size``): ``(cost or None, expansions, path)``, without the list of
+    expanded cells: what a timing of AA* against :func:`haa_star` (which returns its path) needs."""
+    found = _full_map_astar(blocked, start, goal)
+    if found is None:
+        result = _compiled_astar(blocked, start, goal, connectivity=8)
+        return result.cost, result.expansions, result.path
+    cost, expanded, path = found
+    return cost, len(expanded), _cells(path, blocked.shape[1]) if cost is not None else []
+
+
+def _cells(indices: np.ndarray, width: int) -> list[Cell]:
+    rows, cols = np.divmod(indices, width)  # NumPy splits them at once (a divmod per cell in Python costs more)
+    return list(zip(rows.tolist(), cols.tolist()))
+
+
+_FULL_MAP: dict[tuple[int, int], tuple] = {}
+
+
+def _full_map_astar(blocked: np.ndarray, start: Cell, goal: Cell):
+    """``(cost or None, expanded indices, path indices)``; None when a cost outgrows the key plan."""
+    blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
+    height, width = blocked.shape
+    if (height, width) not in _FULL_MAP:  # scratch arrays and key plan, once per map size
+        cells = height * width
+        ranks = octile_rank_table(max(height, width))
+        rank_count = int(ranks.max()) + 1
+        scale, largest = key_plan(0.0, rank_count, 8 * cells + 2)
+        _FULL_MAP.clear()
+        _FULL_MAP[(height, width)] = (ranks, scale, largest, rank_count, 8 * cells + 2, np.empty(cells, np.int64),
+                                      np.empty(cells, np.int64), np.empty(cells, np.int64), np.empty(cells, np.int64))
+    ranks, scale, largest, rank_count, stamps, g_a, g_b, tree, expanded = _FULL_MAP[(height, width)]
+    source, target = start[0] * width + start[1], goal[0] * width + goal[1]
+    try:
+        found, expansions = _window_astar(blocked, source, target, g_a, g_b, tree, expanded, ranks, scale, largest,
+                                          rank_count, stamps)
+    except ValueError:
+        return None
+    if not found:
+        return None, expanded[:expansions].copy(), np.zeros(0, np.int64)
+    path = [target]
+    while path[-1] != source:
+        path.append(int(tree[path[-1]]))
+    return (int(g_a[target]), int(g_b[target])), expanded[:expansions].copy(), np.array(path[::-1], dtype=np.int64)
 
 
 # -- key packing -------------------------------------------------------------------------------------
@@ -166,9 +222,10 @@ def _window_dijkstra(blocked, source, g_a, g_b, tree, closed, scale, largest, st
 
 
 @njit(cache=True)
-def _window_astar(blocked, start, goal, g_a, g_b, tree, ranks, scale, largest, ranks_span, stamps_span):
+def _window_astar(blocked, start, goal, g_a, g_b, tree, expanded, ranks, scale, largest, ranks_span, stamps_span):
     """Twin of the world's ``astar`` (larger-g ties) on a window: key ``(f, -g, stamp)``, stop when
-    ``g(goal) <= min f``. Returns ``(found, expansions)``; ``tree`` leads from the goal back."""
+    ``g(goal) <= min f``. Returns ``(found, expansions)``; ``tree`` leads from the goal back and
+    ``expanded[:expansions]`` are the expanded cells in order."""
     height, width = blocked.shape
     goal_row, goal_col = goal // width, goal % width
     g_a[:] = -1
@@ -184,6 +241,7 @@ def _window_astar(blocked, start, goal, g_a, g_b, tree, ranks, scale, largest, r
         if g_a[goal] >= 0 and not _quantised(g_a[goal], g_b[goal], scale, largest) > heap_peek_key(heap) // (ranks_span * stamps_span):
             break
         s = np.int64(heap_pop(heap))
+        expanded[expansions] = s
         expansions += 1
         row, col = s // width, s % width
         for move in range(8):
@@ -370,6 +428,7 @@ def _query(start_row, start_col, goal_row, goal_col, size, mask, cluster_size, c
     length = 1
     segment = np.empty(cells, np.int64)
     tree = np.empty(cells, np.int64)
+    order = np.empty(cells, np.int64)  # the refinement's expanded cells (only their count is kept)
     refinement = 0
     for i in range(steps):
         node_from, node_to = nodes[i], nodes[i + 1]
@@ -405,7 +464,7 @@ def _query(start_row, start_col, goal_row, goal_col, size, mask, cluster_size, c
             blocked = clear[edge_mask[ref], r0:r1, c0:c1] < edge_clearance[ref]
             source = (from_row - r0) * w + from_col - c0
             target = (rows[node_to] - r0) * w + cols[node_to] - c0
-            found, expansions = _window_astar(blocked, source, target, g_a[:n], g_b[:n], tree[:n], ranks, w_scale,
+            found, expansions = _window_astar(blocked, source, target, g_a[:n], g_b[:n], tree[:n], order[:n], ranks, w_scale,
                                               w_largest, w_ranks_span, w_stamps_span)
             refinement += expansions
             count = 0
