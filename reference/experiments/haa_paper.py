@@ -34,7 +34,7 @@ from reference.experiments.haa import (CLUSTER_SIZES, QUALITIES, Problem, _error
 from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.realtime import Finding, findings_markdown, to_csv, to_markdown
 from reference.solutions.haa.multiterrain import SOFT_OBSTACLE_LEVELS, with_soft_obstacles
-from reference.world.fileio import atomic_write_text
+from reference.world.fileio import atomic_write_bytes, atomic_write_text
 from reference.world.maps import read_terrain
 
 SO_LEVELS = SOFT_OBSTACLE_LEVELS
@@ -251,17 +251,23 @@ def read_paper_result(folder: str | Path) -> dict[str, list[dict]]:
 
     from reference.experiments.haa import _parse
 
+    import gzip
+
     def rows(name: str) -> list[dict]:
         path = Path(folder) / name
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such file (run 'ftr haa compare --construction paper' first)")
-        return [{key: _parse(value) for key, value in row.items()} for row in csv.DictReader(path.open())]
+        opened = gzip.open(path, "rt") if name.endswith(".gz") else path.open()
+        with opened as lines:
+            return [{key: _parse(value) for key, value in row.items()} for row in csv.DictReader(lines)]
 
-    return {"runs": rows("runs.csv"), "graphs": rows("graphs.csv")}
+    return {"runs": rows("runs.csv.gz"), "graphs": rows("graphs.csv")}
 
 
 def write_paper_report(result: dict[str, list[dict]], outdir: str | Path, command: str = "", scaled_down: str = "") -> list[Path]:
     """Tables, figures and ``findings.md`` of the paper-construction study into ``outdir``."""
+    import gzip
+
     from reference.experiments.plots import save_figure
 
     outdir = Path(outdir)
@@ -275,7 +281,9 @@ def write_paper_report(result: dict[str, list[dict]], outdir: str | Path, comman
     levels = _levels(runs)
     effort_level = 20 if 20 in levels else levels[len(levels) // 2]
     effort_runs = [r for r in runs if r["so"] == effort_level]
-    text("runs.csv", to_csv(runs))
+    # every query, compressed: a million rows at the paper's scale (100 MB as text)
+    atomic_write_bytes(outdir / "runs.csv.gz", gzip.compress(to_csv(runs).encode(), compresslevel=9, mtime=0))
+    written.append(outdir / "runs.csv.gz")
     text("graphs.csv", to_csv(graphs))
     tables = {"table1_graph_size_by_so": graph_size_by_so(graphs), "table2_path_quality_by_so": quality_by_so(runs),
               "table3_speed_by_length_so20": speed_tables(effort_runs)}
@@ -309,6 +317,6 @@ def write_paper_report(result: dict[str, list[dict]], outdir: str | Path, comman
                f"## Table 3: AA* / HAA* by optimal path length on SO {effort_level}% (the paper's search-effort figure)", "",
                to_markdown(tables["table3_speed_by_length_so20"]),
                "Figures: `figure_graph_size_by_so.png`, `figure_path_quality_by_so.png`, "
-               "`figure_speed_by_length_so20.png`; every query: `runs.csv`; every graph: `graphs.csv`.", ""]
+               "`figure_speed_by_length_so20.png`; every query: `runs.csv.gz`; every graph: `graphs.csv`.", ""]
     text("findings.md", "\n".join(report))
     return written
