@@ -2,7 +2,7 @@
 
     ftr haa build MAP [--cluster C] [--quality high|low] --out FILE
     ftr haa query MAP --problems FILE [--quality high|low] [--jsonl]
-    ftr haa compare --out DIR
+    ftr haa compare --out DIR [--construction kit|paper]
 """
 
 from __future__ import annotations
@@ -59,7 +59,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "compare", help="reproduce the paper's evaluation: tables, figures, findings",
         description="HAA* against Annotated A* on the Baldur's Gate maps made multi-terrain (and build time and "
         "memory on the Warcraft III maps): graph size, path length above optimal, nodes expanded, time; "
-        "writes tables, figures and findings.md into DIR.")
+        "writes tables, figures and findings.md into DIR. --construction paper runs the paper's own set "
+        "instead: soft obstacles on 0-50%% of the tiles, two terrains, three capabilities, agents 1x1 and 2x2, "
+        "100 experiments per map and SO level.")
+    compare.add_argument("--construction", choices=("kit", "paper"), default="kit",
+                         help="kit: the kit's three-terrain maps (default); paper: the paper's soft-obstacle sets")
+    compare.add_argument("--experiments", type=int, default=100, metavar="E",
+                         help="--construction paper: experiments per map and SO level (default 100, the paper's)")
+    compare.add_argument("--so", default="0,10,20,30,40,50", metavar="P,P,...",
+                         help="--construction paper: soft-obstacle levels in %% (default 0,10,20,30,40,50, the paper's)")
     compare.add_argument("--out", type=Path, required=True, metavar="DIR")
     compare.add_argument("--maps", type=int, metavar="N", help="only the first N Baldur's Gate maps (default all 120)")
     compare.add_argument("--problems", type=int, default=20, metavar="P", help="random problems per map (default 20)")
@@ -157,7 +165,12 @@ def read_problems(path: Path) -> list[tuple[int, frozenset, tuple[int, int], tup
 
 
 def query_command(args: argparse.Namespace) -> int:
-    from reference.solutions.haa import Abstraction, haa_star
+    from reference.solutions.haa import Abstraction
+
+    if _engine() == "compiled":  # the compiled twin: the same answers (tested), one compiled call a query
+        from reference.solutions.compiled.haa_query import haa_star
+    else:
+        from reference.solutions.haa import haa_star
 
     terrain = _load_terrain(args)
     problems = read_problems(args.problems)
@@ -214,6 +227,9 @@ def compare_command(args: argparse.Namespace) -> int:
 
     from reference.world.fileio import atomic_write_text
 
+    if args.construction == "paper":
+        return _compare_paper(args, cluster_sizes)
+
     command = "ftr " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["haa"] else ""
     if args.from_dir is not None:
         result = read_result(args.from_dir)
@@ -232,6 +248,45 @@ def compare_command(args: argparse.Namespace) -> int:
     written = write_report(result, args.out, command=command, scaled_down=scaled)
     if not args.no_pictures:
         written += write_pictures(args.out, args.movingai)
+    print(f"wrote {len(written)} files to {args.out}; see {args.out / 'findings.md'}")
+    return 0
+
+
+def _compare_paper(args: argparse.Namespace, cluster_sizes: tuple[int, ...]) -> int:
+    import time
+
+    from reference.experiments.haa_paper import read_paper_result, run_paper_study, write_paper_report
+    from reference.world.fileio import atomic_write_text
+
+    try:
+        levels = tuple(int(p) / 100 for p in args.so.split(","))
+    except ValueError:
+        raise UsageError(f"--so: expected whole percentages separated by commas, got {args.so!r}") from None
+    if any(not 0 <= p <= 1 for p in levels):
+        raise UsageError("--so: every level must lie between 0 and 100")
+    if args.experiments < 1:
+        raise UsageError(f"--experiments: expected at least 1, got {args.experiments}")
+    command = "ftr " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["haa"] else ""
+    if args.from_dir is not None:
+        result = read_paper_result(args.from_dir)
+        run_file = args.from_dir / "run.json"
+        if run_file.is_file():
+            run = json.loads(run_file.read_text())
+            command = f"{run['command']}` ({run['seconds'] / 60:.1f} min); report remade with `{command}"
+    else:
+        began = time.perf_counter()
+        result = run_paper_study(maps=args.maps, experiments=args.experiments, seed=args.seed, levels=levels,
+                                 cluster_sizes=cluster_sizes, jobs=args.jobs, movingai=args.movingai)
+        atomic_write_text(args.out / "run.json", json.dumps({"command": command, "seconds": round(time.perf_counter() - began)}) + "\n")
+    maps = len({g["map"] for g in result["graphs"]})
+    experiments = len({(r["map"], r["so"], r["problem"]) for r in result["runs"] if r["algorithm"] == "AA*"}) // 2
+    scaled = "" if maps >= 120 and experiments >= 72000 else (
+        f"the first {maps} of the 120 maps at every SO level ({experiments * 2} problems instead of 144,000): "
+        "the run had to end within one working session on a 2-core machine shared with eight other jobs, at "
+        "lower priority (nice 10); one map at all six levels costs about 7 CPU-seconds, so the full set is "
+        "about 15 CPU-minutes of an unshared machine. The full scale: "
+        "`ftr haa compare --construction paper --jobs 2 --out docs/haa/paper`.")
+    written = write_paper_report(result, args.out, command=command, scaled_down=scaled)
     print(f"wrote {len(written)} files to {args.out}; see {args.out / 'findings.md'}")
     return 0
 

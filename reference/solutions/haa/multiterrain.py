@@ -18,10 +18,17 @@ The random generator is seeded with ``(seed, crc32(name))``, so one map always g
 for one seed, and different maps get independent draws. The original maps stay untouched (this
 runs when a map is loaded; nothing generated is committed).
 
+:func:`with_soft_obstacles` is the paper's own construction, kept beside it: every traversable
+tile becomes the second terrain (trees, the "soft obstacles") with probability ``p``, one coin per
+tile, seeded with ``(seed, crc32(name), percent)``; the paper's five sets are ``p`` = 10-50 %.
+
 >>> from reference.world.terrain import terrain_from_strings, terrain_to_strings
 >>> original = terrain_from_strings(["@@@@@@", "@....@", "@.@@.@", "@....@", "@@@@@@"])
 >>> terrain_to_strings(with_terrain(original, "toy", seed=1, soft_fraction=0.0))
 ['@@@@@@', '@....@', '@.WW.@', '@....@', '@@@@@@']
+>>> soft = with_soft_obstacles(original, "toy", 0.5, seed=1)
+>>> int((soft == TREES).sum()) + int((soft == GROUND).sum()), bool((soft[original == OUT_OF_BOUNDS] == OUT_OF_BOUNDS).all())
+(10, True)
 """
 
 from __future__ import annotations
@@ -54,4 +61,21 @@ def with_terrain(terrain: np.ndarray, name: str, seed: int = 0, soft_fraction: f
     if soft_fraction > 0 and ground.any():
         threshold = np.quantile(noise[ground], 1.0 - soft_fraction)
         result[ground & (noise > threshold)] = TREES
+    return result
+
+
+#: The paper's soft-obstacle sets: the share of traversable tiles turned into the second terrain.
+SOFT_OBSTACLE_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+
+
+def with_soft_obstacles(terrain: np.ndarray, name: str, probability: float, seed: int = 0) -> np.ndarray:
+    """The paper's construction: each traversable tile of a ground-only map becomes trees (a soft
+    obstacle) with ``probability``, independently; hard obstacles stay. ``probability`` 0 is the map
+    itself (the paper's SO 0 % set)."""
+    if not 0.0 <= probability <= 1.0:
+        raise ValueError(f"the soft-obstacle probability must lie in [0, 1], got {probability}")
+    rng = np.random.default_rng([seed, zlib.crc32(name.encode()), round(probability * 100)])
+    result = np.array(terrain, dtype=np.uint8, copy=True)
+    coins = rng.random(result.shape)  # one coin per tile, drawn for every tile
+    result[(result != OUT_OF_BOUNDS) & (coins < probability)] = TREES
     return result

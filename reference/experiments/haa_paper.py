@@ -1,0 +1,322 @@
+"""HAA* on the paper's own terrain construction and problem set (Harabor & Botea 2008, CIG; docs/haa.md).
+
+The paper's experimental setup (read in the authors' sources, ``papers/aha/experimentalsetup.tex``
+and ``aha/AHAScenarioManager.cpp`` of ``quinntai97/ahastar``):
+
+* the 120 Baldur's Gate maps, and five derivative sets in which every traversable tile became a
+  second terrain with probability 10, 20, 30, 40 or 50 % ("soft obstacles", SO): 720 maps, two
+  terrains, three capabilities ({ground}, {trees}, {ground, trees});
+* per map 100 experiments, each a random valid problem (a random capability, then random start and
+  goal that agent may stand on, kept when AA* finds a path; HOG draws them for a minimum agent size),
+  each solved by a small (1 × 1) and a large (2 × 2) agent: 144,000 problems;
+* HAA* with cluster sizes 10, 15, 20 on high- and low-quality graphs against AA*.
+
+The kit reads "two agent sizes in each experiment" as: the problem is drawn valid for the large agent
+(HOG's ``generateExperiments(map, n, minsize)``), so the small agent can solve it too, and both do.
+Figures per SO level: graph size, path quality, small against large agents at cluster size 15, and the
+search effort and time by path length on SO 20 % (the set the paper's search-effort figure uses).
+
+>>> [round(p, 1) for p in SO_LEVELS]
+[0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from reference.experiments.haa import (CLUSTER_SIZES, QUALITIES, Problem, _error, _haa_rows, _mean, bg_maps,
+                                       evaluate_map, graph_size_table, map_seed, plot_speed, quality_table,
+                                       random_problems, speed_finding, speed_tables)
+from reference.experiments.movingai_data import movingai_dir, require_movingai
+from reference.experiments.report import Finding, findings_markdown, to_csv, to_markdown
+from reference.solutions.haa.multiterrain import SOFT_OBSTACLE_LEVELS, with_soft_obstacles
+from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.maps import read_terrain
+
+SO_LEVELS = SOFT_OBSTACLE_LEVELS
+#: The paper's capabilities on two terrains: {ground} (1), {trees} (2), {ground, trees} (3).
+PAPER_MASKS = (1, 2, 3)
+PAPER_SIZES = (2, 1)  # each experiment drawn valid for the large agent, then solved by both
+PAPER_EXPERIMENTS = 100
+PAPER_MAX_SIZE = 2
+
+
+def paper_problems(terrain: np.ndarray, experiments: int, seed: int) -> list[Problem]:
+    """``experiments`` random valid problems for the large agent, each followed by the same
+    start, goal and capability for the small agent (with its own optimal cost)."""
+    from reference.solutions.compiled.haa import distances_compiled
+    from reference.solutions.haa.clearance import true_clearance
+    from reference.solutions.haa.capabilities import capability_of
+
+    problems = []
+    for large in random_problems(terrain, experiments, seed, masks=PAPER_MASKS, sizes=(PAPER_SIZES[0],)):
+        problems.append(large)
+        open_cells = true_clearance(terrain, capability_of(large.mask)) >= PAPER_SIZES[1]
+        a, b = distances_compiled(~open_cells, large.start)
+        problems.append(Problem(PAPER_SIZES[1], large.mask, large.start, large.goal,
+                                (int(a[large.goal]), int(b[large.goal]))))
+    return problems
+
+
+def run_paper_map(task: tuple[str, float, int, int, Sequence[int]]) -> dict[str, list[dict]]:
+    """One map at one soft-obstacle level: ``task = (map path, probability, experiments, seed, cluster sizes)``."""
+    path, probability, experiments, seed, cluster_sizes = task
+    name = Path(path).stem
+    terrain = with_soft_obstacles(read_terrain(path), name, probability, seed=seed)
+    so = round(probability * 100)
+    problems = paper_problems(terrain, experiments, map_seed(f"{name}/SO{so}", seed))
+    return evaluate_map(terrain, name, problems, cluster_sizes, PAPER_MAX_SIZE, timing_every=0, extra={"so": so})
+
+
+def run_paper_study(maps: int | None = None, experiments: int = PAPER_EXPERIMENTS, seed: int = 2008,
+                    levels: Sequence[float] = SO_LEVELS, cluster_sizes: Sequence[int] = CLUSTER_SIZES, jobs: int = 1,
+                    progress: bool = True, movingai: Path | None = None) -> dict[str, list[dict]]:
+    """Every (map, SO level): ``{"graphs": [...], "runs": [...]}``."""
+    from reference.experiments.parallel import map_with_progress
+
+    paths = bg_maps(movingai)[:maps] if maps is not None else bg_maps(movingai)
+    if not paths:
+        require_movingai(movingai_dir(movingai), "bgmaps")
+        raise FileNotFoundError(f"no Baldur's Gate maps under {movingai_dir(movingai) / 'bgmaps'}")
+    tasks = [(str(p), level, experiments, seed, tuple(cluster_sizes)) for level in levels for p in paths]
+    per_map = map_with_progress(run_paper_map, tasks, jobs=jobs, description="maps x SO levels", progress=progress)
+    return {"graphs": [g for m in per_map for g in m["graphs"]], "runs": [r for m in per_map for r in m["runs"]]}
+
+
+# -- tables ------------------------------------------------------------------------------------------
+
+
+def _levels(rows: Sequence[dict]) -> list[int]:
+    return sorted({int(r["so"]) for r in rows})
+
+
+def graph_size_by_so(graphs: Sequence[dict]) -> list[dict]:
+    """The paper's graph-size figure: nodes, edges and memory as % of the map's, per SO, cluster size, quality."""
+    return [{"SO [%]": so, **row} for so in _levels(graphs)
+            for row in graph_size_table([g for g in graphs if g["so"] == so])]
+
+
+def quality_by_so(runs: Sequence[dict]) -> list[dict]:
+    """The paper's path-quality figure (a): % above optimal per SO, cluster size and quality, with
+    the small and large agents apart (figure (b) is its CS15 columns)."""
+    table = []
+    for so in _levels(runs):
+        rows_so = [r for r in runs if r["so"] == so]
+        for row in quality_table(rows_so):
+            cs, q = row["cluster size"], row["quality"]
+            haa = _haa_rows(rows_so, cs, q)
+            errors = [_error(r) for r in haa if math.isfinite(r["length"])]
+            half = 1.96 * float(np.std(errors, ddof=1)) / math.sqrt(len(errors)) if len(errors) > 1 else math.nan
+            table.append({"SO [%]": so, "cluster size": cs, "quality": q, "queries": row["problems"],
+                          "found": row["found"], "error [%]": row["error [%] all"], "error 95% half-width": half,
+                          "error [%] small (1x1)": _mean([_error(r) for r in haa if r["size"] == 1]),
+                          "error [%] large (2x2)": _mean([_error(r) for r in haa if r["size"] == 2]),
+                          "expansions HAA*": row["expansions HAA*"], "expansions AA*": row["expansions AA*"]})
+    return table
+
+
+# -- findings ------------------------------------------------------------------------------------------
+
+
+def paper_findings(result: dict[str, list[dict]]) -> list[Finding]:
+    runs, graphs = result["runs"], result["graphs"]
+    quality = quality_by_so(runs)
+    sizes = graph_size_by_so(graphs)
+    levels = _levels(runs)
+    cluster_sizes = sorted({row["cluster size"] for row in quality})
+    found: list[Finding] = []
+    effort_level = 20 if 20 in levels else levels[len(levels) // 2]
+    found.append(speed_finding([r for r in runs if r["so"] == effort_level],
+                               f"The paper's construction, SO {effort_level}% (the set of the paper's search-effort "
+                               "figure), agent sizes 1 and 2, three capabilities"))
+    for q, low, high in (("high", 3.0, 6.0), ("low", 6.0, 10.0)):
+        cells = [row for row in quality if row["quality"] == q]
+        inside = [row for row in cells if row["error [%]"] <= high + 1.0]
+        holds = len(inside) * 2 > len(cells)
+        text = ("mean % above optimal per (SO, cluster size): "
+                + "; ".join(f"SO {so}%: " + ", ".join(f"CS{row['cluster size']} {row['error [%]']:.1f} ± "
+                                                      f"{row['error 95% half-width']:.1f} (n = {row['found']})"
+                                                      for row in cells if row["SO [%]"] == so) for so in levels)
+                + f". {len(inside)} of {len(cells)} cells at or below {high + 1:.0f}% (the range's top + 1 point)")
+        text += (". Holds in most cases" if holds else
+                 f". Does not hold, because most cells lie above {high + 1:.0f}%")
+        found.append(Finding(f"{'HQ' if q == 'high' else 'LQ'} paths are {low:.0f}-{high:.0f}% above optimal in most cases "
+                             "(paper's construction)", holds, text))
+    by_so = {so: _mean([row["error [%]"] for row in quality if row["SO [%]"] == so]) for so in levels}
+    lowest = min(by_so, key=by_so.get)
+    found.append(Finding(
+        "The error is lowest on SO 20% and grows toward SO 50% (both qualities)", lowest == 20 and by_so[max(levels)] > by_so[lowest],
+        "mean % above optimal over cluster sizes and qualities: " + ", ".join(f"SO {so}%: {v:.1f}" for so, v in by_so.items())
+        + f"; lowest at SO {lowest}%"))
+    mid = 15 if 15 in cluster_sizes else cluster_sizes[len(cluster_sizes) // 2]
+    agents = {(row["SO [%]"], row["quality"]): row for row in quality if row["cluster size"] == mid}
+    top = max(levels)
+    small_better = all(agents[(top, q)]["error [%] small (1x1)"] < agents[(20, q)]["error [%] small (1x1)"] for q in QUALITIES) if 20 in levels else False
+    large_worse = all(agents[(top, q)]["error [%] large (2x2)"] > agents[(20, q)]["error [%] large (2x2)"] for q in QUALITIES) if 20 in levels else False
+    found.append(Finding(
+        f"At CS{mid}, small agents keep improving beyond SO 20% while large agents degrade", small_better and large_worse,
+        "; ".join(f"{q} quality: small " + ", ".join(f"SO {so}% {agents[(so, q)]['error [%] small (1x1)']:.1f}" for so in levels)
+                  + "; large " + ", ".join(f"SO {so}% {agents[(so, q)]['error [%] large (2x2)']:.1f}" for so in levels)
+                  for q in QUALITIES)
+        + ("" if small_better and large_worse else
+           f". Does not hold: small agents {'do' if small_better else 'do not'} improve from SO 20% to {top}%, "
+           f"large agents {'do' if large_worse else 'do not'} degrade")))
+    size = {(row["SO [%]"], row["cluster size"], row["quality"]): row for row in sizes}
+    largest_cs = max(cluster_sizes)
+    hq_peak = max((row for row in sizes if row["quality"] == "high"), key=lambda row: row["memory [% of map]"])
+    lq_peak = max((row for row in sizes if row["quality"] == "low"), key=lambda row: row["memory [% of map]"])
+    fraction = all(row["memory [% of map]"] < 100 for row in sizes)
+    text = ""
+    if 0 in levels:
+        hq0, lq0 = size[(0, largest_cs, "high")], size[(0, largest_cs, "low")]
+        text += (f"SO 0% CS{largest_cs}: HQ nodes {hq0['nodes [% of map]']:.1f}%, edges {hq0['edges [% of map]']:.1f}% "
+                 f"(paper 4.0%, 5.0%); LQ nodes {lq0['nodes [% of map]']:.1f}%, edges {lq0['edges [% of map]']:.1f}% "
+                 f"(paper 2.0%, 0.9%); memory HQ {hq0['memory [% of map]']:.1f}% (paper 8.7%), LQ "
+                 f"{lq0['memory [% of map]']:.1f}% (paper 1.8%). ")
+    text += (f"Largest HQ graph: SO {hq_peak['SO [%]']}% CS{hq_peak['cluster size']}, memory {hq_peak['memory [% of map]']:.1f}% "
+             f"(paper: SO 20% CS10, 63.8%); largest LQ graph: SO {lq_peak['SO [%]']}% CS{lq_peak['cluster size']}, "
+             f"{lq_peak['memory [% of map]']:.1f}% (paper: SO 50% CS10, 40.4%)")
+    if len(levels) > 1:
+        text += (f"; CS{largest_cs} worst cases: HQ {max(size[(so, largest_cs, 'high')]['memory [% of map]'] for so in levels):.1f}% "
+                 f"(paper 47.0%), LQ {max(size[(so, largest_cs, 'low')]['memory [% of map]'] for so in levels):.1f}% (paper 26.4%)")
+    found.append(Finding("In all cases the abstract graph is a fraction of the map graph (memory, the paper's byte count)",
+                         fraction, text))
+    missing = [r for r in runs if r["algorithm"] == "HAA*" and not math.isfinite(r["length"])]
+    found.append(Finding("HAA* is complete on the paper's problems", not missing,
+                         f"{len(missing)} of {sum(1 for r in runs if r['algorithm'] == 'HAA*')} HAA* queries found no path"))
+    return found
+
+
+# -- figures -------------------------------------------------------------------------------------------
+
+
+def plot_graph_size_by_so(graphs: Sequence[dict]):
+    from matplotlib.figure import Figure
+
+    table = graph_size_by_so(graphs)
+    figure = Figure(figsize=(12, 4), layout="constrained")
+    axes = figure.subplots(1, 2)
+    for ax, column in zip(axes, ("nodes [% of map]", "edges [% of map]")):
+        for quality, style in (("high", "-"), ("low", "--")):
+            for c in sorted({row["cluster size"] for row in table}):
+                rows = [row for row in table if row["cluster size"] == c and row["quality"] == quality]
+                ax.plot([row["SO [%]"] for row in rows], [row[column] for row in rows], "o" + style,
+                        label=f"{quality[0].upper()}Q CS{c}")
+        ax.set(title=f"abstract graph {column.split(' ')[0]}, % of the map graph's", xlabel="soft obstacles [%]",
+               ylabel="% of the map graph")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8, ncol=2)
+    return figure
+
+
+def plot_quality_by_so(runs: Sequence[dict]):
+    from matplotlib.figure import Figure
+
+    table = quality_by_so(runs)
+    figure = Figure(figsize=(12, 4), layout="constrained")
+    axes = figure.subplots(1, 2)
+    cluster_sizes = sorted({row["cluster size"] for row in table})
+    for quality, style in (("high", "-"), ("low", "--")):
+        for c in cluster_sizes:
+            rows = [row for row in table if row["cluster size"] == c and row["quality"] == quality]
+            axes[0].errorbar([row["SO [%]"] for row in rows], [row["error [%]"] for row in rows],
+                             yerr=[row["error 95% half-width"] for row in rows], fmt="o" + style, capsize=2,
+                             label=f"{quality[0].upper()}Q CS{c}")
+    axes[0].axhspan(3, 6, color="tab:blue", alpha=0.12, label="paper: HQ 3-6%")
+    axes[0].axhspan(6, 10, color="tab:orange", alpha=0.12, label="paper: LQ 6-10%")
+    axes[0].set(title="(a) path length above optimal", xlabel="soft obstacles [%]", ylabel="mean % above optimal")
+    mid = 15 if 15 in cluster_sizes else cluster_sizes[len(cluster_sizes) // 2]
+    for quality, style in (("high", "-"), ("low", "--")):
+        rows = [row for row in table if row["cluster size"] == mid and row["quality"] == quality]
+        for key, label in (("error [%] small (1x1)", "small"), ("error [%] large (2x2)", "large")):
+            axes[1].plot([row["SO [%]"] for row in rows], [row[key] for row in rows], "o" + style,
+                         label=f"{quality[0].upper()}Q, {label} agents")
+    axes[1].set(title=f"(b) small and large agents, CS{mid}", xlabel="soft obstacles [%]", ylabel="mean % above optimal")
+    for ax in axes:
+        ax.legend(fontsize=8, ncol=2)
+        ax.grid(alpha=0.3)
+    return figure
+
+
+# -- the report ------------------------------------------------------------------------------------------
+
+
+def read_paper_result(folder: str | Path) -> dict[str, list[dict]]:
+    """The rows of a paper-construction report, read back from its CSVs."""
+    import csv
+
+    from reference.experiments.haa import _parse
+
+    import gzip
+
+    def rows(name: str) -> list[dict]:
+        path = Path(folder) / name
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such file (run 'ftr haa compare --construction paper' first)")
+        opened = gzip.open(path, "rt") if name.endswith(".gz") else path.open()
+        with opened as lines:
+            return [{key: _parse(value) for key, value in row.items()} for row in csv.DictReader(lines)]
+
+    return {"runs": rows("runs.csv.gz"), "graphs": rows("graphs.csv")}
+
+
+def write_paper_report(result: dict[str, list[dict]], outdir: str | Path, command: str = "", scaled_down: str = "") -> list[Path]:
+    """Tables, figures and ``findings.md`` of the paper-construction study into ``outdir``."""
+    import gzip
+
+    from reference.experiments.plots import save_figure
+
+    outdir = Path(outdir)
+    written: list[Path] = []
+
+    def text(name: str, content: str) -> None:
+        atomic_write_text(outdir / name, content)
+        written.append(outdir / name)
+
+    runs, graphs = result["runs"], result["graphs"]
+    levels = _levels(runs)
+    effort_level = 20 if 20 in levels else levels[len(levels) // 2]
+    effort_runs = [r for r in runs if r["so"] == effort_level]
+    # every query, compressed: a million rows at the paper's scale (100 MB as text)
+    atomic_write_bytes(outdir / "runs.csv.gz", gzip.compress(to_csv(runs).encode(), compresslevel=9, mtime=0))
+    written.append(outdir / "runs.csv.gz")
+    text("graphs.csv", to_csv(graphs))
+    tables = {"table1_graph_size_by_so": graph_size_by_so(graphs), "table2_path_quality_by_so": quality_by_so(runs),
+              "table3_speed_by_length_so20": speed_tables(effort_runs)}
+    for stem, table in tables.items():
+        text(f"{stem}.csv", to_csv(table))
+        text(f"{stem}.md", to_markdown(table))
+    for stem, figure in (("figure_graph_size_by_so", plot_graph_size_by_so(graphs)),
+                         ("figure_path_quality_by_so", plot_quality_by_so(runs)),
+                         ("figure_speed_by_length_so20", plot_speed(effort_runs, f"SO {effort_level}%"))):
+        written.append(save_figure(figure, outdir / f"{stem}.png", dpi=110))
+    maps = len({g["map"] for g in graphs})
+    experiments = len({(r["map"], r["so"], r["problem"]) for r in runs if r["algorithm"] == "AA*" and r["size"] == 2})
+    queries = sum(1 for r in runs if r["algorithm"] == "AA*")
+    report = ["# Harabor & Botea (2008), HAA*, on the paper's own terrain construction", "",
+              f"{maps} Baldur's Gate maps at SO {', '.join(str(so) for so in levels)}% (each traversable tile "
+              f"turned into trees with that probability): {maps * len(levels)} maps, {experiments} experiments "
+              f"drawn valid for the 2 x 2 agent and solved by the 1 x 1 and the 2 x 2 agent ({queries} problems; "
+              "the paper: 720 maps, 144,000 problems), three capabilities, HAA* with cluster sizes "
+              f"{', '.join(str(c) for c in sorted({g['cluster_size'] for g in graphs}))} on high- and low-quality "
+              "graphs against AA*, both compiled (identical results to the readable code). The kit's own "
+              "three-terrain construction is the study one folder up (`../findings.md`)."]
+    if scaled_down:
+        report += ["", f"Scaled down: {scaled_down}"]
+    if command:
+        report += ["", f"Made with `{command}`."]
+    report += ["", "## The paper's claims, checked", "", findings_markdown(paper_findings(result)),
+               "## Table 1: abstract graph size per SO level (the paper's graph-size figure)", "",
+               to_markdown(tables["table1_graph_size_by_so"]),
+               "## Table 2: path quality per SO level, small and large agents (the paper's path-quality figure)", "",
+               to_markdown(tables["table2_path_quality_by_so"]),
+               f"## Table 3: AA* / HAA* by optimal path length on SO {effort_level}% (the paper's search-effort figure)", "",
+               to_markdown(tables["table3_speed_by_length_so20"]),
+               "Figures: `figure_graph_size_by_so.png`, `figure_path_quality_by_so.png`, "
+               "`figure_speed_by_length_so20.png`; every query: `runs.csv.gz`; every graph: `graphs.csv`.", ""]
+    text("findings.md", "\n".join(report))
+    return written
