@@ -120,7 +120,7 @@ def reference_run(instance: Instance, check_id: str):
 def default_engine() -> str:
     """``"compiled"`` where Numba and the compiled twin are installed (an instructor's machine), else
     ``"python"`` (a Gradescope image: no compiler, no twin): both give the same runs
-    (tests/test_trace_identity.py)."""
+    (tests/solutions/test_trace_identity.py)."""
     try:
         compiled = all(importlib.util.find_spec(name) is not None
                        for name in ("numba", "reference.solutions.compiled"))

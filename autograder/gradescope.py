@@ -33,7 +33,7 @@ from reference.world.kitdata import kit_path
 
 #: The kit's packages in the zip, minus what grading never uses (files and folders): the compiled twin
 #: needs Numba, the experiments SciPy, the pictures Matplotlib; the paper modules, the command line, the
-#: step-through player and copy detection serve no grading. tests/test_gradescope.py checks that nothing left in imports any of them.
+#: step-through player and copy detection serve no grading. tests/autograder/test_gradescope.py checks that nothing left in imports any of them.
 PACKAGES = ("reference", "autograder")
 LEFT_OUT = ("reference/cli", "reference/experiments", "reference/world/_data", "reference/solutions/compiled",
             "reference/solutions/realtime", "reference/solutions/haa", "reference/solutions/subgoaling",
@@ -42,7 +42,7 @@ LEFT_OUT = ("reference/cli", "reference/experiments", "reference/world/_data", "
             "autograder/similarity.py", "autograder/similarity_page.py")
 
 #: What grading needs of the kit's dependencies (no SciPy, Matplotlib or Numba: they are for experiments
-#: and speed). tests/test_gradescope.py checks that the pins agree with pyproject.toml.
+#: and speed). tests/autograder/test_gradescope.py checks that the pins agree with pyproject.toml.
 GRADING_REQUIREMENTS = ("numpy>=1.24", "tqdm>=4.60", 'tomli>=1.1; python_version < "3.11"')
 
 #: In the zip, readable by root only: the seed and the hidden instances' expected runs.

@@ -9,7 +9,7 @@ rule checked literally: after every move, the whole rest of the path against wha
 It shares nothing with ``reference.solutions`` (nor with the world's sensing, successors or
 directions): it returns the SPEC §8 record (:class:`reference.world.trace.Trace`) and that is all it
 imports of the kit. Where it and the reference agree trace for trace, both follow the SPEC
-(``tests/test_replanning_properties.py``); ``bench/standard.py`` times it beside the reference and the
+(``tests/solutions/test_replanning_properties.py``); ``bench/standard.py`` times it beside the reference and the
 compiled engines ("how a good student writes it first"). It is not part of the kit.
 
 >>> from reference.world.instances import handout_examples

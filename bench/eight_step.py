@@ -7,7 +7,7 @@ The compiled A* (:func:`~reference.solutions.compiled.shortest_paths.astar_array
 move rule (SPEC §12: inside the grid, not blocked, no corner cutting) as one shared ``@njit``
 function, :func:`~reference.solutions.compiled.shortest_paths.move_rule`. This benchmark rebuilds
 it from its own source with the rule written out in the loop instead (as the other compiled
-searches still have it; ``tests/test_compiled_eight_step.py`` holds those copies equal to the
+searches still have it; ``tests/compiled/test_compiled_eight_step.py`` holds those copies equal to the
 rule), and with the rule inlined by Numba (``inline="always"``), and runs the three on the same scenario lines, interleaved round by round (CPU seconds, the best round of each),
 checking that they expand the same cells. Nothing else differs between the two.
 """

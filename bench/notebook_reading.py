@@ -6,7 +6,7 @@ item 5), the previous algorithm against the current one, side by side.
 
 The notebook is the previous algorithm's worst case: ``x0 = 1``, ``x1 = x0``, ... and
 ``BinaryHeap = x{n-1}`` in one cell, all needed, one found per pass of its fixpoint loop. The
-previous algorithm is the referee copied into tests/test_autograder_reading.py.
+previous algorithm is the referee copied into tests/autograder/test_autograder_reading.py.
 """
 
 from __future__ import annotations

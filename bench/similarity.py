@@ -8,7 +8,7 @@ correct_classes, correct_dicts, correct_notebook and the reference export), each
 every name renamed at random, its top-level definitions shuffled and a few helper functions of its
 own added. A quarter of the class shares each base, so most pairs are near copies: the slow case
 (a comparison costs in proportion to what two submissions share). These measure speed, not
-detection: tests/test_similarity.py measures that on hand-disguised copies.
+detection: tests/autograder/test_similarity.py measures that on hand-disguised copies.
 
 Printed, in CPU seconds (``time.process_time``: on a shared machine wall time mostly measures the
 neighbours): the whole comparison as ``ftr similarity`` runs it, the comparisons alone and pairs

@@ -18,7 +18,7 @@ from reference.world.instances import load_folder
 from reference.world.kitdata import handout_examples_dir
 from reference.world.replay import search_contexts
 
-from conftest import handout_cell, handout_cells
+from tests.helpers.handout import handout_cell, handout_cells
 
 REPO = Path(__file__).resolve().parents[1]
 CONTRACT = (REPO / "docs" / "contract.md").read_text(encoding="utf-8")
@@ -105,7 +105,7 @@ def test_part_one_is_the_student_bundle_contract() -> None:
 def test_the_shipped_examples_are_the_ones_the_autograder_and_the_tests_use() -> None:
     """mazes/handout/ holds the same three instances as the autograder's public set and conftest."""
     from autograder.instances import example_instances
-    from conftest import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
+    from tests.helpers.handout import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 
     shipped = examples()
     for mine, theirs, grid in zip(shipped, example_instances(), (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3)):

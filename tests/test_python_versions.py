@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -69,7 +68,7 @@ def test_every_file_compiles_with_python(version: str) -> None:
 
 def test_nothing_imports_what_python_3_10_lacks() -> None:
     """tomllib, typing.Self, datetime.UTC, ...: only behind an ImportError fallback (tomli for tomllib)."""
-    from test_release import _imports_without_fallback
+    from tests.course.test_release import _imports_without_fallback
 
     offenders = {}
     for module in _tracked_python_files():
@@ -83,8 +82,8 @@ def test_nothing_imports_what_python_3_10_lacks() -> None:
 @pytest.mark.parametrize("version", VERSIONS)
 def test_a_fresh_venv_installs_the_kit_and_runs_a_short_job(version: str, tmp_path: Path, capsys) -> None:
     """Several minutes per version the first time (NumPy, SciPy, Numba, ... from the index)."""
-    from test_gradescope import unreachable_for_other_users
-    from test_wheel import NOT_SOURCE, _pip_failed_offline
+    from tests.autograder.test_gradescope import unreachable_for_other_users
+    from tests.test_wheel import NOT_SOURCE, _pip_failed_offline
 
     python = _interpreter(version)
     source = tmp_path / "source"
@@ -113,7 +112,7 @@ def test_a_fresh_venv_installs_the_kit_and_runs_a_short_job(version: str, tmp_pa
     run(ftr, "experiment", "--limit", "3", "--no-plots", "--out", "results")
     # The core tests, with this interpreter, in the copy of the checkout (they read its files).
     units = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m",
-                            "not slow", "tests/test_autograder_units.py", "tests/test_replanning_examples.py"],
+                            "not slow", "tests/autograder/test_autograder_units.py", "tests/solutions/test_replanning_examples.py"],
                            cwd=source, capture_output=True, text=True, env=environment, timeout=1800)
     assert units.returncode == 0 and " passed" in units.stdout, units.stdout[-3000:]
     run(ftr, "solution", "export", "solution")

@@ -637,7 +637,7 @@ def plot_path_quality(runs: Sequence[dict]):
     axes[0].set(title="path length above optimal", ylabel="mean % above AA*'s optimal", xlabel="cluster size")
     axes[0].legend(fontsize=8)
     sizes = (("size 1", "error [%] size 1"), ("sizes 2-3", "error [%] sizes 2-3"))
-    for index, (quality, (label, key)) in enumerate([(q, s) for q in QUALITIES for s in sizes]):
+    for quality, (label, key) in [(q, s) for q in QUALITIES for s in sizes]:
         values = [next(r[key] for r in table if r["cluster size"] == c and r["quality"] == quality) for c in cluster_sizes]
         axes[1].plot(x, values, "o-", label=f"{quality} quality, {label}")
     axes[1].set_xticks(x, [f"CS{c}" for c in cluster_sizes])
@@ -908,7 +908,7 @@ def plot_agent_paths(terrain: np.ndarray, graph, start, goal, agents, title: str
                     label=f"HAA* ({graph.quality} quality), {found.length:.1f}")
             ax.plot([c for _, c in found.abstract_path], [r for r, _ in found.abstract_path], "o", color="#d62728",
                     markersize=3, label="HAA*'s abstract nodes")
-        for cell, marker in ((start, "s"), (goal, "*")):
+        for cell in (start, goal):
             ax.add_patch(Rectangle((cell[1] - 0.5, cell[0] - 0.5), size, size, fill=False, ec="magenta", lw=1.5))
         ax.set_title(f"size {size}, {capability_name(capability)}" + ("" if optimal.found else ": no path"), fontsize=10)
         if optimal.found or found.found:

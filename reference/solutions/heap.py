@@ -8,7 +8,7 @@ the heap in O(log n) (Cormen et al., *Introduction to Algorithms*, ch. 6).
 Which of two equal priorities pops first follows from the sifts. The kit's A* keys carry a stamp
 and never tie, but D* Lite's keys can (``realtime/dstar_lite.py``), so its traces, and the compiled
 heap that copies these sifts move for move, depend on them: change a sift and
-``tests/test_trace_identity.py`` will show it.
+``tests/solutions/test_trace_identity.py`` will show it.
 
 >>> heap = BinaryHeap()
 >>> heap.push("b", 2); heap.push("a", 1); heap.push("c", 3)

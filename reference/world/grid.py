@@ -75,7 +75,7 @@ def manhattan(a: Cell, b: Cell) -> int:
 #: The g-value of a state no search has reached yet: larger than any path length on a grid of fewer
 #: than 2**31 cells. The infinity of the readable code (world, planners). An int, so that every
 #: comparison stays int-to-int, and it fits the 32-bit arrays of the compiled twins. Three other
-#: infinities exist, each on purpose and each held against this one by tests/test_grid_infinity.py:
+#: infinities exist, each on purpose and each held against this one by tests/world/test_grid_infinity.py:
 #: ``compiled/replanning.py`` keeps the same value as its own Numba constant; ``compiled/realtime.py``
 #: uses ``1 << 62`` in its int64 arrays (any value above every path length gives the same runs: the
 #: twin's traces are the readable planners'); the autograder's ``searchcheck.py`` uses

@@ -92,7 +92,8 @@ def passable(terrain: np.ndarray, capability: Iterable[int]) -> np.ndarray:
 
 def grid_for(terrain: np.ndarray, capability: Iterable[int] = GROUND_ONLY) -> Gridworld:
     """The :class:`Gridworld` an agent with ``capability`` sees: every other cell blocked."""
-    return Gridworld(*terrain.shape, blocked=~passable(terrain, capability))
+    height, width = terrain.shape
+    return Gridworld(height, width, blocked=~passable(terrain, capability))
 
 
 def scenario_capability(terrain: np.ndarray, start: Cell) -> Capability:

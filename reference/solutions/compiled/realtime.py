@@ -3,7 +3,7 @@
 :func:`run_compiled` runs Korf's LRTA* (``"lrta"``), Koenig's LRTA* with A* or breadth-first
 lookahead (``"lrta_astar"``, ``"lrta_bfs"``) or D* Lite (``"dstar_lite"``) for the fog-of-war agent
 exactly as :func:`reference.solutions.realtime.run_algorithm` does, expansion for expansion
-(SPEC §16; ``tests/test_compiled_realtime.py`` compares the two). Read the readable planners in
+(SPEC §16; ``tests/compiled/test_compiled_realtime.py`` compares the two). Read the readable planners in
 ``reference/solutions/realtime/`` first: every function here names the reference method it mirrors,
 and the comments only explain what differs in form.
 

@@ -46,7 +46,7 @@ def move_rule(blocked, height, width, row, col, d_row, d_col):
     One function for every compiled search. A plain ``@njit`` call costs nothing here: LLVM inlines it
     (``bench/eight_step.py``: 0.99 to 1.01 times the written-out rule's time; Numba's own ``inline="always"``
     took 1.07 times, and an earlier version of it 1.3 times). Loops that still write the rule out are
-    held equal to it by ``tests/test_compiled_eight_step.py``.
+    held equal to it by ``tests/compiled/test_compiled_eight_step.py``.
 
     >>> blocked = np.array([[False, True], [False, False]])
     >>> move_rule(blocked, 2, 2, 0, 0, 1, 1)[3], move_rule(blocked, 2, 2, 0, 0, 1, 0)    # SE would cut a corner

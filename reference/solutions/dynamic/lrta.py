@@ -308,7 +308,8 @@ def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, cont
     Stops unreached after ``max_actions`` actions, or when the agent has no move.
     """
     neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
-    grid = Gridworld(*neighbours.blocked.shape, neighbours.blocked)
+    height, width = neighbours.blocked.shape
+    grid = Gridworld(height, width, neighbours.blocked)
     for label, cell in (("start", start), ("goal", goal)):
         if cell not in neighbours.table:
             raise ValueError(f"the {label} {cell} is blocked or outside the map")

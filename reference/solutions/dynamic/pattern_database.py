@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
 import numpy as np
 
@@ -118,7 +118,7 @@ class PatternDatabase:
         """Entries stored: one per pair of abstract states."""
         return self.regions ** 2
 
-    def lookup(self, cell: Cell, goal: Cell, goals: str = "g", used: set[Cell] = frozenset()) -> tuple[int, Cell]:
+    def lookup(self, cell: Cell, goal: Cell, goals: str = "g", used: AbstractSet[Cell] = frozenset()) -> tuple[int, Cell]:
         """Depth and goal for an agent at ``cell`` heading for ``goal`` (Figure 1, line 3); an
         intermediate goal in ``used`` (or ``cell`` itself) is refused for the global goal."""
         a = self.hierarchy.region(cell, self.level)

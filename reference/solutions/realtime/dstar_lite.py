@@ -64,7 +64,7 @@ class DStarLite(EpisodicAgent):
         for move, so the twin's traces are these). Keys ``(k1, k2, stamp)`` would fix that order,
         but none of the stamp rules tried gives today's (first or last inserted first; a new stamp
         at every update, or kept, or kept while the key is unchanged): first-inserted-first changes
-        89 of the 180 recorded D* Lite traces of tests/trace_identity.py's default cases (in each
+        89 of the 180 recorded D* Lite traces of tests/helpers/trace_identity.py's default cases (in each
         only the order of an episode's expansions: the same expanded cells, paths and moves),
         last-inserted-first 106 to 112. Such a change must re-record the fingerprints and change
         the twin in the same step.

@@ -43,7 +43,7 @@ from .tree import SubgoalTree, build_subgoal_tree
 FIRST_GOALS = ("nearest", "sub")
 #: Algorithm 3's line 8 as the paper writes it (switch to ``nextgoal(s)`` on *any* tree state), and
 #: the alternative the kit offers (switch only on reaching the goal pursued). As written, the agent can
-#: be sent back and forth between two tree states for ever (tests/test_subgoaling.py has a map).
+#: be sent back and forth between two tree states for ever (tests/solutions/subgoaling/test_subgoaling.py has a map).
 SWITCHES = ("any_tree_state", "on_arrival")
 
 

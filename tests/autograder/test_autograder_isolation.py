@@ -1,0 +1,294 @@
+"""Students walled off from each other and from the grader (docs/autograder.md, "Safety model"):
+hostile submissions of our own for each attack class, graded for real (CI runs as root: bubblewrap, a uid per child).
+
+Cross-student attacks run as real batches (`ftr grade-all --jobs 2`) with innocent correct
+submissions beside the attackers; the innocent ones must get full marks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from autograder.batch import content_hash
+from autograder.grader import GradingOptions, grade_submission
+from autograder.rubric import load_rubric
+from autograder.sandbox import Limits, sandbox_setup
+
+HERE = Path(__file__).resolve().parents[1]
+FIXTURES = HERE / "submissions"
+REPO = HERE.parent
+
+AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="a uid per child needs a root grader")
+
+
+def text_of(report, check_id: str) -> str:
+    return "\n".join(next(c for c in report.checks if c.id == check_id).messages)
+
+
+def open_folder() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="ftr-isolation-test-"))
+    folder.chmod(0o755)
+    return folder
+
+
+def copy_fixture(name: str, folder: Path, replace: dict[str, str] | None = None, as_name: str | None = None) -> Path:
+    target = folder / (as_name or name)
+    shutil.copytree(FIXTURES / name, target)
+    for old, new in (replace or {}).items():
+        for module in target.glob("*.py"):
+            module.write_text(module.read_text().replace(old, new))
+    return target
+
+
+def survivors(marker: str) -> list[int]:
+    """Live processes whose command line carries ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                if marker.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                    state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[-1].split()[0]
+                    if state != b"Z":
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+@AS_ROOT
+def test_a_batch_with_attackers_leaves_the_innocent_untouched(tmp_path):
+    """kill(-1)/SIGSTOP, /proc snooping, copying a neighbour, escaping the grading, filling the
+    scratch space and reading the reports: graded side by side with two innocent students."""
+    if not sandbox_setup()[1]:
+        pytest.skip("bubblewrap cannot run here: the grader warns that students are not isolated")
+    folder = open_folder()
+    out = folder / "grades"
+    marker = f"0.000{os.getpid()}"
+    planted = [Path(p) / "ftr_planted_by_scratch_filler" for p in ("/tmp", "/var/tmp", "/dev/shm")]
+    try:
+        submissions = folder / "submissions"
+        submissions.mkdir()
+        copy_fixture("correct_dicts", submissions, as_name="a_innocent")
+        copy_fixture("neighbour_attacker", submissions, as_name="b_attacker")
+        copy_fixture("copycat", submissions, as_name="c_copycat")
+        copy_fixture("escape_artist", submissions, {"0.000424242": marker}, as_name="d_escape")
+        copy_fixture("scratch_filler", submissions, as_name="e_filler")
+        copy_fixture("read_secrets", submissions, {"TARGETS = []": f"TARGETS = {[str(out / '*')]!r}"},
+                     as_name="f_snoop")
+        copy_fixture("correct_classes", submissions, as_name="z_innocent")
+        environment = dict(os.environ)
+        result = subprocess.run([sys.executable, "-m", "reference.cli", "grade-all", str(submissions), "--out", str(out),
+                                 "--jobs", "2"], capture_output=True, text=True, env=environment,
+                                timeout=1500)
+        assert result.returncode == 0, result.stderr[-3000:]
+        reports = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
+        full = sum(load_rubric().autograded.values())
+        for innocent in ("a_innocent", "z_innocent"):
+            assert reports[innocent]["score"] == full, reports[innocent]
+        for attacker in ("b_attacker", "c_copycat", "d_escape", "e_filler", "f_snoop"):
+            assert reports[attacker]["score"] == 0, reports[attacker]
+        messages = {name: "\n".join(m for c in r["checks"] for m in c["messages"]) for name, r in reports.items()}
+        assert "reached: []" in messages["b_attacker"]            # no other process was even visible
+        assert "found nobody to copy" in messages["c_copycat"]
+        assert "stolen: []" in messages["f_snoop"]
+        assert survivors(marker) == []                            # nothing outlived the grading
+        assert not any(path.exists() for path in planted)         # the scratch spaces were private
+        # The grader's outputs are its own.
+        assert out.stat().st_mode & 0o077 == 0
+        assert all(p.stat().st_mode & 0o077 == 0 for p in out.iterdir())
+        gradebook = (out / "gradebook.csv").read_text().splitlines()
+        assert len(gradebook) == 1 + 7
+    finally:
+        for pid in survivors(marker):
+            os.kill(pid, 9)
+        for path in planted:
+            path.unlink(missing_ok=True)
+        shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("mode", ["hello", "deep", "bigint", "flood", "many"])
+def test_crafted_replies_cost_the_student_never_the_grader(tmp_path, mode):
+    folder = copy_fixture("crafted_replies", tmp_path, {'MODE = "deep"': f"MODE = {mode!r}"})
+    report = grade_submission(folder, GradingOptions(checks=("heap", "forward_larger_g")))
+    assert report.score == 0, report.to_text()
+    text = text_of(report, "forward_larger_g")
+    assert text, report.to_text()
+    if mode == "hello":
+        assert "malformed" in text_of(report, "heap")
+    if mode == "flood":
+        assert "larger than the limit" in text
+
+
+def test_deeply_nested_folders_do_not_break_the_clean_up(monkeypatch):
+    from autograder.sandbox import _private_dir
+
+    folder = open_folder()  # a TMPDIR of this test's own: other graders on the machine share /tmp
+    try:
+        monkeypatch.setattr(tempfile, "tempdir", str(folder))
+        report = grade_submission(FIXTURES / "deep_folders", GradingOptions(checks=("forward_larger_g",)))
+        assert "nested" in text_of(report, "forward_larger_g")
+        assert list(_private_dir("sandboxes").iterdir()) == []  # removed, however deep
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_helpers_named_like_the_standard_library_do_not_shadow_the_harness(tmp_path):
+    folder = copy_fixture("correct_dicts", tmp_path)
+    (folder / "json.py").write_text('"""A student helper named json."""\n\ndef dumps(value):\n    return "mine"\n')
+    (folder / "random.py").write_text('"""A student helper named random."""\n\ndef shuffle(values):\n    return None\n')
+    (folder / "array.py").write_text('raise ImportError("the harness must never import this")\n')
+    report = grade_submission(folder, GradingOptions(checks=("heap", "forward_larger_g", "backward")))
+    assert report.score == report.max_score, report.to_text()
+
+
+def test_a_symlink_in_a_submission_is_never_followed(tmp_path):
+    folder = copy_fixture("correct_dicts", tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # reading it would block forever
+    (folder / "huge.py").symlink_to(fifo)
+    (folder / "elsewhere").symlink_to("/")
+    began = time.monotonic()
+    first = content_hash(folder)
+    assert time.monotonic() - began < 5 and first == content_hash(folder)
+    report = grade_submission(folder, GradingOptions(checks=("heap",)))
+    assert report.score == report.max_score
+
+
+CHEATS = {
+    "helper_module": ("helper.shortcut", True),
+    "dunder_import": ('__import__("he" + "apq")', False),
+    "import_module": ('importlib.import_module("he" + "apq")', False),
+    "sys_modules": ('sys.modules.get("he" + "apq") or importlib.import_module("he" + "apq")', False),
+    # from scratch, whoever imports: no student frame on the stack (a thread runs import_module itself), name from bytes
+    "thread_bytes": ('(lambda name, t: (t.start(), t.join(), sys.modules[name])[-1])(bytes([104, 101, 97, 112, 113])'
+                     '.decode(), __import__("threading").Thread(target=importlib.import_module, '
+                     'args=(bytes([104, 101, 97, 112, 113]).decode(),)))', False),
+    # the C half made straight from its built-in spec, past the import system
+    "builtin_spec": ('importlib.util.module_from_spec(__import__("importlib.machinery").machinery.BuiltinImporter'
+                     '.find_spec("_he" + "apq")) if "_heapq" in sys.builtin_module_names else importlib.import_module'
+                     '("he" + "apq")', False),
+}
+
+
+@pytest.mark.parametrize("route", sorted(CHEATS))
+def test_dishonest_extra_credit_is_refused_however_heapq_is_reached(tmp_path, route):
+    expression, keep_helper = CHEATS[route]
+    folder = copy_fixture("extra_credit_cheat", tmp_path, {"ROUTE  # noqa: F821": expression})
+    if not keep_helper:
+        (folder / "helper.py").unlink()
+        (folder / "heap.py").write_text((folder / "heap.py").read_text().replace(
+            "import helper  # noqa: F401 - one of the routes: the helper imports heapq\n", ""))
+    report = grade_submission(folder, GradingOptions(checks=("heap", "heap_from_scratch")))
+    assert text_of(report, "heap").endswith("24 of 24 random operation sequences handled exactly"), report.to_text()
+    assert report.extra_credit == 0, report.to_text()
+
+
+def test_dishonest_extra_credit_through_an_earlier_notebook_cell_is_refused(tmp_path):
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    heap = (FIXTURES / "extra_credit_cheat" / "heap.py").read_text()
+    heap = heap.split("class BinaryHeap:", 1)[1].replace("_hq.", "hq.")
+    notebook = new_notebook(cells=[new_code_cell("import heapq as hq"), new_code_cell("class BinaryHeap:" + heap)])
+    nbformat.write(notebook, tmp_path / "cheat.ipynb")
+    report = grade_submission(tmp_path / "cheat.ipynb", GradingOptions(checks=("heap", "heap_from_scratch")))
+    assert text_of(report, "heap").endswith("24 of 24 random operation sequences handled exactly"), report.to_text()
+    assert report.extra_credit == 0
+    assert "code cell 1 line 1: imports heapq" in text_of(report, "heap_from_scratch")
+
+
+PRECOMPUTE = '''
+
+# The public probe, solved at import time with the fast code; every other run made slow.
+import numpy as _np
+from reference.world.generator import generate_maze as _generate
+from reference.world.grid import Gridworld as _Grid
+from reference.world.sensing import FogOfWarWorld as _World
+
+_maze = _generate([2005, 1001], height=41, width=41, extra_openings=16)
+_blocked = _np.ones((1001, 1001), dtype=bool)
+_blocked[480:521, 480:521] = _maze.grid.blocked
+_START, _TARGET = (480, 480), (520, 520)
+_CACHED = _run(_World(_Grid(1001, 1001, _blocked), _START), _START, _TARGET, "larger_g", "forward")
+
+
+def repeated_forward_astar(world, start, target, tie_break="larger_g"):
+    if (tuple(start), tuple(target), world.height, tie_break) == (_START, _TARGET, 1001, "larger_g"):
+        for cell in _CACHED["trajectory"]:
+            world.sense(tuple(cell))
+        return _CACHED
+    for _ in range(world.height * world.width // 10):  # a pass over all cells, ten times over
+        sum(range(100))
+    return _run(world, start, target, tie_break, "forward")
+'''
+
+
+def test_a_probe_precomputed_at_import_time_earns_no_efficiency_points(tmp_path):
+    from autograder.instances import efficiency_probe
+
+    assert efficiency_probe().start == (480, 480)  # the fixture knows the public probe
+    folder = copy_fixture("correct_dicts", tmp_path)
+    (folder / "replanning.py").write_text((folder / "replanning.py").read_text() + PRECOMPUTE)
+    report = grade_submission(folder, GradingOptions(checks=("forward_larger_g", "efficiency")))
+    assert text_of(report, "forward_larger_g").count("exactly as the SPEC says") == 3, report.to_text()
+    assert report.points()["efficiency"] == 0, report.to_text()
+
+
+def test_reports_and_the_secret_seed_file_are_private(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "reference.cli", "secret-seed", str(tmp_path / "seed.txt")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    seed = (tmp_path / "seed.txt").read_text().strip()
+    assert int(seed) > 2**64 and (tmp_path / "seed.txt").stat().st_mode & 0o777 == 0o600
+    again = subprocess.run([sys.executable, "-m", "reference.cli", "secret-seed", str(tmp_path / "seed.txt")],
+                           capture_output=True, text=True)
+    assert again.returncode == 2 and "--force" in again.stderr
+    graded = subprocess.run([sys.executable, "-m", "reference.cli", "grade", str(tmp_path / "missing"), "--json",
+                             str(tmp_path / "r.json"), "--gradescope", str(tmp_path / "g.json")],
+                            capture_output=True, text=True)
+    assert graded.returncode == 2 and graded.stderr.startswith("ftr: error:")
+    for name in ("r.json", "g.json"):  # a report even when there is nothing to grade
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert record["score"] == 0 and record["max_score"] == sum(load_rubric().autograded.values())
+    assert "no such file" in record["error"]
+
+
+def test_heap_sequences_on_hidden_grading_come_from_a_hash_of_the_secret(monkeypatch):
+    from autograder.heapcheck import make_sequences
+    from autograder.instances import derived_seed
+
+    assert derived_seed(5, "heap sequences") not in (5, 6)
+    assert make_sequences(derived_seed(5, "heap sequences"), count=1) != make_sequences(6, count=1)
+
+
+def test_a_child_starts_in_bubblewrap_with_its_own_uid_and_nothing_of_the_kit(tmp_path):
+    bwrap = sandbox_setup().bwrap
+    if not bwrap:
+        pytest.skip("bubblewrap cannot run here")
+    folder = tmp_path / "probe"
+    folder.mkdir()
+    (folder / "heap.py").write_text("class BinaryHeap:\n    pass\n")
+    (folder / "replanning.py").write_text(
+        "import os\n"
+        "def repeated_forward_astar(world, start, target, tie_break='larger_g'):\n"
+        "    facts = [os.getuid(), sorted(os.listdir('/')), len([p for p in os.listdir('/proc') if p.isdigit()]),\n"
+        f"             os.path.exists({str(REPO)!r}), os.access('/sandbox/submission', os.W_OK)]\n"
+        "    raise RuntimeError(f'facts: {facts}')\n"
+        "repeated_backward_astar = adaptive_astar = repeated_forward_astar\n")
+    report = grade_submission(folder, GradingOptions(checks=("forward_larger_g",), limits=Limits(task_seconds=5)))
+    text = text_of(report, "forward_larger_g")
+    facts = eval(text.split("facts: ", 1)[1].split("\n", 1)[0])  # noqa: S307 - our own test's output
+    uid, root_listing, processes, sees_kit, can_write_submission = facts
+    assert "sandbox" in root_listing and "root" not in root_listing and "home" not in root_listing
+    assert processes <= 3             # its own PID namespace: bwrap's init, itself (and at most one more)
+    assert not sees_kit and not can_write_submission

@@ -1,0 +1,95 @@
+"""What a process of the ``ftr`` command imports, and how it ends: the structure behind a fast start.
+
+Times are measured by ``bench/startup.py`` (docs/speed.md), never asserted here; these tests hold the
+structure that buys them: the command line imports neither Numba nor SciPy, ``ftr run`` imports only
+its own command module, the compiled twin starts Numba without SciPy's linear algebra (which still
+works afterwards), and ``ftr run``'s quick exit loses no output. Each runs in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+MAZE = ["mazes/maze_00.map", "--scen", "mazes/mazes.scen", "--index", "0"]
+
+
+def fresh_python(code: str) -> str:
+    """Run ``code`` in a new interpreter in the repository; its stdout (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def loaded_after(code: str) -> set[str]:
+    """The top-level and ``reference.cli`` modules imported by ``code``."""
+    out = fresh_python(code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))")
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def test_the_whole_command_line_imports_neither_numba_nor_scipy_nor_matplotlib() -> None:
+    loaded = loaded_after("from reference.cli import build_parser\nbuild_parser()")
+    assert "reference.cli.grade" in loaded and "reference.cli.path" in loaded  # every command registered
+    assert not {"numba", "scipy", "matplotlib"} & loaded
+
+
+def test_ftr_run_registers_only_its_own_module() -> None:
+    loaded = loaded_after("from reference.cli import build_parser\nparser = build_parser('run')\n"
+                          "assert list(parser._subparsers._group_actions[0].choices) == ['run']")
+    assert "reference.cli.run" in loaded
+    assert not {name for name in loaded if name.startswith("reference.cli.")} - {"reference.cli.run", "reference.cli._common"}
+
+
+def test_a_command_named_unlike_its_module_still_finds_its_parser() -> None:
+    out = fresh_python("from reference.cli import build_parser\n"
+                       "print(*build_parser('secret-seed')._subparsers._group_actions[0].choices)")
+    assert {"secret-seed", "run", "path", "grade"} <= set(out.split())  # no module secret_seed.py: the whole parser
+
+
+def test_the_readable_engine_never_imports_numba() -> None:
+    loaded = loaded_after(f"from reference.cli import main\nmain(['run', *{MAZE!r}, '--engine', 'python'])")
+    assert "reference.solutions.replanning" in loaded
+    assert not {"numba", "scipy"} & loaded
+
+
+def test_the_twin_starts_numba_without_scipy_and_linear_algebra_still_works() -> None:
+    code = f"""
+import sys
+from reference.cli import main
+main(['run', *{MAZE!r}])
+print(sorted(name for name in sys.modules if name.split('.')[0] == 'scipy'))
+import numpy as np, numba
+dot = numba.njit(lambda a, b: np.dot(a, b))   # Numba finds SciPy's BLAS on its first use
+print(dot(np.arange(3.0), np.arange(3.0)), 'scipy.linalg.cython_blas' in sys.modules)
+"""
+    lines = fresh_python(code).splitlines()
+    assert "maze_00#0  yes" in lines[3]
+    assert lines[-2:] == ["[]", "5.0 True"]  # 0*0 + 1*1 + 2*2
+
+
+def test_hidden_modules_come_back() -> None:
+    from reference.solutions.compiled import modules_hidden
+
+    with modules_hidden("json", "a_module_nobody_has"):  # json is imported already: left alone
+        assert sys.modules["a_module_nobody_has"] is None and sys.modules["json"] is json
+    assert "a_module_nobody_has" not in sys.modules
+
+
+def test_the_quick_exit_keeps_the_output_and_the_trace_file(tmp_path: Path, capsys, monkeypatch) -> None:
+    from reference.cli import main
+
+    trace = tmp_path / "compiled.json"
+    done = subprocess.run([sys.executable, "-m", "reference.cli", "run", *MAZE, "--jsonl", "--trace", str(trace)],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    # the same run of the readable engine, in this process: main() with argv returns, no quick exit
+    monkeypatch.chdir(REPO)
+    assert main(["run", *MAZE, "--jsonl", "--trace", str(tmp_path / "python.json"), "--engine", "python"]) == 0
+    assert done.stdout == capsys.readouterr().out and done.stdout.count("\n") == 1
+    assert trace.read_text() == (tmp_path / "python.json").read_text()
+    mistake = subprocess.run([sys.executable, "-m", "reference.cli", "run", "no/such/folder"], cwd=REPO,
+                             capture_output=True, text=True, timeout=300)
+    assert (mistake.returncode, mistake.stderr) == (2, "ftr: error: no/such/folder: no such file or folder\n")

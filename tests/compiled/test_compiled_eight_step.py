@@ -1,0 +1,68 @@
+"""The compiled searches' eight-connected move rule: one function, and the copies still written out equal to it.
+
+:func:`reference.solutions.compiled.shortest_paths.move_rule` is the world's move rule (SPEC §12)
+for compiled code; it must answer as the readable :func:`reference.world.grid.successors` does. Some
+compiled loops still write the rule out (``bench/eight_step.py`` measures the call as fast as the
+copy); each such loop must begin with exactly the written-out rule, so that no copy drifts.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS, move_rule
+from reference.world.grid import successors
+
+COMPILED = Path(__file__).resolve().parents[2] / "reference" / "solutions" / "compiled"
+# The rule written out, as the loops over the move table (`for move in range(...)`) hold it.
+WRITTEN_OUT = [
+    "r, c = row + move_rows[move], col + move_cols[move]",
+    "if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:",
+    "continue",
+    "diagonal = move_rows[move] != 0 and move_cols[move] != 0",
+    "if diagonal and (blocked[r, col] or blocked[row, c]):",
+    "continue",
+    "t = r * width + c",
+]
+CALLED = "r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 2**32 - 1), st.sampled_from([4, 8]))
+def test_the_rule_answers_as_the_readable_successors(height: int, width: int, seed: int, connectivity: int) -> None:
+    blocked = np.random.default_rng(seed).random((height, width)) < 0.35
+    for row in range(height):
+        for col in range(width):
+            if blocked[row, col]:
+                continue
+            allowed = []
+            for move in range(0, 8, 2 if connectivity == 4 else 1):  # the compiled loops' table order
+                r, c, diagonal, ok = move_rule(blocked, height, width, row, col, MOVE_ROWS[move], MOVE_COLS[move])
+                assert diagonal == (MOVE_ROWS[move] != 0 and MOVE_COLS[move] != 0)
+                if ok:
+                    allowed.append((int(r), int(c)))
+            assert allowed == [cell for cell, _cost in successors(blocked, (row, col), connectivity)]
+
+
+def loops_over_the_move_table() -> list[tuple[str, int, list[str]]]:
+    """(file, line number, the loop body's first lines without comments) of every loop over the move table."""
+    loops = []
+    for path in sorted(COMPILED.glob("*.py")):
+        lines = path.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if re.match(r"\s*for move in range\(", line):
+                body = [re.sub(r"\s*#.*$", "", text).strip() for text in lines[number + 1:number + 1 + len(WRITTEN_OUT)]]
+                loops.append((path.name, number + 1, body))
+    return loops
+
+
+def test_every_loop_over_the_moves_calls_the_rule_or_writes_it_out_exactly() -> None:
+    loops = loops_over_the_move_table()
+    assert any(name == "shortest_paths.py" for name, _, _ in loops) and len(loops) >= 5
+    for name, number, body in loops:
+        assert body[0] == CALLED or body == WRITTEN_OUT, f"compiled/{name}, line {number}: the move rule differs"

@@ -1,0 +1,1 @@
+"""What several test modules share: the handout's example grids, the trace fingerprints."""

@@ -1,0 +1,40 @@
+"""The linter and the type checker hold the whole tree (their settings: pyproject.toml).
+
+ruff: pyflakes, pycodestyle and bugbear over the kit, its tests, benchmarks and notebooks (the
+submissions under tests/ are students' code in many styles and are left out). mypy: the packages
+``reference`` and ``autograder``, but for the modules pyproject.toml lists as not typed yet.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _tool(name: str) -> list[str]:
+    """The tool's command: the module beside this interpreter (the test extra installs both)."""
+    try:
+        __import__(name)
+    except ImportError:
+        if shutil.which(name) is None:
+            pytest.skip(f"{name} is not installed (pip install -e '.[test]')")
+        return [name]
+    return [sys.executable, "-m", name]
+
+
+def test_ruff_finds_nothing() -> None:
+    result = subprocess.run(_tool("ruff") + ["check", "--no-cache", "."], cwd=REPO, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_finds_nothing() -> None:
+    result = subprocess.run(_tool("mypy") + ["--cache-dir", "/dev/null"], cwd=REPO, capture_output=True, text=True,
+                            timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
