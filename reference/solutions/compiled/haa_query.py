@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from reference.solutions.compiled.shortest_paths import astar as _compiled_astar
+from reference.solutions.compiled.shortest_paths import move_rule
 from reference.solutions.compiled.heap import heap_contains, heap_len, heap_new, heap_peek_key, heap_pop, heap_push, heap_update
 from reference.solutions.haa.abstraction import Abstraction
 from reference.solutions.haa.capabilities import mask_of
@@ -48,8 +49,9 @@ from reference.solutions.haa.query import HAAResult, annotated_blocked
 from reference.solutions.shortest_paths import PathResult
 from reference.world.grid import MOVES_8, SQRT2, Cell
 
-_MOVE_ROWS = np.array([m[0] for m in MOVES_8], dtype=np.int64)
-_MOVE_COLS = np.array([m[1] for m in MOVES_8], dtype=np.int64)
+# The move table (MOVES_8's order), under the names every compiled loop over it uses.
+move_rows = np.array([m[0] for m in MOVES_8], dtype=np.int64)
+move_cols = np.array([m[1] for m in MOVES_8], dtype=np.int64)
 
 
 def annotated_astar(terrain: np.ndarray, start: Cell, goal: Cell, size: int, capability: Iterable[int]) -> PathResult:
@@ -197,12 +199,9 @@ def _window_dijkstra(blocked, source, g_a, g_b, tree, closed, scale, largest, st
         closed[s] = True
         row, col = s // width, s % width
         for move in range(8):
-            r, c = row + _MOVE_ROWS[move], col + _MOVE_COLS[move]
-            if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
+            r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
+            if not allowed:
                 continue
-            diagonal = _MOVE_ROWS[move] != 0 and _MOVE_COLS[move] != 0
-            if diagonal and (blocked[r, col] or blocked[row, c]):
-                continue  # no corner cutting
             t = r * width + c
             if closed[t]:
                 continue
@@ -245,11 +244,8 @@ def _window_astar(blocked, start, goal, g_a, g_b, tree, expanded, ranks, scale, 
         expansions += 1
         row, col = s // width, s % width
         for move in range(8):
-            r, c = row + _MOVE_ROWS[move], col + _MOVE_COLS[move]
-            if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
-                continue
-            diagonal = _MOVE_ROWS[move] != 0 and _MOVE_COLS[move] != 0
-            if diagonal and (blocked[r, col] or blocked[row, c]):
+            r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
+            if not allowed:
                 continue
             t = r * width + c
             new_a = g_a[s] + (0 if diagonal else 1)
