@@ -24,7 +24,6 @@ maximum is the largest episode.
 
 from __future__ import annotations
 
-import heapq
 from itertools import count
 
 import numpy as np
@@ -32,6 +31,7 @@ import numpy as np
 from reference.world.grid import Cell, Cost, add_costs, cost_value
 
 from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run
+from reference.solutions.heap import BinaryHeap
 
 
 def plan_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell,
@@ -41,25 +41,27 @@ def plan_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal:
     g: dict[Cell, Cost] = {state: ZERO}
     parent: dict[Cell, Cell] = {}
     closed: set[Cell] = set()
-    heap = [(cost_value(h(state, goal)), 0.0, next(order), state)]
-    while heap:
-        f, minus_g, _, cell = heap[0]
-        if cell in closed or cost_value(g[cell]) != -minus_g:
-            heapq.heappop(heap)                    # a stale entry
-            continue
+    # OPEN, keyed (f, -g, insertion number): ties to the larger g, then to the earlier insertion
+    open_list: BinaryHeap = BinaryHeap()
+    open_list.push(state, (cost_value(h(state, goal)), 0.0, next(order)))
+    while open_list:
+        cell = open_list.peek()
         if cell == goal or len(closed) == lookahead:
             break                                   # cell is the best OPEN state
-        heapq.heappop(heap)
+        open_list.pop()
         closed.add(cell)
         for child, step in neighbours[cell]:
             g_child = add_costs(g[cell], step)
             if child not in closed and (child not in g or cost_value(g_child) < cost_value(g[child])):
                 g[child], parent[child] = g_child, cell
-                heapq.heappush(heap, (cost_value(g_child) + cost_value(h(child, goal)), -cost_value(g_child),
-                                      next(order), child))
-    if not heap:
+                key = (cost_value(g_child) + cost_value(h(child, goal)), -cost_value(g_child), next(order))
+                if child in open_list:
+                    open_list.update(child, key)
+                else:
+                    open_list.push(child, key)
+    if not open_list:
         return [state], len(closed)                 # the goal is out of reach
-    target = heap[0][3]
+    target = open_list.peek()
     update_closed(neighbours, h, closed, goal)
     path = [target]
     while path[-1] != state:
@@ -73,7 +75,7 @@ def update_closed(neighbours: Neighbours, h: LearnedHeuristic, closed: set[Cell]
     consistent h that is Koenig's assignment)."""
     order = count()
     best: dict[Cell, Cost] = {}
-    heap = []
+    queue: BinaryHeap = BinaryHeap()   # keyed (value, insertion number)
     for cell in closed:
         for child, step in neighbours[cell]:
             if child not in closed:
@@ -81,12 +83,10 @@ def update_closed(neighbours: Neighbours, h: LearnedHeuristic, closed: set[Cell]
                 if cell not in best or cost_value(value) < cost_value(best[cell]):
                     best[cell] = value
     for cell, value in best.items():
-        heapq.heappush(heap, (cost_value(value), next(order), cell))
+        queue.push(cell, (cost_value(value), next(order)))
     done: set[Cell] = set()
-    while heap:
-        _, _, cell = heapq.heappop(heap)
-        if cell in done:
-            continue
+    while queue:
+        cell = queue.pop()
         done.add(cell)
         h.raise_to(cell, goal, best[cell])
         for other, step in neighbours[cell]:   # moves are symmetric: a neighbour is a predecessor
@@ -94,7 +94,10 @@ def update_closed(neighbours: Neighbours, h: LearnedHeuristic, closed: set[Cell]
                 value = add_costs(step, best[cell])
                 if other not in best or cost_value(value) < cost_value(best[other]):
                     best[other] = value
-                    heapq.heappush(heap, (cost_value(value), next(order), other))
+                    if other in queue:
+                        queue.update(other, (cost_value(value), next(order)))
+                    else:
+                        queue.push(other, (cost_value(value), next(order)))
 
 
 def koenig_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, lookahead: int, *,

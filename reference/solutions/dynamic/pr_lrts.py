@@ -27,13 +27,13 @@ others. The abstract graph is connected where the map is, so the refinement alwa
 
 from __future__ import annotations
 
-import heapq
 from itertools import count
 
 import numpy as np
 
 from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost
 
+from reference.solutions.heap import BinaryHeap
 from reference.solutions.dynamic.abstraction import Hierarchy, clique_hierarchy
 from reference.solutions.dynamic.lrta import (
     ZERO, Neighbours, Run, breadth_first_layers, choices_by_depth,
@@ -69,11 +69,11 @@ def corridor_astar(neighbours: Neighbours, start: Cell, goal: Cell, allowed: set
     g: dict[Cell, Cost] = {start: ZERO}
     parent: dict[Cell, Cell] = {}
     closed: set[Cell] = set()
-    heap = [(cost_value(octile_cost(start, goal)), 0.0, next(order), start)]
-    while heap:
-        _, minus_g, _, cell = heapq.heappop(heap)
-        if cell in closed or cost_value(g[cell]) != -minus_g:
-            continue
+    # OPEN, keyed (f, -g, insertion number): ties to the larger g, then to the earlier insertion
+    open_list: BinaryHeap = BinaryHeap()
+    open_list.push(start, (cost_value(octile_cost(start, goal)), 0.0, next(order)))
+    while open_list:
+        cell = open_list.pop()
         if cell == goal:
             path = [goal]
             while path[-1] != start:
@@ -85,8 +85,11 @@ def corridor_astar(neighbours: Neighbours, start: Cell, goal: Cell, allowed: set
                 g_child = add_costs(g[cell], step)
                 if child not in g or cost_value(g_child) < cost_value(g[child]):
                     g[child], parent[child] = g_child, cell
-                    heapq.heappush(heap, (cost_value(g_child) + cost_value(octile_cost(child, goal)),
-                                          -cost_value(g_child), next(order), child))
+                    key = (cost_value(g_child) + cost_value(octile_cost(child, goal)), -cost_value(g_child), next(order))
+                    if child in open_list:
+                        open_list.update(child, key)
+                    else:
+                        open_list.push(child, key)
     return [start], len(closed)
 
 
