@@ -59,7 +59,7 @@ class DStarLite(EpisodicAgent):
         self.newly_blocked: list[int] = []  # cells seen blocked since the last planning episode
 
     def key(self, s: int) -> tuple[int, int]:
-        """CalculateKey(s) = [min(g, rhs) + h(agent, s) + km; min(g, rhs)] (Figure 4, line 01').
+        """CalculateKey(s) = [min(g, rhs) + h(agent, s) + km; min(g, rhs)] (Figure 4, line 01).
 
         Keys compare lexicographically, as the paper's do; both parts are infinite for a state
         whose g and rhs are.
@@ -78,12 +78,13 @@ class DStarLite(EpisodicAgent):
     def queue_key(self, key: tuple[int, int]) -> tuple[int, int, int]:
         """U's priority for a state given ``key``: ``(k1, k2, stamp)``, with a fresh stamp.
 
-        The rule: every U.Insert and every U.Update (Figure 4, lines 07'-08' of UpdateVertex and
-        line 15' of ComputeShortestPath) draws the next stamp, even when the key is unchanged, so
-        among states whose keys tie the one inserted or updated first leaves U first. Keys can tie
+        The rule: every U.Insert and every U.Update (Koenig and Likhachev 2002, Figure 4: line 06
+        of Initialize, lines 07-08 of UpdateVertex, line 15 of ComputeShortestPath; the paper numbers
+        them 06' ... 15') draws the next stamp, even when the key is unchanged, so among states
+        whose keys tie the one inserted or updated first leaves U first. Keys can tie
         (many states lie at one distance), and without a stamp the heap's sifts would choose; with
         it the priorities are distinct and any correct heap pops the same order (the compiled twin's
-        does). U's top key (``min_priority()[:2]``) is compared with CalculateKey without the stamp.
+        does). U.TopKey() (``min_priority()[:2]``, lines 11 and 13) is compared without the stamp.
 
         >>> from reference.world import FogOfWarWorld, Gridworld
         >>> planner = DStarLite(FogOfWarWorld(Gridworld.from_strings(["..."]), (0, 0)), (0, 0), (0, 2))
@@ -94,7 +95,7 @@ class DStarLite(EpisodicAgent):
         return key[0], key[1], self.stamp
 
     def update_vertex(self, u: int) -> None:
-        """UpdateVertex(u): U holds u exactly when u is locally inconsistent (Figure 4, lines 07'-09')."""
+        """UpdateVertex(u): U holds u exactly when u is locally inconsistent (Figure 4, lines 07-09)."""
         queue = self.queue
         if self.g[u] != self.rhs[u]:
             if u in queue:
