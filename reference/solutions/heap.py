@@ -5,10 +5,8 @@ The heap is an array: the children of entry ``i`` sit at ``2i + 1`` and ``2i + 2
 each item to its place in the array, so ``update`` and ``remove`` find an item in O(1) and repair
 the heap in O(log n) (Cormen et al., *Introduction to Algorithms*, ch. 6).
 
-Which of two equal priorities pops first follows from the sifts. The kit's A* keys carry a stamp
-and never tie, but D* Lite's keys can (``realtime/dstar_lite.py``), so its traces, and the compiled
-heap that copies these sifts move for move, depend on them: change a sift and
-``tests/solutions/test_trace_identity.py`` will show it.
+Which of two equal priorities pops first follows from the sifts. The kit's planners never let
+that matter: their keys (A*'s, D* Lite's) carry a stamp, so no two priorities in the heap are equal.
 
 >>> heap = BinaryHeap()
 >>> heap.push("b", 2); heap.push("a", 1); heap.push("c", 3)

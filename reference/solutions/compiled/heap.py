@@ -3,9 +3,8 @@
 
 The compiled twin of :class:`reference.solutions.heap.BinaryHeap` (SPEC §11), for use inside
 ``@njit`` functions. Both kinds hold cell indices with a position index (where the item is in the
-heap, -1 when absent). Where stamps make the keys distinct, any correct heap pops the same items in
-the same order; where keys can tie (D* Lite's), this heap breaks ties as the reference heap does
-(``compiled/realtime.py``).
+heap, -1 when absent). Every planner's keys carry a stamp that makes them distinct, so any correct
+heap pops the same items in the same order as the reference heap.
 
 **Packed keys** (the grid searches whose costs are integers: Repeated A*, the real-time planners).
 A heap is a plain tuple of four NumPy arrays, so it passes into and out of compiled code without
@@ -48,8 +47,10 @@ Misuse raises like the reference heap: ``IndexError`` (pop or peek an empty heap
 HAA* and subgoaling twins): f and the tie (``-g`` or ``g``) are doubles ``a + b·√2`` that no integer
 packs exactly, so the key stays three arrays indexed by heap position, ``f``, ``tie`` (float64) and
 ``stamp`` (int64), beside ``heap`` (the items) and ``position``; the caller keeps the size. The caller
-writes a new or lowered key at its position, then calls :func:`triple_heap_sift_up`;
-:func:`triple_heap_pop` returns ``(item, new size)``.
+writes a new or lowered key at its position, then calls :func:`triple_heap_sift_up` (a raised key:
+:func:`triple_heap_sift_down`); :func:`triple_heap_pop` returns ``(item, new size)``,
+:func:`triple_heap_remove` takes out any entry. The functions compare with ``<`` and ``!=`` only, so
+f and tie may be int64 arrays too: D* Lite's keys ``(k1, k2, stamp)`` are (``compiled/realtime.py``).
 
 >>> heap = heap_new(10)
 >>> heap_push(heap, 3, 20); heap_push(heap, 7, 10); heap_push(heap, 5, 30)
@@ -244,40 +245,61 @@ def _triple_less(f, tie, stamp, i, j):
     return stamp[i] < stamp[j]
 
 
-@njit(cache=True)
-def _triple_swap(heap, f, tie, stamp, position, i, j):
-    heap[i], heap[j] = heap[j], heap[i]
-    f[i], f[j] = f[j], f[i]
-    tie[i], tie[j] = tie[j], tie[i]
-    stamp[i], stamp[j] = stamp[j], stamp[i]
-    position[heap[i]] = i
-    position[heap[j]] = j
+@njit(cache=True, inline="always")
+def _key_less(a_f, a_tie, a_stamp, b_f, b_tie, b_stamp):
+    """(a_f, a_tie, a_stamp) < (b_f, b_tie, b_stamp), lexicographically."""
+    if a_f != b_f:
+        return a_f < b_f
+    if a_tie != b_tie:
+        return a_tie < b_tie
+    return a_stamp < b_stamp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _move(heap, f, tie, stamp, position, source, target):
+    """Copy entry ``source`` into the hole at ``target``."""
+    heap[target], f[target], tie[target], stamp[target] = heap[source], f[source], tie[source], stamp[source]
+    position[heap[target]] = target
+
+
+@njit(cache=True, inline="always")
 def triple_heap_sift_up(heap, f, tie, stamp, position, i):
     """Move entry ``i``, whose key was just written into ``f[i]``, ``tie[i]``, ``stamp[i]`` (a new
-    entry at ``i = size``, or a key that fell), up to its place. O(log n)."""
+    entry at ``i = size``, or a key that fell), up to its place. O(log n).
+
+    Speed: the entry waits aside while larger parents move down into the hole (one write per level
+    instead of a swap's two); the heap ends as a chain of swaps would leave it.
+    """
+    item, key_f, key_tie, key_stamp = heap[i], f[i], tie[i], stamp[i]
     while i > 0:
         parent = (i - 1) >> 1
-        if not _triple_less(f, tie, stamp, i, parent):
+        if not _key_less(key_f, key_tie, key_stamp, f[parent], tie[parent], stamp[parent]):
             break
-        _triple_swap(heap, f, tie, stamp, position, i, parent)
+        _move(heap, f, tie, stamp, position, parent, i)
         i = parent
+    heap[i], f[i], tie[i], stamp[i] = item, key_f, key_tie, key_stamp
+    position[item] = i
 
 
-@njit(cache=True)
-def _triple_sift_down(heap, f, tie, stamp, position, i, size):
+@njit(cache=True, inline="always")
+def triple_heap_sift_down(heap, f, tie, stamp, position, i, size):
+    """Move entry ``i``, whose key was just raised, down to its place among ``size`` entries. O(log n).
+
+    Speed: as :func:`triple_heap_sift_up`, smaller children move up into the hole.
+    """
+    item, key_f, key_tie, key_stamp = heap[i], f[i], tie[i], stamp[i]
     while True:
         child = 2 * i + 1
         if child >= size:
             break
         if child + 1 < size and _triple_less(f, tie, stamp, child + 1, child):
             child += 1
-        if not _triple_less(f, tie, stamp, child, i):
+        if not _key_less(f[child], tie[child], stamp[child], key_f, key_tie, key_stamp):
             break
-        _triple_swap(heap, f, tie, stamp, position, i, child)
+        _move(heap, f, tie, stamp, position, child, i)
         i = child
+    heap[i], f[i], tie[i], stamp[i] = item, key_f, key_tie, key_stamp
+    position[item] = i
 
 
 @njit(cache=True)
@@ -289,5 +311,23 @@ def triple_heap_pop(heap, f, tie, stamp, position, size):
     if size > 0:  # the last entry to the root, then let it sink
         heap[0], f[0], tie[0], stamp[0] = heap[size], f[size], tie[size], stamp[size]
         position[heap[0]] = 0
-        _triple_sift_down(heap, f, tie, stamp, position, 0, size)
+        triple_heap_sift_down(heap, f, tie, stamp, position, 0, size)
     return s, size
+
+
+@njit(cache=True, inline="always")
+def triple_heap_remove(heap, f, tie, stamp, position, i, size):
+    """Take entry ``i`` out of the heap of ``size`` entries; returns the new size. O(log n).
+
+    The last entry fills the hole and moves up or down to its place.
+    """
+    position[heap[i]] = -1
+    size -= 1
+    if i < size:
+        heap[i], f[i], tie[i], stamp[i] = heap[size], f[size], tie[size], stamp[size]
+        position[heap[i]] = i
+        if i > 0 and _triple_less(f, tie, stamp, i, (i - 1) >> 1):
+            triple_heap_sift_up(heap, f, tie, stamp, position, i)
+        else:
+            triple_heap_sift_down(heap, f, tie, stamp, position, i, size)
+    return size

@@ -13,9 +13,9 @@ What differs in form, not in result:
   :class:`~reference.world.sensing.FogOfWarWorld` senses it: the four neighbours east, south, west,
   north of the agent's cell.
 - State lives in NumPy arrays indexed by ``row * width + col``; priority queues are the compiled
-  indexed heap (:mod:`reference.solutions.compiled.heap`), which breaks ties between equal keys
-  exactly as :class:`~reference.solutions.heap.BinaryHeap` does (D* Lite's keys can tie, so its
-  trace depends on that).
+  indexed heaps of :mod:`reference.solutions.compiled.heap`: packed int64 keys for the lookahead
+  searches, the ``(k1, k2, stamp)`` heap for D* Lite's U (int64 arrays; the stamps, as the
+  reference's, make every key distinct, so the pop order does not depend on the heap).
 - The trace stays in int32 arrays with per-episode offsets (:class:`RealtimeRun`, the readable
   planners' result's name and properties); it becomes the kit's :class:`~reference.world.trace.Trace`
   only when asked (``run.trace``), since building millions of tuples costs more than the search.
@@ -54,13 +54,11 @@ from reference.world.sensing import Knowledge
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
 
 from ..realtime.heuristics import check_heuristic
-from .heap import (pack_key, heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_peek_key, heap_pop, heap_push,
-                   heap_remove, heap_update)
+from .heap import (pack_key, heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_pop, heap_push,
+                   heap_update, triple_heap_remove, triple_heap_sift_down, triple_heap_sift_up)
 
 #: The reference's infinity (``reference.solutions.realtime.agent.INFINITY``): larger than any path.
 INFINITY = 1 << 62
-#: D* Lite's key of a state whose g and rhs are both infinite: larger than every finite key.
-NO_KEY = (1 << 63) - 1
 #: Planner name -> the number the compiled loop dispatches on.
 PLANNERS: dict[str, int] = {"lrta": 0, "lrta_astar": 1, "lrta_bfs": 2, "dstar_lite": 3}
 KORF, ASTAR, BFS, DSTAR = 0, 1, 2, 3
@@ -314,25 +312,56 @@ def _plan_lookahead(bfs, agent, target, width, cells, row, column, weak, larger_
 
 
 @njit(cache=True, inline="always")
-def _dstar_key(s, agent, km, g, rhs, width, cells, row, column, weak):
-    """DStarLite.key: [min(g, rhs) + h(agent, s) + km; min(g, rhs)] packed as k1 * cells + k2."""
+def _dstar_key(s, agent, km, g, rhs, row, column, weak):
+    """DStarLite.key: CalculateKey(s) = (min(g, rhs) + h(agent, s) + km, min(g, rhs))."""
     k2 = min(g[s], rhs[s])
     if k2 >= INFINITY:
-        return NO_KEY
-    return (k2 + _distance(agent, s, row, column, weak) + km) * cells + k2
+        return INFINITY, INFINITY
+    return k2 + _distance(agent, s, row, column, weak) + km, k2
 
 
 @njit(cache=True, inline="always")
-def _update_vertex(u, agent, km, g, rhs, heap, width, cells, row, column, weak):
+def _key_less(a1, a2, b1, b2):
+    """(a1, a2) < (b1, b2), lexicographically (the paper's key order)."""
+    return a1 < b1 or (a1 == b1 and a2 < b2)
+
+
+@njit(cache=True, inline="always")
+def _queue_set(queue, u, k1, k2):
+    """U.Insert(u, key) or U.Update(u, key) with the next stamp (DStarLite.queue_key)."""
+    items, key1, key2, stamp, position, counters = queue
+    counters[1] += 1
+    i = position[u]
+    if i < 0:  # insert at the end
+        i = counters[0]
+        counters[0] += 1
+        items[i] = u
+        position[u] = i
+        fell = True
+    else:  # the same (k1, k2) with its later stamp is a larger key
+        fell = _key_less(k1, k2, key1[i], key2[i])
+    key1[i], key2[i], stamp[i] = k1, k2, counters[1]
+    if fell:
+        triple_heap_sift_up(items, key1, key2, stamp, position, i)
+    else:
+        triple_heap_sift_down(items, key1, key2, stamp, position, i, counters[0])
+
+
+@njit(cache=True, inline="always")
+def _queue_remove(queue, u):
+    """U.Remove(u)."""
+    items, key1, key2, stamp, position, counters = queue
+    counters[0] = triple_heap_remove(items, key1, key2, stamp, position, position[u], counters[0])
+
+
+@njit(cache=True, inline="always")
+def _update_vertex(u, agent, km, g, rhs, queue, row, column, weak):
     """DStarLite.update_vertex: U holds u exactly when u is locally inconsistent."""
     if g[u] != rhs[u]:
-        key = _dstar_key(u, agent, km, g, rhs, width, cells, row, column, weak)
-        if heap_contains(heap, u):
-            heap_update(heap, u, key)
-        else:
-            heap_push(heap, u, key)
-    elif heap_contains(heap, u):
-        heap_remove(heap, u)
+        k1, k2 = _dstar_key(u, agent, km, g, rhs, row, column, weak)
+        _queue_set(queue, u, k1, k2)
+    elif queue[4][u] >= 0:
+        _queue_remove(queue, u)
 
 
 @njit(cache=True, inline="always")
@@ -347,35 +376,44 @@ def _best_successor_cost(s, g, known, width, cells, row, column):
 
 
 @njit(cache=True)
-def _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km, newly, n_newly, g, rhs, heap, expanded, path):
-    """DStarLite.plan: one episode of Main. Returns (expansions, path length, km, status)."""
+def _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km, newly, n_newly, g, rhs, queue, expanded, path):
+    """DStarLite.plan: one episode of Main. Returns (expansions, path length, km, status).
+
+    ``queue`` is U: ``(items, k1, k2, stamp, position, counters)``, the ``(k1, k2, stamp)`` heap of
+    :mod:`.heap` (``counters`` = [size, latest stamp]); ``items[0]`` is U.Top().
+    """
+    items, key1, key2, _, position, counters = queue
     if last < 0:  # Initialize: the search starts at the target
         rhs[target] = 0
-        heap_push(heap, target, _dstar_key(target, agent, km, g, rhs, width, cells, row, column, weak))
+        k1, k2 = _dstar_key(target, agent, km, g, rhs, row, column, weak)
+        _queue_set(queue, target, k1, k2)
     else:  # account for the agent's move, then repair the edges of the newly seen blocked cells
         km += _distance(last, agent, row, column, weak)
         for i in range(n_newly):  # DStarLite.apply_blocked
             b = newly[i]
             rhs[b] = INFINITY
-            _update_vertex(b, agent, km, g, rhs, heap, width, cells, row, column, weak)
+            _update_vertex(b, agent, km, g, rhs, queue, row, column, weak)
             for direction in range(4):
                 v = _neighbour(b, direction, width, cells, row, column)
                 if v >= 0 and not known[v] and v != target and rhs[v] == 1 + g[b]:
                     rhs[v] = _best_successor_cost(v, g, known, width, cells, row, column)
-                    _update_vertex(v, agent, km, g, rhs, heap, width, cells, row, column, weak)
-    # ComputeShortestPath (DStarLite.compute_shortest_path)
+                    _update_vertex(v, agent, km, g, rhs, queue, row, column, weak)
+    # ComputeShortestPath (DStarLite.compute_shortest_path); keys are compared without their stamps
     n_expanded = 0
-    while heap_len(heap) > 0 and (heap_peek_key(heap) < _dstar_key(agent, agent, km, g, rhs, width, cells, row, column, weak)
-                                  or rhs[agent] > g[agent]):
-        u = heap_peek(heap)
-        k_old, k_new = heap_peek_key(heap), _dstar_key(u, agent, km, g, rhs, width, cells, row, column, weak)
+    while counters[0] > 0:
+        start1, start2 = _dstar_key(agent, agent, km, g, rhs, row, column, weak)
+        if not (_key_less(key1[0], key2[0], start1, start2) or rhs[agent] > g[agent]):
+            break
+        u = items[0]
+        old1, old2 = key1[0], key2[0]
+        new1, new2 = _dstar_key(u, agent, km, g, rhs, row, column, weak)
         if n_expanded == expanded.shape[0]:
             return n_expanded, 0, km, TOO_MANY_EXPANSIONS
-        if k_old < k_new:  # the key was computed with a smaller km: re-queue
-            heap_update(heap, u, k_new)
+        if _key_less(old1, old2, new1, new2):  # the key was computed with a smaller km: re-queue
+            _queue_set(queue, u, new1, new2)
         elif g[u] > rhs[u]:  # overconsistent: lower g
             g[u] = rhs[u]
-            heap_remove(heap, u)
+            _queue_remove(queue, u)
             expanded[n_expanded] = u
             n_expanded += 1
             for direction in range(4):
@@ -383,7 +421,7 @@ def _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km,
                 if s >= 0 and not known[s]:
                     if s != target and rhs[s] > 1 + g[u]:
                         rhs[s] = 1 + g[u]
-                    _update_vertex(s, agent, km, g, rhs, heap, width, cells, row, column, weak)
+                    _update_vertex(s, agent, km, g, rhs, queue, row, column, weak)
         else:  # underconsistent: raise g to infinity and repair what depended on it
             g_old = g[u]
             g[u] = INFINITY
@@ -395,8 +433,8 @@ def _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km,
                     if s >= 0 and not known[s]:
                         if s != target and rhs[s] == 1 + g_old:
                             rhs[s] = _best_successor_cost(s, g, known, width, cells, row, column)
-                        _update_vertex(s, agent, km, g, rhs, heap, width, cells, row, column, weak)
-            _update_vertex(u, agent, km, g, rhs, heap, width, cells, row, column, weak)
+                        _update_vertex(s, agent, km, g, rhs, queue, row, column, weak)
+            _update_vertex(u, agent, km, g, rhs, queue, row, column, weak)
     # DStarLite.read_path
     if rhs[agent] >= INFINITY:
         return n_expanded, 0, km, OK  # "there is no known path"
@@ -476,6 +514,9 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
     generated = np.empty(4 * lookahead + 4, np.int32)
     queue = np.empty(4 * lookahead + 4, np.int32)
     heap = heap_new(cells)
+    u_cells = cells if planner == DSTAR else 0  # D* Lite's U (see _plan_dstar)
+    u_queue = (np.empty(u_cells, np.int32), np.empty(u_cells, np.int64), np.empty(u_cells, np.int64),
+               np.empty(u_cells, np.int64), np.full(u_cells, -1, np.int32), np.zeros(2, np.int64))
     rng = np.full(1, seed, np.uint64)   # the SuccessorOrder stream
     order = np.arange(4)               # the directions of one expansion (east, south, west, north unshuffled)
     km, last = 0, -1
@@ -499,7 +540,7 @@ def _run(planner, blocked, known, width, start, target, weak, larger_g, lookahea
                                             expanded, path)
         elif planner == DSTAR:
             n_expanded, length, km, status = _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km,
-                                                         newly, n_newly, g, rhs, heap, expanded, path)
+                                                         newly, n_newly, g, rhs, u_queue, expanded, path)
             last = agent
         else:
             n_expanded, length = _plan_lookahead(planner == BFS, agent, target, width, cells, row, column, weak, larger_g,

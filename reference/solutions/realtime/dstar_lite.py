@@ -19,7 +19,9 @@ ComputeShortestPath, no presumed-unblocked path exists and the run reports it.
 Trace record of an episode: the search's start is the target, its goal the agent; ``expanded`` lists
 every state the episode made consistent or underconsistent (a state can appear twice: once raised,
 once lowered). The keys break ties in the first component toward the smaller second one, as in the
-paper (the order its correctness proof uses), so the trace's ``tie_break`` is ``"smaller_g"``.
+paper (the order its correctness proof uses), so the trace's ``tie_break`` is ``"smaller_g"``. States
+whose keys ``[k1; k2]`` tie leave U first in, first out (:meth:`DStarLite.queue_key`), so the order
+of expansions is the algorithm's, not the heap's.
 
 >>> from reference.world import FogOfWarWorld, Gridworld
 >>> grid = Gridworld.from_strings([".....", "..@..", "..@@.", "..@@.", "...@."])  # handout Figure 2
@@ -49,39 +51,57 @@ class DStarLite(EpisodicAgent):
         cells = self.cell_count
         self.g = [INFINITY] * cells    # Initialize(), lines 02-03: every g and rhs infinite
         self.rhs = [INFINITY] * cells
-        self.queue: BinaryHeap = BinaryHeap()  # U, keys packed into one int (see key())
+        self.queue: BinaryHeap = BinaryHeap()  # U, priorities (k1, k2, stamp) (see queue_key())
+        self.stamp = 0  # the stamp of the latest U.Insert or U.Update
         self.km = 0
         self.last = -1  # s_last; -1 until the first episode
         self.expanded: list[int] = []
         self.newly_blocked: list[int] = []  # cells seen blocked since the last planning episode
 
-    def key(self, s: int) -> int:
-        """CalculateKey(s) = [min(g, rhs) + h(agent, s) + km; min(g, rhs)], packed into one int.
+    def key(self, s: int) -> tuple[int, int]:
+        """CalculateKey(s) = [min(g, rhs) + h(agent, s) + km; min(g, rhs)] (Figure 4, line 01).
 
-        k2 < number of cells for every finite distance, so ``k1 * cells + k2`` sorts like the pair.
-        The key has no stamp: among equal keys the heap's sift order decides which state U yields
-        first (the compiled heap copies :class:`~reference.solutions.heap.BinaryHeap`'s sifts move
-        for move, so the twin's traces are these). Keys ``(k1, k2, stamp)`` would fix that order,
-        but none of the stamp rules tried gives today's (first or last inserted first; a new stamp
-        at every update, or kept, or kept while the key is unchanged): first-inserted-first changes
-        89 of the 180 recorded D* Lite traces of tests/helpers/trace_identity.py's default cases (in each
-        only the order of an episode's expansions: the same expanded cells, paths and moves),
-        last-inserted-first 106 to 112. Such a change must re-record the fingerprints and change
-        the twin in the same step.
+        Keys compare lexicographically, as the paper's do; both parts are infinite for a state
+        whose g and rhs are.
+
+        >>> from reference.world import FogOfWarWorld, Gridworld
+        >>> planner = DStarLite(FogOfWarWorld(Gridworld.from_strings(["..."]), (0, 0)), (0, 0), (0, 2))
+        >>> planner.agent, planner.rhs[2] = 0, 0
+        >>> planner.key(2), planner.key(1) == (INFINITY, INFINITY)
+        ((2, 0), True)
         """
         k2 = min(self.g[s], self.rhs[s])
         if k2 >= INFINITY:
-            return INFINITY * INFINITY
-        return (k2 + self.distance(self.agent, s) + self.km) * self.cell_count + k2
+            return INFINITY, INFINITY
+        return k2 + self.distance(self.agent, s) + self.km, k2
+
+    def queue_key(self, key: tuple[int, int]) -> tuple[int, int, int]:
+        """U's priority for a state given ``key``: ``(k1, k2, stamp)``, with a fresh stamp.
+
+        The rule: every U.Insert and every U.Update (Koenig and Likhachev 2002, Figure 4: line 06
+        of Initialize, lines 07-08 of UpdateVertex, line 15 of ComputeShortestPath; the paper numbers
+        them 06' ... 15') draws the next stamp, even when the key is unchanged, so among states
+        whose keys tie the one inserted or updated first leaves U first. Keys can tie
+        (many states lie at one distance), and without a stamp the heap's sifts would choose; with
+        it the priorities are distinct and any correct heap pops the same order (the compiled twin's
+        does). U.TopKey() (``min_priority()[:2]``, lines 11 and 13) is compared without the stamp.
+
+        >>> from reference.world import FogOfWarWorld, Gridworld
+        >>> planner = DStarLite(FogOfWarWorld(Gridworld.from_strings(["..."]), (0, 0)), (0, 0), (0, 2))
+        >>> planner.queue_key((4, 1)), planner.queue_key((4, 1))
+        ((4, 1, 1), (4, 1, 2))
+        """
+        self.stamp += 1
+        return key[0], key[1], self.stamp
 
     def update_vertex(self, u: int) -> None:
-        """UpdateVertex(u): U holds u exactly when u is locally inconsistent (lines 07-09)."""
+        """UpdateVertex(u): U holds u exactly when u is locally inconsistent (Figure 4, lines 07-09)."""
         queue = self.queue
         if self.g[u] != self.rhs[u]:
             if u in queue:
-                queue.update(u, self.key(u))
+                queue.update(u, self.queue_key(self.key(u)))
             else:
-                queue.push(u, self.key(u))
+                queue.push(u, self.queue_key(self.key(u)))
         elif u in queue:
             queue.remove(u)
 
@@ -95,11 +115,11 @@ class DStarLite(EpisodicAgent):
         """ComputeShortestPath (lines 10-28); records every expansion in ``self.expanded``."""
         g, rhs, queue, start, target = self.g, self.rhs, self.queue, self.agent, self.target
         blocked = self.knowledge.blocked
-        while queue and (queue.min_priority() < self.key(start) or rhs[start] > g[start]):
+        while queue and (queue.min_priority()[:2] < self.key(start) or rhs[start] > g[start]):
             u = queue.peek()
-            k_old, k_new = queue.min_priority(), self.key(u)
+            k_old, k_new = queue.min_priority()[:2], self.key(u)  # keys without their stamps
             if k_old < k_new:  # the key was computed with a smaller km: re-queue (line 15)
-                queue.update(u, k_new)
+                queue.update(u, self.queue_key(k_new))
             elif g[u] > rhs[u]:  # overconsistent: lower g (lines 17-20)
                 g[u] = rhs[u]
                 queue.remove(u)
@@ -141,7 +161,7 @@ class DStarLite(EpisodicAgent):
         self.expanded = []
         if self.last < 0:  # Initialize (lines 02-06): the search starts at the target
             self.rhs[self.target] = 0
-            self.queue.push(self.target, self.key(self.target))
+            self.queue.push(self.target, self.queue_key(self.key(self.target)))
         else:  # lines 38-47: account for the agent's move, then repair the edges that changed
             self.km += self.distance(self.last, agent)
             self.apply_blocked(self.newly_blocked)
