@@ -18,7 +18,6 @@ import json
 import numbers
 import os
 from array import array
-from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -248,7 +247,7 @@ def decode_trace(header: Mapping, arrays: list[array], width: int) -> Trace:
 
 def _in_search(position: int, offsets: list[int], name: str) -> str:
     """``searches[i].name[j]`` for the ``position``-th cell of all searches' lists laid end to end."""
-    search = bisect_right(offsets, position)
+    search = sum(1 for end in offsets if end <= position)  # the searches ending at or before it (only on an error)
     return f"searches[{search}].{name}[{position - (offsets[search - 1] if search else 0)}]"
 
 
