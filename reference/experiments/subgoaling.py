@@ -117,23 +117,16 @@ def map_path(game_map: GameMap, movingai: str | Path | None) -> Path:
 
 def draw_problems(grid: Gridworld, count: int, seed: int) -> list[tuple[Cell, Cell]]:
     """``count`` problems: start and goal uniform among free cells, redrawn until the goal is
-    reachable (the same connected component) and differs from the start.
+    reachable (the same connected component) and differs from the start (kNN LRTA*'s
+    :func:`~reference.solutions.subgoaling.knn_lrta.random_problems`, which refuses a map with no
+    two connected free cells instead of drawing for ever).
 
     >>> draw_problems(Gridworld.from_strings([".@.", ".@."]), 2, seed=1)
     [((1, 2), (0, 2)), ((0, 2), (1, 2))]
     """
-    from scipy.ndimage import label
+    from reference.solutions.subgoaling.knn_lrta import random_problems
 
-    # four-connected components: without corner cutting, eight-connected ones are the same
-    components, _ = label(~grid.blocked)
-    free = np.flatnonzero(~grid.blocked.ravel())
-    rng = np.random.default_rng(seed)
-    problems: list[tuple[Cell, Cell]] = []
-    while len(problems) < count:
-        start, goal = (divmod(int(i), grid.width) for i in rng.choice(free, 2))
-        if start != goal and components[start] == components[goal]:
-            problems.append((start, goal))
-    return problems
+    return random_problems(grid, count, seed)
 
 
 #: The engines: ``compiled`` (the default, Numba) and ``python`` (the readable reference code).
