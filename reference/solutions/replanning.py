@@ -165,19 +165,64 @@ class RepeatedAStar:
 
 
 def repeated_forward_astar(world: World, start: Cell, target: Cell, tie_break: str = "larger_g") -> Trace:
-    """Repeated Forward A*: each search runs from the agent's cell to the target.
+    """Repeated Forward A*: each search runs from the agent's cell to the target (Figure 4).
 
-    ``world`` is the public world object (``height``, ``width``, ``sense(cell)``); ``start`` and
-    ``target`` are ``(row, col)``. Returns the SPEC §8 trace.
+    Parameters
+    ----------
+    world : World
+        The public world object: ``height``, ``width`` and ``sense(cell)`` (SPEC §4).
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell and of the target.
+    tie_break : {"larger_g", "smaller_g"}
+        Which of two cells with equal f is expanded first (SPEC §6).
+
+    Returns
+    -------
+    Trace
+        The SPEC §8 trace: every search's expansions and path, the agent's trajectory.
+
+    Raises
+    ------
+    ValueError
+        If ``start`` or ``target`` lies outside the grid, or ``tie_break`` is unknown.
+
+    See Also
+    --------
+    repeated_backward_astar, adaptive_astar : the other two variants.
+    reference.solutions.compiled.replanning.run_compiled : the compiled twin (the same trace).
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> trace = repeated_forward_astar(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 2))
+    >>> trace.reached, trace.trajectory[-1], len(trace.searches)
+    (True, (0, 2), 1)
     """
     return RepeatedAStar(world, start, target, "forward", False, tie_break).run()
 
 
 def repeated_backward_astar(world: World, start: Cell, target: Cell, tie_break: str = "larger_g") -> Trace:
-    """Repeated Backward A*: each search runs from the target to the agent's cell."""
+    """Repeated Backward A*: each search runs from the target to the agent's cell.
+
+    Parameters and result as :func:`repeated_forward_astar`.
+
+    See Also
+    --------
+    repeated_forward_astar : the same agent, searching forward.
+    reference.solutions.compiled.replanning.run_compiled : the compiled twin (``algorithm="backward"``).
+    """
     return RepeatedAStar(world, start, target, "backward", False, tie_break).run()
 
 
 def adaptive_astar(world: World, start: Cell, target: Cell, tie_break: str = "larger_g") -> Trace:
-    """Adaptive A*: Repeated Forward A* whose h-values learn from each search (SPEC §7)."""
+    """Adaptive A*: Repeated Forward A* whose h-values learn from each search (SPEC §7).
+
+    Parameters and result as :func:`repeated_forward_astar`.
+
+    See Also
+    --------
+    repeated_forward_astar : the same searches without learning.
+    reference.solutions.compiled.replanning.run_compiled : the compiled twin (``algorithm="adaptive"``).
+    """
     return RepeatedAStar(world, start, target, "forward", True, tie_break).run()

@@ -94,9 +94,38 @@ def astar(grid: Gridworld | np.ndarray, start: Cell, goal: Cell, *, connectivity
           tie_break: str = "larger_g") -> PathResult:
     """A shortest path from ``start`` to ``goal`` on a known grid, by A* (SPEC §5's ComputePath).
 
-    ``grid`` is a :class:`Gridworld` or a boolean blocked array (for a terrain capability pass
-    ``~reference.world.terrain.passable(terrain, capability)``). ``connectivity`` is 4 or 8.
-    Start and goal must be unblocked cells of the grid (``ValueError`` otherwise).
+    Parameters
+    ----------
+    grid : Gridworld or numpy.ndarray
+        A :class:`Gridworld` or a boolean blocked array (for a terrain capability pass
+        ``~reference.world.terrain.passable(terrain, capability)``).
+    start, goal : Cell
+        Unblocked ``(row, col)`` cells of the grid.
+    connectivity : {4, 8}
+        Four moves, or eight without corner cutting (SPEC §12).
+    tie_break : {"larger_g", "smaller_g"}
+
+    Returns
+    -------
+    PathResult
+        The exact cost (None when the goal cannot be reached), the path and the expanded cells.
+
+    Raises
+    ------
+    ValueError
+        A start or goal outside the grid or blocked, or an unknown connectivity or tie rule.
+
+    See Also
+    --------
+    dijkstra : every cell's distance from a source (A* with h = 0).
+    reference.solutions.best_first.best_first_search : the one readable search both run on.
+    reference.solutions.compiled.shortest_paths.astar : the compiled twin (the same result).
+
+    Examples
+    --------
+    >>> found = astar(Gridworld.from_strings(["..", ".."]), (0, 0), (1, 1), connectivity=8)
+    >>> found.path, found.cost
+    ([(0, 0), (1, 1)], (0, 1))
     """
     blocked = blocked_array(grid)
     start, goal = check_start_and_goal(blocked, start, goal, connectivity, tie_break)

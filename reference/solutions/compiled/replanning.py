@@ -328,10 +328,42 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "f
                  tie_break: str = "larger_g", record_cells: bool = True, queue: str = "buckets") -> TraceArrays:
     """Run ``algorithm`` (forward, backward or adaptive) on ``grid`` from ``start`` to ``target``.
 
-    Returns the trace as arrays; ``.to_trace()`` gives the reference's :class:`Trace`.
-    ``record_cells=False`` keeps only the counts (memory independent of the number of expansions).
-    ``queue`` is OPEN: ``"buckets"`` (the two-level bucket queue) or ``"heap"`` (the binary heap
-    with packed keys, at most :data:`LARGEST_GRID` cells); the trace is the same.
+    Parameters
+    ----------
+    grid : Gridworld
+        The true grid; the run senses it exactly as ``FogOfWarWorld`` does.
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell and of the target.
+    algorithm : {"forward", "backward", "adaptive"}
+    tie_break : {"larger_g", "smaller_g"}
+    record_cells : bool
+        False keeps only the counts per search (memory independent of the number of expansions).
+    queue : {"buckets", "heap"}
+        OPEN: the two-level bucket queue, or the binary heap with packed keys (at most
+        :data:`LARGEST_GRID` cells). The trace is the same.
+
+    Returns
+    -------
+    TraceArrays
+        The trace as arrays; ``.to_trace()`` gives the reference's :class:`Trace`, equal to theirs.
+
+    Raises
+    ------
+    ValueError
+        An unknown algorithm, tie rule or queue; a grid too large for the queue; a start or target
+        outside the grid or blocked.
+
+    See Also
+    --------
+    reference.solutions.replanning.repeated_forward_astar, reference.solutions.replanning.repeated_backward_astar,
+    reference.solutions.replanning.adaptive_astar : the readable reference this twin mirrors.
+
+    Examples
+    --------
+    >>> from reference.world import Gridworld
+    >>> run = run_compiled(Gridworld.from_strings(["...", ".@.", "..."]), (2, 0), (0, 2))
+    >>> run.to_trace().trajectory[-1], run.to_trace().reached
+    ((0, 2), True)
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
