@@ -189,7 +189,7 @@ def repeated_forward_astar(world: World, start: Cell, target: Cell, tie_break: s
     See Also
     --------
     repeated_backward_astar, adaptive_astar : the other two variants.
-    reference.solutions.compiled.replanning.run_compiled : the compiled twin (the same trace).
+    run_compiled : the kit's compiled twin (``compiled/replanning.py``), which returns the same trace.
 
     Examples
     --------
@@ -210,7 +210,7 @@ def repeated_backward_astar(world: World, start: Cell, target: Cell, tie_break: 
     See Also
     --------
     repeated_forward_astar : the same agent, searching forward.
-    reference.solutions.compiled.replanning.run_compiled : the compiled twin (``algorithm="backward"``).
+    run_compiled : the kit's compiled twin, with ``algorithm="backward"``.
     """
     return RepeatedAStar(world, start, target, "backward", False, tie_break).run()
 
@@ -223,6 +223,6 @@ def adaptive_astar(world: World, start: Cell, target: Cell, tie_break: str = "la
     See Also
     --------
     repeated_forward_astar : the same searches without learning.
-    reference.solutions.compiled.replanning.run_compiled : the compiled twin (``algorithm="adaptive"``).
+    run_compiled : the kit's compiled twin, with ``algorithm="adaptive"``.
     """
     return RepeatedAStar(world, start, target, "forward", True, tie_break).run()
