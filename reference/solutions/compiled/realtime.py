@@ -57,7 +57,8 @@ from ..realtime.heuristics import check_heuristic
 from .heap import (pack_key, heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_pop, heap_push,
                    heap_update, triple_heap_remove, triple_heap_sift_down, triple_heap_sift_up)
 
-#: The reference's infinity (``reference.solutions.realtime.agent.INFINITY``): larger than any path.
+#: The twin's infinity: above the readable planners' INFINITY (2**31 - 1) and every finite g, so
+#: their comparisons come out alike (tests/world/test_grid_infinity.py).
 INFINITY = 1 << 62
 #: Planner name -> the number the compiled loop dispatches on.
 PLANNERS: dict[str, int] = {"lrta": 0, "lrta_astar": 1, "lrta_bfs": 2, "dstar_lite": 3}
