@@ -37,7 +37,7 @@ def split_module(module: ModuleType) -> tuple[dict[str, list[str]], str]:
             imports.setdefault("", []).extend(alias.name for alias in node.names)
             continue
         if isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module != "__future__":
+            if node.level == 0 and node.module is not None and node.module != "__future__":  # level 0 names a module
                 imports.setdefault(node.module, []).extend(alias.name for alias in node.names)
             continue
         body_start = node.lineno - 1 - len(_comments_above(lines, node.lineno - 1))
@@ -103,11 +103,13 @@ def notebook_code(module: ModuleType) -> str:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         body = node.body
-        if len(body) == 1 and isinstance(body[0], ast.Expr) and body[0].value.value is ...:
+        if (len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and body[0].value.value is ...):
             continue  # a protocol's "..." body: nothing to write
         if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
             body = body[1:]  # keep the docstring visible
         first, last = body[0], body[-1]
+        assert last.end_lineno is not None  # ast.parse sets it (only hand-made nodes lack it)
         indent = " " * first.col_offset
         inserts.append((first.lineno - 1, f"{indent}### BEGIN SOLUTION"))
         inserts.append((last.end_lineno, f"{indent}### END SOLUTION"))

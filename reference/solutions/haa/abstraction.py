@@ -205,7 +205,7 @@ class Abstraction:
             raise ValueError(f"{path}: not an HAA* abstraction file ({error})") from None
         graph = cls(arrays["terrain"], meta["cluster_size"], meta["quality"], meta["max_size"],
                     build_seconds=meta.get("build_seconds", 0.0))
-        graph.node_cells = [tuple(map(int, cell)) for cell in arrays["node_cells"]]
+        graph.node_cells = [(int(row), int(col)) for row, col in arrays["node_cells"]]
         graph.edges = [
             Edge(int(u), int(v), int(m), int(cv), (int(a), int(b)), bool(inter))
             for (u, v), (m, cv), (a, b), inter in zip(arrays["edge_ends"], arrays["edge_annotation"],

@@ -98,6 +98,8 @@ class SuccessorOrder:
 class LookaheadLRTA(EpisodicAgent):
     """LRTA* whose episodes search ``lookahead`` states, update their values, and walk out of them."""
 
+    lookahead: int  # always set here (the base class's None means "no lookahead": D* Lite)
+
     def __init__(self, world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
                  local_search: str = "astar", tie_break: str = "larger_g",
                  knowledge: Knowledge | None = None, successors: str = "fixed", seed: int = 0) -> None:
