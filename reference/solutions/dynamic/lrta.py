@@ -34,7 +34,7 @@ Because layer k depends only on layers below it, one search to depth D answers e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Generic, Hashable, Protocol, TypeVar
 
 import numpy as np
 
@@ -45,6 +45,17 @@ from reference.world.trace import SearchRecord
 from ..agent import run_agent
 
 ZERO: Cost = (0, 0)
+
+#: A state of the searched graph: a cell on the map, or an abstract state (an int) for PR LRTS.
+State = TypeVar("State", bound=Hashable)
+
+
+class Graph(Protocol[State]):
+    """What the lookahead searches: ``graph[s]`` lists ``(successor, exact cost)`` in successor order
+    (:class:`Neighbours` on cells, :class:`~reference.solutions.dynamic.pr_lrts.AbstractMap` on
+    abstract states)."""
+
+    def __getitem__(self, state: State, /) -> list[tuple[State, Cost]]: ...
 
 
 class Neighbours:
@@ -87,17 +98,17 @@ class LearnedHeuristic:
 
 
 @dataclass
-class Layers:
+class Layers(Generic[State]):
     """The breadth-first search of Figure 1, line 4, from ``root`` to ``depth`` actions."""
 
-    root: Cell
-    goal: Cell
-    layers: list[list[Cell]]          # layers[k]: the states first reached after k actions
-    g: dict[Cell, Cost]               # g(root, n): cheapest among the fewest-action paths
-    parent: dict[Cell, Cell]
+    root: State
+    goal: State
+    layers: list[list[State]]         # layers[k]: the states first reached after k actions
+    g: dict[State, Cost]              # g(root, n): cheapest among the fewest-action paths
+    parent: dict[State, State]
     goal_layer: int | None            # the layer holding the goal, if the search met it
 
-    def expanded(self, depth: int) -> list[Cell]:
+    def expanded(self, depth: int) -> list[State]:
         """The states a depth-``depth`` search expands, in expansion order (see :meth:`expansions`)."""
         return [cell for layer in self.layers[:depth] for cell in layer if cell != self.goal]
 
@@ -109,7 +120,7 @@ class Layers:
         return count
 
 
-def breadth_first_layers(neighbours: Neighbours, root: Cell, goal: Cell, depth: int) -> Layers:
+def breadth_first_layers(neighbours: Graph[State], root: State, goal: State, depth: int) -> Layers[State]:
     """Layers 0 .. ``depth`` of the breadth-first search with duplicate detection (line 4).
 
     >>> import numpy as np
@@ -118,12 +129,12 @@ def breadth_first_layers(neighbours: Neighbours, root: Cell, goal: Cell, depth: 
     ([1, 8], 1, 8)
     """
     g = {root: ZERO}
-    parent: dict[Cell, Cell] = {}
+    parent: dict[State, State] = {}
     layer_of = {root: 0}
     layers = [[root]]
     goal_layer = 0 if root == goal else None
     for k in range(1, depth + 1):
-        next_layer: list[Cell] = []
+        next_layer: list[State] = []
         for cell in layers[-1]:
             if cell == goal:  # the goal is a frontier state, never expanded
                 continue
@@ -148,22 +159,23 @@ def breadth_first_layers(neighbours: Neighbours, root: Cell, goal: Cell, depth: 
 
 
 @dataclass
-class Choice:
+class Choice(Generic[State]):
     """What a depth-d search decides: the frontier state s' (line 5), its f, the first step (line 7)."""
 
     depth: int
-    target: Cell
+    target: State
     f: Cost
-    step: Cell
+    step: State
     expansions: int
 
 
-def choices_by_depth(look: Layers, h: Callable[[Cell], Cost], depths: range | list[int]) -> dict[int, Choice]:
+def choices_by_depth(look: Layers[State], h: Callable[[State], Cost],
+                     depths: range | list[int]) -> dict[int, Choice[State]]:
     """The choice of Figure 1, lines 5 and 7, for every depth in ``depths`` from one search.
 
     ``h(cell)`` is the heuristic toward the search's goal. f uses path-max along the search tree.
     """
-    f: dict[Cell, Cost] = {look.root: h(look.root)}
+    f: dict[State, Cost] = {look.root: h(look.root)}
     for layer in look.layers[1:]:
         for cell in layer:  # parents lie in the previous layer, so theirs is already known
             own = add_costs(look.g[cell], h(cell))
@@ -185,7 +197,7 @@ def choices_by_depth(look: Layers, h: Callable[[Cell], Cost], depths: range | li
     return chosen
 
 
-def first_step(look: Layers, target: Cell) -> Cell:
+def first_step(look: Layers[State], target: State) -> State:
     """The state one action from the root on the search tree's path to ``target`` (line 7)."""
     cell = target
     while look.parent[cell] != look.root:
@@ -243,7 +255,7 @@ class Run:
         return max(self.expansions, default=0)
 
 
-def apply(agent: Agent, choice: Choice, goal: Cell) -> None:
+def apply(agent: Agent, choice: Choice[Cell], goal: Cell) -> None:
     """Line 6 (raise h(s, s_g) to f(s')) and line 7 (one step toward s'), with the bookkeeping."""
     state = agent.state
     agent.raised.append(agent.h.raise_to(state, goal, choice.f))

@@ -25,7 +25,7 @@ J48), its minimum leaf size and cost-complexity pruning chosen by cross-validati
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from reference.solutions.agent import run_agent
 from reference.solutions.dynamic.lrta import (
     Agent, Controller, Neighbours, apply, breadth_first_layers, choices_by_depth,
 )
+
+if TYPE_CHECKING:  # scikit-learn is imported when a tree is trained, not with the module
+    from sklearn.tree import DecisionTreeClassifier
 
 HISTORY = 20
 FEATURE_NAMES = ("h_to_goal", "h_to_n_steps_ago", "revisits", "heuristic_updates")
@@ -105,7 +108,8 @@ def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Se
     from the deepest search: samples along the tree's own trajectories, for retraining (DAgger).
     """
     collector = SampleCollector(neighbours=neighbours, d_maxes=d_maxes, n=n, max_actions=max_actions, follow=follow)
-    grid = Gridworld(*neighbours.blocked.shape, neighbours.blocked)
+    height, width = neighbours.blocked.shape
+    grid = Gridworld(height, width, neighbours.blocked)
     return collector.run(KnownMapWorld(grid, start, 8), start, goal)
 
 
@@ -127,7 +131,7 @@ def oracle(d_max: int) -> Controller:
 class DepthTree:
     """A fitted decision tree with the parameters cross-validation chose and its CV accuracy."""
 
-    classifier: object
+    classifier: DecisionTreeClassifier
     min_samples_leaf: int
     ccp_alpha: float
     accuracy: float
