@@ -70,7 +70,7 @@ def pick_problems(blocked: np.ndarray, count: int, *, low: float = 90.0, high: f
     for _ in range(tries):
         if len(problems) == count:
             break
-        start, goal = (tuple(int(v) for v in free[i]) for i in rng.integers(len(free), size=2))
+        start, goal = ((int(free[i, 0]), int(free[i, 1])) for i in rng.integers(len(free), size=2))
         if not low / np.sqrt(2) <= octile(start, goal) <= high:  # octile <= optimal <= ~√2·octile-ish: cheap filter
             continue
         cost, _ = astar_cost(blocked, start, goal, connectivity=8)
@@ -81,6 +81,14 @@ def pick_problems(blocked: np.ndarray, count: int, *, low: float = 90.0, high: f
 
 #: One way to run general LRTA* on a problem: ``runner(start, goal, max_actions) -> Run``.
 Runner = Callable[[Cell, Cell, int], Run]
+
+
+@dataclass(frozen=True)
+class PerProblem:
+    """A runner for each problem of a map: ``runner_of(number)`` runs problem ``number`` (the
+    held-out trees of the 10-fold study, each problem run by the tree that did not see it)."""
+
+    runner_of: Callable[[int], Runner]
 
 
 class Engine:
@@ -255,12 +263,13 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
     databases: list[dict] = []
     trees: list[dict] = []
 
-    def evaluate(method: str, setting, name: str, runner: Runner | Callable[[int], Runner], bar,
-                 database: PatternDatabase | None = None, per_problem: bool = False) -> None:
-        """Every problem of map ``name``; with ``per_problem``, ``runner(number)`` gives each its runner."""
+    def evaluate(method: str, setting, name: str, runner: Runner | PerProblem, bar,
+                 database: PatternDatabase | None = None) -> None:
+        """Every problem of map ``name``, by ``runner`` (or by the runner :class:`PerProblem` gives each)."""
         for number, problem in enumerate(problems[name]):
             limit = study.max_actions_factor * int(cost_value(problem.optimal) + 1)
-            row = run_problem(problem, runner(number) if per_problem else runner, limit, database)
+            row = run_problem(problem, runner.runner_of(number) if isinstance(runner, PerProblem) else runner,
+                              limit, database)
             rows.append({"method": method, "setting": setting, "map": name, "problem": number, **row,
                          **{column: row.get(column, "") for column in CAP_COLUMNS}})
             bar.update(1)
@@ -364,8 +373,11 @@ def cross_validated_trees(maps: dict[str, Engine], problems: dict[str, list[Prob
             f"{found.pooled.leaves} leaves")
         for name in maps:
             evaluate(SAME_MAPS, d_max, name, maps[name].tree(found.pooled), bar)
-            evaluate(HELD_OUT, d_max, name, lambda number, name=name: maps[name].tree(found.tree_for((name, number))),
-                     bar, per_problem=True)
+
+            def held_out(number: int, name: str = name) -> Runner:  # problem number's fold tree
+                return maps[name].tree(found.tree_for((name, number)))
+
+            evaluate(HELD_OUT, d_max, name, PerProblem(held_out), bar)
         rows.append(found.row(where))
     return rows
 
@@ -521,7 +533,7 @@ def headline_numbers(summary: Sequence[dict]) -> list[dict]:
         if row["method"] == "fixed":
             continue
         notes = [] if reliable(row) else [f"solved {_solved(row)}"]
-        ratios = {"work_ratio": None, "cost_ratio": None, "excess_ratio": None}
+        ratios: dict[str, float | bool | None] = {"work_ratio": None, "cost_ratio": None, "excess_ratio": None}
         for kind, bracket, value in (("work", _bracket_expansions, row["suboptimality"]),
                                      ("quality", _bracket_quality, row["expansions_per_action"])):
             found = bracket(trusted, value) if reliable(row) else None
@@ -782,7 +794,7 @@ def goal_headline(heads: Sequence[dict], claim: str, summary: Sequence[dict] = (
     if best is not None and best["work_ratio"] >= 10:
         return (f"- *{claim}* (paper: 10x): **holds** (kit: {best['work_ratio']:.1f}x, {_setting(best)}; "
                 f"{best['problems']} problems).\n")
-    if dominating:
+    if dominating and best_fixed is not None:  # (a dominating setting beats best_fixed: it exists)
         top = min(dominating, key=lambda r: r["suboptimality"])
         count = f"{len(dominating)} intermediate-goal setting{'s' if len(dominating) > 1 else ''}"
         return (f"- *{claim}* (paper: 10x): **holds** (a fortiori: {count} solve{'' if len(dominating) > 1 else 's'} "

@@ -41,12 +41,24 @@ def run_baselines(movingai: Path, maps: Sequence[str], per_map: int, *, max_acti
     """Koenig's LRTA*, prioritized LRTA* and PR LRTS on the first ``per_map`` study problems of each map."""
     from tqdm import tqdm
 
-    from reference.experiments.dynamic import STUDY_MAPS, load_map, pick_problems, run_problem
+    from reference.experiments.dynamic import STUDY_MAPS, Runner, load_map, pick_problems, run_problem
     from reference.solutions.dynamic.abstraction import clique_hierarchy
     from reference.solutions.dynamic.koenig_lrta import koenig_lrta
     from reference.solutions.dynamic.lrta import Neighbours
     from reference.solutions.dynamic.pr_lrts import AbstractMap, pr_lrts
     from reference.solutions.dynamic.prioritized_lrta import prioritized_lrta
+
+    # One maker per method, so that each runner(start, goal, max_actions) holds its own setting.
+    def koenig(neighbours: Neighbours, lookahead: int) -> Runner:
+        return lambda start, goal, limit: koenig_lrta(neighbours, start, goal, lookahead, max_actions=limit)
+
+    def prioritized(neighbours: Neighbours, updates: int) -> Runner:
+        return lambda start, goal, limit: prioritized_lrta(neighbours, start, goal, updates,
+                                                           queue_size=PRIORITIZED_QUEUE, max_actions=limit)
+
+    def refined(neighbours: Neighbours, abstract: AbstractMap, depth: int) -> Runner:
+        return lambda start, goal, limit: pr_lrts(neighbours, start, goal, abstract.level, depth,
+                                                  max_actions=limit, abstract=abstract)
 
     rows = []
     settings = len(KOENIG_LOOKAHEADS) + len(PRIORITIZED_UPDATES) + len(PR_LRTS_LEVELS) * len(PR_LRTS_DEPTHS)
@@ -58,14 +70,11 @@ def run_baselines(movingai: Path, maps: Sequence[str], per_map: int, *, max_acti
             seed = STUDY_MAPS.index(name) if name in STUDY_MAPS else i
             problems = pick_problems(blocked, per_map, seed=seed, map_name=name)
             hierarchy = clique_hierarchy(neighbours, max(PR_LRTS_LEVELS))
-            runners = [("Koenig's LRTA*", k, lambda s, g, limit, k=k: koenig_lrta(neighbours, s, g, k, max_actions=limit))
-                       for k in KOENIG_LOOKAHEADS]
-            runners += [("prioritized LRTA*", n, lambda s, g, limit, n=n: prioritized_lrta(
-                neighbours, s, g, n, queue_size=PRIORITIZED_QUEUE, max_actions=limit)) for n in PRIORITIZED_UPDATES]
+            runners = [("Koenig's LRTA*", k, koenig(neighbours, k)) for k in KOENIG_LOOKAHEADS]
+            runners += [("prioritized LRTA*", n, prioritized(neighbours, n)) for n in PRIORITIZED_UPDATES]
             for level in PR_LRTS_LEVELS:
                 abstract = AbstractMap(hierarchy, level)
-                runners += [(f"PR LRTS, level {level}", d, lambda s, g, limit, d=d, a=abstract: pr_lrts(
-                    neighbours, s, g, a.level, d, max_actions=limit, abstract=a)) for d in PR_LRTS_DEPTHS]
+                runners += [(f"PR LRTS, level {level}", d, refined(neighbours, abstract, d)) for d in PR_LRTS_DEPTHS]
             for method, setting, runner in runners:
                 began = time.process_time()
                 for number, problem in enumerate(problems):
@@ -105,6 +114,7 @@ def plot_figure8(points: Sequence[dict], title: str):
     (middle), and the paper's zoom on the level-4 abstraction methods, PR LRTS and the
     intermediate-goal pattern databases (right). Returns the figure."""
     from matplotlib import colormaps
+    from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure
 
     from reference.experiments.dynamic import plot_tradeoff
@@ -112,14 +122,18 @@ def plot_figure8(points: Sequence[dict], title: str):
     alive = surviving(points)
     methods = [m for m in (*DYNAMIC, *BASELINES) if any(p["method"] == m for p in alive)]
     figure = Figure(figsize=(15, 6.5))
-    main = figure.add_axes([0.05, 0.09, 0.46, 0.83])
-    main.set_prop_cycle(color=colormaps["tab20"].colors)   # more methods than the default 10 colours
+    main = figure.add_axes((0.05, 0.09, 0.46, 0.83))
+    tab20 = colormaps["tab20"]  # a listed colour map: its colours are a tuple of 20 RGB triples
+    assert isinstance(tab20, ListedColormap) and isinstance(tab20.colors, tuple)
+    main.set_prop_cycle(color=tab20.colors)   # more methods than the default 10 colours
     plot_tradeoff(alive, methods, f"{title}\n(sub-optimality above {Y_TOP:g} cut off: see figure8.md)", ax=main)
     main.set_ylim(0.95, Y_TOP)
     handles, labels = main.get_legend_handles_labels()
-    main.get_legend().remove()
+    legend = main.get_legend()
+    assert legend is not None  # plot_tradeoff draws one
+    legend.remove()
     figure.legend(handles, labels, loc="center", bbox_to_anchor=(0.625, 0.5), fontsize=8, frameon=False)
-    zoom = figure.add_axes([0.75, 0.09, 0.23, 0.83])
+    zoom = figure.add_axes((0.75, 0.09, 0.23, 0.83))
     level4 = [p for p in alive if p["method"] == "PR LRTS, level 4"
               or (p["method"] in ("pdb G+I", "pdb I", "pdb G+I, once", "pdb I, once") and p["setting"] == 4)]
     for method in dict.fromkeys(p["method"] for p in level4):
