@@ -89,13 +89,13 @@ def random_problems(terrain: np.ndarray, count: int, seed: int, max_size: int = 
     attempts = 0
     while len(problems) < count and attempts < 100 * count:
         attempts += 1
-        mask = masks[rng.integers(len(masks))]
+        mask = masks[int(rng.integers(len(masks)))]
         size = int(sizes[rng.integers(len(sizes))]) if len(sizes) > 1 else int(sizes[0])
         open_cells = clearances[mask] >= size
         cells = np.argwhere(open_cells)
         if len(cells) < 2:
             continue
-        start, goal = (tuple(int(v) for v in cells[i]) for i in rng.integers(len(cells), size=2))
+        start, goal = ((int(cells[i, 0]), int(cells[i, 1])) for i in rng.integers(len(cells), size=2))
         a, b = distances_compiled(~open_cells, start)
         if start == goal or a[goal] < 0:
             continue
@@ -314,7 +314,7 @@ def effort_by_length_table(runs: Sequence[dict], cluster_size: Any) -> list[dict
     edges = [0, 25, 50, 100, 150, 200, 300, 450, 10**9]
     table = []
     for low, high in zip(edges, edges[1:]):
-        line = {"optimal length": f"{low}-{high}" if high < 10**9 else f">= {low}"}
+        line: dict[str, str | int | float] = {"optimal length": f"{low}-{high}" if high < 10**9 else f">= {low}"}
         aa = [r["expansions"] for r in runs if r["algorithm"] == "AA*" and low <= r["optimal"] < high]
         if not aa:
             continue
@@ -345,11 +345,11 @@ def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], s
     if len(num) == 0:
         return math.nan, math.nan, math.nan
     rng = np.random.default_rng(seed)
-    boots = []
+    batches = []
     for _ in range(0, resamples, 100):  # 100 resamples at a time: bounded memory on 100,000 problems
         index = rng.integers(len(num), size=(100, len(num)))
-        boots.append(num[index].sum(axis=1) / den[index].sum(axis=1))
-    boots = np.concatenate(boots)
+        batches.append(num[index].sum(axis=1) / den[index].sum(axis=1))
+    boots = np.concatenate(batches)
     return float(num.sum() / den.sum()), float(np.quantile(boots, 0.025)), float(np.quantile(boots, 0.975))
 
 
@@ -928,10 +928,11 @@ def _far_apart(terrain: np.ndarray, size: int, capability, tries: int = 40) -> t
     rng = np.random.default_rng(0)
     best = (-1.0, (0, 0), (0, 0))
     for index in rng.integers(len(cells), size=tries):
-        start = tuple(int(v) for v in cells[index])
+        start = (int(cells[index, 0]), int(cells[index, 1]))
         a, b = distances_compiled(~open_cells, start)
         lengths = np.where(a >= 0, a + b * math.sqrt(2), -1)
-        goal = tuple(int(v) for v in np.unravel_index(np.argmax(lengths), lengths.shape))
+        row, col = np.unravel_index(np.argmax(lengths), lengths.shape)
+        goal = (int(row), int(col))
         best = max(best, (float(lengths[goal]), start, goal))
     return best[1], best[2]
 

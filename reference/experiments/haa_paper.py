@@ -147,7 +147,7 @@ def paper_findings(result: dict[str, list[dict]]) -> list[Finding]:
         found.append(Finding(f"{'HQ' if q == 'high' else 'LQ'} paths are {low:.0f}-{high:.0f}% above optimal in most cases "
                              "(paper's construction)", holds, text))
     by_so = {so: _mean([row["error [%]"] for row in quality if row["SO [%]"] == so]) for so in levels}
-    lowest = min(by_so, key=by_so.get)
+    lowest = min(by_so, key=lambda so: by_so[so])
     found.append(Finding(
         "The error is lowest on SO 20% and grows toward SO 50% (both qualities)", lowest == 20 and by_so[max(levels)] > by_so[lowest],
         "mean % above optimal over cluster sizes and qualities: " + ", ".join(f"SO {so}%: {v:.1f}" for so, v in by_so.items())
