@@ -41,7 +41,7 @@ from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.world.fileio import atomic_write_text
 from reference.world.grid import cost_value
 from reference.world.maps import Scenario, read_scen, read_scen_terrains
-from reference.world.terrain import capability_name, passable, scenario_capability
+from reference.world.terrain import Capability, capability_name, passable, scenario_capability
 
 #: The collections of ``../shared/movingai`` that have scenario files, in the report's order.
 #: The mazes come last: they hold most of the lines and most of the work.
@@ -86,7 +86,8 @@ def matches(length: float, optimal: float, decimals: int) -> bool:
     return abs(length - optimal) <= unit * (1 + 1e-9)
 
 
-def check_line(scenario: Scenario, terrain: np.ndarray, blocked_for: dict, file: str, index: int) -> LineCheck:
+def check_line(scenario: Scenario, terrain: np.ndarray, blocked_for: dict[Capability, np.ndarray], file: str,
+               index: int) -> LineCheck:
     """Solve one scenario line with the compiled eight-connected A*; ``blocked_for`` caches the
     blocked array per capability."""
     from reference.solutions.compiled.shortest_paths import astar_cost  # here: Numba loads only when a check runs
@@ -97,18 +98,21 @@ def check_line(scenario: Scenario, terrain: np.ndarray, blocked_for: dict, file:
     blocked = blocked_for[capability]
     # a scenario made in code has no printed form: compare to 1e-4, as fine as the benchmark prints
     decimals = scenario.optimal_decimals if scenario.optimal_decimals is not None else 4
-    common = dict(file=file, index=index, start=scenario.start, goal=scenario.target,
-                  capability=capability_name(capability), optimal=scenario.optimal_length, decimals=decimals)
+
+    def checked(length: float | None, expansions: int, verdict: str) -> LineCheck:
+        return LineCheck(file=file, index=index, start=scenario.start, goal=scenario.target,
+                         capability=capability_name(capability), optimal=scenario.optimal_length,
+                         decimals=decimals, length=length, expansions=expansions, verdict=verdict)
+
     if blocked[scenario.start]:
-        return LineCheck(**common, length=None, expansions=0, verdict="start blocked")
+        return checked(None, 0, "start blocked")
     if blocked[scenario.target]:
-        return LineCheck(**common, length=None, expansions=0, verdict="goal blocked")
+        return checked(None, 0, "goal blocked")
     cost, expansions = astar_cost(blocked, scenario.start, scenario.target, connectivity=8)
     if cost is None:
-        return LineCheck(**common, length=None, expansions=expansions, verdict="no path")
+        return checked(None, expansions, "no path")
     length = cost_value(cost)
-    verdict = "match" if matches(length, scenario.optimal_length, decimals) else "differs"
-    return LineCheck(**common, length=length, expansions=expansions, verdict=verdict)
+    return checked(length, expansions, "match" if matches(length, scenario.optimal_length, decimals) else "differs")
 
 
 def check_file(scen_path: Path, indices: Sequence[int] | None = None, name: str | None = None) -> list[LineCheck]:
@@ -116,7 +120,7 @@ def check_file(scen_path: Path, indices: Sequence[int] | None = None, name: str 
     scenarios = read_scen(scen_path)
     terrains = read_scen_terrains(scen_path, scenarios)
     name = name or Path(scen_path).name
-    blocked_for: dict[str, dict] = {}
+    blocked_for: dict[str, dict[Capability, np.ndarray]] = {}  # map name -> capability -> blocked
     indices = range(len(scenarios)) if indices is None else indices
     results = []
     for index in indices:
@@ -230,11 +234,12 @@ def format_report(reports: list[FileReport], sample: int | None, file_count: int
             out.write("Every such line is listed in `movingai_lines.csv`. By verdict:\n\n")
             for verdict in VERDICTS[1:]:
                 out.write(f"- {verdict}: {sum(line.verdict == verdict for line, _ in lines)}\n")
-            differing = [line for line, _ in lines if line.verdict == "differs"]
-            if differing:
-                shorter = sum(line.difference < 0 for line in differing)
-                out.write(f"\nOf the {len(differing)} lines of another length, {shorter} are shorter on this map "
-                          f"version and {len(differing) - shorter} longer.\n")
+            differences = [line.difference for line, _ in lines if line.verdict == "differs"]
+            found = [difference for difference in differences if difference is not None]  # all: "differs" has a length
+            if found:
+                shorter = sum(difference < 0 for difference in found)
+                out.write(f"\nOf the {len(found)} lines of another length, {shorter} are shorter on this map "
+                          f"version and {len(found) - shorter} longer.\n")
             continue
         out.write("| file | line | start (row, col) | goal | file's optimal | kit | cause |\n| --- | ---: | --- | --- | ---: | ---: | --- |\n")
         for line, _ in lines:
@@ -262,12 +267,16 @@ def run_check(movingai: Path, out: Path | None, sample: int | None = None, progr
     """Check, writing ``movingai_check.md`` and ``movingai_lines.csv`` into ``out`` (if given)
     after every file, so that an interrupted check still leaves its report so far."""
 
-    def write(reports: list[FileReport], file_count: int) -> None:
-        out.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(out / "movingai_check.md", format_report(reports, sample, file_count))
-        atomic_write_text(out / "movingai_lines.csv", format_csv(reports))
+    if out is None:
+        return check_all(movingai, sample, progress)
+    folder = out
 
-    return check_all(movingai, sample, progress, write if out is not None else None)
+    def write(reports: list[FileReport], file_count: int) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(folder / "movingai_check.md", format_report(reports, sample, file_count))
+        atomic_write_text(folder / "movingai_lines.csv", format_csv(reports))
+
+    return check_all(movingai, sample, progress, write)
 
 
 def compare_engines(scen_path: Path, sample: int = 20) -> dict[str, float]:

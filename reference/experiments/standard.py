@@ -22,6 +22,8 @@ from reference.experiments.parallel import map_with_progress
 from reference.solutions import solve
 from reference.world.fileio import atomic_write_text
 from reference.world.instances import Instance
+from reference.world.trace import Trace
+from reference.world.trace_arrays import TraceArrays
 
 #: The four settings of SPEC §9, as (algorithm, tie_break).
 SETTINGS: list[tuple[str, str]] = [
@@ -54,6 +56,7 @@ def _run_one(task: tuple[int, Instance, str, str, str]) -> dict:
     # CPU time of this process, not the wall clock: other processes (--jobs, a busy machine) do not
     # count, so identical runs give nearly the same number.
     started = time.process_time()
+    trace: Trace | TraceArrays
     if engine == "compiled":  # full traces as arrays; only their counts are needed here
         from reference.solutions.compiled.replanning import run_compiled
 
