@@ -81,9 +81,45 @@ def best_first_search(start: State, successors: Callable[[State], Iterable[tuple
                       tie_break: str = "larger_g", expand_goal: bool = False) -> SearchTree[State]:
     """A* from ``start`` (Dijkstra with the default ``heuristic``); see the module docstring.
 
-    ``successors(s)`` yields ``(t, c(s, t))`` pairs in the order the search generates them;
-    ``heuristic(s)`` is h(s) as an exact cost. ``goal``: A* stops before expanding it (with
-    ``expand_goal``, right after); without it every state reachable from ``start`` is expanded.
+    Parameters
+    ----------
+    start : State
+        Any hashable state: the root of the search.
+    successors : callable
+        ``successors(s)`` yields ``(t, c(s, t))`` pairs, c an exact :data:`~reference.world.grid.Cost`,
+        in the order the search generates them.
+    heuristic : callable, optional
+        ``heuristic(s)``: h(s) as an exact cost, consistent (default: h = 0, Dijkstra).
+    goal : State, optional
+        A* stops before expanding it, once ``g(goal) <= min f over OPEN`` (with ``expand_goal``,
+        right after expanding it); without a goal every state reachable from ``start`` is expanded.
+    tie_break : {"larger_g", "smaller_g"}
+        Which of two states with equal f is expanded first (SPEC §5).
+    expand_goal : bool
+        Dijkstra's early stop instead of A*'s.
+
+    Returns
+    -------
+    SearchTree
+        Every generated state's least g found and tree pointer, and the expansion order.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``tie_break``.
+
+    See Also
+    --------
+    reference.solutions.shortest_paths.astar, reference.solutions.shortest_paths.dijkstra : the
+        searches on grids built on it.
+    reference.solutions.compiled.shortest_paths.astar : the compiled twin of A* on grids.
+
+    Examples
+    --------
+    >>> line = {0: [(1, (1, 0))], 1: [(2, (1, 0))], 2: []}
+    >>> tree = best_first_search(0, lambda s: line[s], goal=2)
+    >>> tree.path_to(2), tree.g[2]
+    ([0, 1, 2], (2, 0))
     """
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")

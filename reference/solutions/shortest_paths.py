@@ -176,6 +176,39 @@ def dijkstra(grid: Gridworld | np.ndarray, source: Cell, *, connectivity: int, g
     Every cell reachable from ``source`` is settled, unless ``goal`` is given: then the search
     stops right after expanding it. Moves are symmetric, so ``dijkstra(grid, goal, ...)`` gives
     every cell's distance *to* ``goal`` (the backward search subgoaling needs).
+
+    Parameters
+    ----------
+    grid : Gridworld or numpy.ndarray
+        A :class:`Gridworld` or a boolean blocked array.
+    source : Cell
+        An unblocked ``(row, col)`` cell of the grid.
+    connectivity : {4, 8}
+        Four moves, or eight without corner cutting (SPEC §12).
+    goal : Cell, optional
+        Stop right after expanding this cell (default: settle everything reachable).
+
+    Returns
+    -------
+    Distances
+        The exact cost of every settled cell, its tree pointer, and the expansion order.
+
+    Raises
+    ------
+    ValueError
+        A source outside the grid or blocked, or an unknown connectivity.
+
+    See Also
+    --------
+    astar : one shortest path, searched toward a goal.
+    reference.solutions.best_first.best_first_search : the one readable search both run on.
+    reference.solutions.compiled.haa.distances_compiled : the compiled eight-connected distances from one cell.
+
+    Examples
+    --------
+    >>> distances = dijkstra(Gridworld.from_strings(["...", ".@."]), (1, 0), connectivity=4)
+    >>> distances.cost_to((1, 2)), distances.path_to((1, 2))
+    ((4, 0), [(1, 0), (0, 0), (0, 1), (0, 2), (1, 2)])
     """
     blocked = blocked_array(grid)
     check_connectivity(connectivity)
