@@ -58,7 +58,45 @@ def run_algorithm(name: str, world: World, start: Cell, target: Cell, heuristic:
                   seed: int = 0) -> RealtimeRun:
     """Run the algorithm called ``name`` (a key of :data:`ALGORITHMS`) with those of the settings it
     takes: ``lookahead``, ``successors`` and ``seed`` (the successor order of the lookahead searches)
-    matter to ``lrta_astar`` and ``lrta_bfs`` only."""
+    matter to ``lrta_astar`` and ``lrta_bfs`` only.
+
+    Parameters
+    ----------
+    name : {"lrta", "lrta_astar", "lrta_bfs", "dstar_lite"}
+    world : World
+        The public world object: ``height``, ``width`` and ``sense(cell)`` (SPEC §4).
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell and of the target.
+    heuristic : {"strong", "weak"}
+    lookahead : int
+        Expansions per episode of ``lrta_astar``, states per episode of ``lrta_bfs``.
+    knowledge : Knowledge, optional
+        What the agent knows before it starts (:func:`knowledge_of` the grid: known terrain).
+    successors : {"fixed", "random"}
+    seed : int
+
+    Returns
+    -------
+    RealtimeRun
+        The SPEC §8 trace and each episode's planning time.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``name``, or what the algorithm itself refuses (see :func:`lrta_star_lookahead`).
+
+    See Also
+    --------
+    lrta_star, lrta_star_lookahead, lrta_star_bfs, dstar_lite : the algorithms it runs.
+    reference.solutions.compiled.realtime.run_compiled : the compiled twin, the same traces.
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run_algorithm("lrta_bfs", FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 2), lookahead=2).episodes
+    3
+    """
     settings = ALGORITHMS.those_taken(name, heuristic=heuristic, lookahead=lookahead, knowledge=knowledge,
                                       successors=successors, seed=seed)
     return ALGORITHMS.planner(name, **settings).run(world, start, target)

@@ -198,5 +198,42 @@ class DStarLite(EpisodicAgent):
 
 def dstar_lite(world: World, start: Cell, target: Cell, heuristic: str = "strong",
                knowledge: Knowledge | None = None) -> RealtimeRun:
-    """D* Lite for the fog-of-war agent (``knowledge`` for known terrain); see the module docstring."""
+    """D* Lite for the fog-of-war agent (``knowledge`` for known terrain); see the module docstring.
+
+    Parameters
+    ----------
+    world : World
+        The public world object: ``height``, ``width`` and ``sense(cell)`` (SPEC §4).
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell and of the target.
+    heuristic : {"strong", "weak"}
+        h(agent, s): Manhattan distance, or max(|dx|, |dy|).
+    knowledge : Knowledge, optional
+        What the agent knows before it starts: nothing (default), or
+        :func:`~reference.solutions.realtime.knowledge_of` the grid (known terrain).
+
+    Returns
+    -------
+    RealtimeRun
+        The SPEC §8 trace: one record per planning episode, searched from the target toward the
+        agent (ties toward the smaller g: ``tie_break`` is ``"smaller_g"``), and the planning times.
+
+    Raises
+    ------
+    ValueError
+        A start or target outside the grid, an unknown heuristic, or knowledge of another size.
+
+    See Also
+    --------
+    lrta_star_lookahead : real-time search instead of incremental search.
+    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"dstar_lite"``), the same trace.
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run = dstar_lite(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 2))
+    >>> run.reached, run.moves, run.trace.searches[0].start    # the first search starts at the target
+    (True, 4, (0, 2))
+    """
     return DStarLite(world, start, target, heuristic, knowledge).run()

@@ -261,7 +261,53 @@ class LookaheadLRTA(EpisodicAgent):
 def lrta_star_lookahead(world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
                         tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
                         seed: int = 0) -> RealtimeRun:
-    """Koenig's LRTA* with an A* lookahead of ``lookahead`` expansions per planning episode."""
+    """Koenig's LRTA* with an A* lookahead of ``lookahead`` expansions per planning episode.
+
+    Parameters
+    ----------
+    world : World
+        The public world object: ``height``, ``width`` and ``sense(cell)`` (SPEC §4).
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell and of the target.
+    lookahead : int
+        At most this many expansions per episode (at least 1).
+    heuristic : {"strong", "weak"}
+        The initial values: Manhattan distance, or max(|dx|, |dy|).
+    tie_break : {"larger_g", "smaller_g"}
+        The A* key's tie rule among equal f (SPEC §5).
+    knowledge : Knowledge, optional
+        What the agent knows before it starts: nothing (default), or
+        :func:`~reference.solutions.realtime.knowledge_of` the grid (known terrain).
+    successors : {"fixed", "random"}
+        Generate successors east, south, west, north, or in a fresh random order per expansion.
+    seed : int
+        The random order's seed (:class:`SuccessorOrder`).
+
+    Returns
+    -------
+    RealtimeRun
+        The SPEC §8 trace (one record per planning episode) and each episode's planning time.
+
+    Raises
+    ------
+    ValueError
+        A lookahead below 1, a start or target outside the grid, an unknown heuristic, tie rule or
+        successor order, or knowledge of another size.
+
+    See Also
+    --------
+    lrta_star_bfs : the same with a breadth-first local search.
+    lrta_star : Korf's LRTA*, lookahead one.
+    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"lrta_astar"``), the same trace.
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run = lrta_star_lookahead(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 2), lookahead=4)
+    >>> run.trace.trajectory, run.episodes
+    ([(2, 0), (2, 1), (2, 2), (1, 2), (0, 2)], 1)
+    """
     return LookaheadLRTA(world, start, target, lookahead, heuristic, "astar", tie_break, knowledge, successors,
                          seed).run()
 
@@ -269,6 +315,23 @@ def lrta_star_lookahead(world: World, start: Cell, target: Cell, lookahead: int,
 def lrta_star_bfs(world: World, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
                   tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
                   seed: int = 0) -> RealtimeRun:
-    """LRTA* whose local search space is the first ``lookahead`` states of a breadth-first search."""
+    """LRTA* whose local search space is the first ``lookahead`` states of a breadth-first search.
+
+    Parameters, result and errors as :func:`lrta_star_lookahead` (``tie_break`` orders the border
+    states the agent may walk to).
+
+    See Also
+    --------
+    lrta_star_lookahead : the same with an A* local search.
+    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"lrta_bfs"``), the same trace.
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run = lrta_star_bfs(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 2), lookahead=4)
+    >>> run.reached, run.moves, run.episodes
+    (True, 4, 2)
+    """
     return LookaheadLRTA(world, start, target, lookahead, heuristic, "bfs", tie_break, knowledge, successors,
                          seed).run()

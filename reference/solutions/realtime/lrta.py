@@ -60,5 +60,44 @@ class KorfLRTA(EpisodicAgent):
 
 def lrta_star(world: World, start: Cell, target: Cell, heuristic: str = "strong",
               tie_break: str = "larger_g", knowledge: Knowledge | None = None) -> RealtimeRun:
-    """Korf's LRTA* (lookahead one) for the fog-of-war agent; ``knowledge`` for known terrain."""
+    """Korf's LRTA* (lookahead one) for the fog-of-war agent; ``knowledge`` for known terrain.
+
+    Parameters
+    ----------
+    world : World
+        The public world object: ``height``, ``width`` and ``sense(cell)`` (SPEC §4).
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell and of the target.
+    heuristic : {"strong", "weak"}
+        The initial values: Manhattan distance, or max(|dx|, |dy|).
+    tie_break : {"larger_g", "smaller_g"}
+        Recorded in the trace; it cannot matter here (every candidate has g = 1).
+    knowledge : Knowledge, optional
+        What the agent knows before it starts: nothing (default, unknown terrain), or
+        :func:`~reference.solutions.realtime.knowledge_of` the grid (known terrain).
+
+    Returns
+    -------
+    RealtimeRun
+        The SPEC §8 trace (one record per planning episode) and each episode's planning time.
+
+    Raises
+    ------
+    ValueError
+        A start or target outside the grid, an unknown heuristic or tie rule, or knowledge of
+        another size.
+
+    See Also
+    --------
+    lrta_star_lookahead : Koenig's LRTA* with a lookahead of many expansions.
+    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"lrta"``), the same trace.
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run = lrta_star(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 2))
+    >>> run.reached, run.moves, run.episodes
+    (True, 4, 4)
+    """
     return KorfLRTA(world, start, target, heuristic, tie_break, knowledge).run()
