@@ -267,6 +267,41 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
     ``quality`` is ``"high"`` (strong dominance) or ``"low"`` (weak dominance); intra-edges are
     computed for agent sizes ``1 .. max_size``. ``engine="compiled"`` computes step 2 with
     :func:`reference.solutions.compiled.haa.cluster_intra_edges_compiled` (the same edges, tested).
+
+    Parameters
+    ----------
+    terrain : numpy.ndarray
+        The terrain codes of the map (:mod:`reference.world.terrain`).
+    cluster_size : int
+        The side C of the square clusters (at least 2).
+    quality : {"high", "low"}
+        Keep the edges no kept edge strongly dominates, or weakly dominates (a smaller graph).
+    max_size : int
+        The largest agent size the graph serves (at least 1).
+    engine : {"readable", "compiled"}
+        Who computes the intra-edges (step 2); the graph is the same.
+
+    Returns
+    -------
+    Abstraction
+        Abstract nodes (their cells) and annotated inter- and intra-edges, with the clearances.
+
+    Raises
+    ------
+    ValueError
+        An unknown quality or engine, a cluster size below 2, or a largest size below 1.
+
+    See Also
+    --------
+    reference.solutions.haa.query.haa_star : the query on the graph.
+    reference.solutions.compiled.haa.cluster_intra_edges_compiled : the compiled twin of step 2.
+
+    Examples
+    --------
+    >>> from reference.world.terrain import terrain_from_strings
+    >>> graph = build_abstraction(terrain_from_strings(["....", ".@..", "....", "...."]), cluster_size=2, max_size=2)
+    >>> len(graph.node_cells), graph.edge_count()
+    (7, 7)
     """
     import time
 

@@ -41,6 +41,41 @@ def annotated_astar(terrain: np.ndarray, start: Cell, goal: Cell, size: int, cap
     """AA*: the world's A* (eight-connected, octile h, SPEC §12 ties) for an agent ``(size, capability)``.
 
     A start or goal the agent cannot stand on gives "no path" (cost None), not an error.
+
+    Parameters
+    ----------
+    terrain : numpy.ndarray
+        The terrain codes of the map (:mod:`reference.world.terrain`).
+    start, goal : Cell
+        ``(row, col)`` cells of the map.
+    size : int
+        The agent's side: it stands on the ``size`` x ``size`` square whose top-left cell is its cell.
+    capability : iterable of int
+        The terrain codes the agent may enter.
+
+    Returns
+    -------
+    PathResult
+        The exact cost (None when there is no path), the path and the expanded cells.
+
+    Raises
+    ------
+    IndexError
+        A start or goal outside the map.
+
+    See Also
+    --------
+    haa_star : the same query through the abstract graph.
+    reference.solutions.compiled.haa_query.annotated_astar : the compiled twin (the same result).
+
+    Examples
+    --------
+    >>> from reference.world.terrain import terrain_from_strings, GROUND_ONLY
+    >>> terrain = terrain_from_strings(["....", ".@..", "....", "...."])
+    >>> annotated_astar(terrain, (0, 0), (3, 3), 1, GROUND_ONLY).cost    # 4 straight moves, 1 diagonal
+    (4, 1)
+    >>> annotated_astar(terrain, (0, 0), (3, 3), 2, GROUND_ONLY).found   # a 2 x 2 agent cannot reach (3, 3)
+    False
     """
     blocked = annotated_blocked(terrain, size, capability)
     if blocked[start] or blocked[goal]:
@@ -80,6 +115,42 @@ def haa_star(graph: Abstraction, start: Cell, goal: Cell, size: int, capability:
 
     ``size`` must be at most the graph's ``max_size`` (``ValueError`` otherwise: the graph holds no
     edges for larger agents).
+
+    Parameters
+    ----------
+    graph : Abstraction
+        The annotated abstract graph (:func:`~reference.solutions.haa.abstraction.build_abstraction`).
+    start, goal : Cell
+        ``(row, col)`` cells; one outside the map or not open to the agent gives "no path".
+    size : int
+        The agent's side, 1 .. ``graph.max_size``.
+    capability : iterable of int
+        The terrain codes the agent may enter.
+
+    Returns
+    -------
+    HAAResult
+        The exact cost (None: no path), the refined grid path, the abstract path, and the
+        expansions of insertion, abstract search and refinement.
+
+    Raises
+    ------
+    ValueError
+        A ``size`` outside 1 .. ``graph.max_size``.
+
+    See Also
+    --------
+    annotated_astar : the optimal path the abstraction approximates.
+    reference.solutions.compiled.haa_query.haa_star : the compiled twin (the same result, one call).
+
+    Examples
+    --------
+    >>> from reference.world.terrain import terrain_from_strings, GROUND_ONLY
+    >>> from reference.solutions.haa.abstraction import build_abstraction
+    >>> graph = build_abstraction(terrain_from_strings(["....", ".@..", "....", "...."]), cluster_size=2, max_size=2)
+    >>> result = haa_star(graph, (0, 0), (3, 3), 1, GROUND_ONLY)
+    >>> result.cost, result.path[:3]
+    ((4, 1), [(0, 0), (0, 1), (0, 2)])
     """
     if not 1 <= size <= graph.max_size:
         raise ValueError(f"agent size {size} is outside 1..{graph.max_size}, the sizes this abstraction was built for")
