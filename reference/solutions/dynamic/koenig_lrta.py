@@ -102,7 +102,45 @@ def update_closed(neighbours: Neighbours, h: LearnedHeuristic, closed: set[Cell]
 
 def koenig_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, lookahead: int, *,
                 max_actions: int = 100_000) -> Run:
-    """Koenig's LRTA* with ``lookahead`` A* expansions per episode; stops unreached after ``max_actions``."""
+    """Koenig's LRTA* with ``lookahead`` A* expansions per episode; stops unreached after ``max_actions``.
+
+    Parameters
+    ----------
+    blocked : numpy.ndarray or Neighbours
+        The map's boolean blocked array (eight-connected, no corner cutting), or its successor
+        table built once for many runs.
+    start, goal : Cell
+        Free ``(row, col)`` cells of the map.
+    lookahead : int
+        A* expansions per planning episode (at least 1).
+    max_actions : int
+        The run ends unreached after this many actions.
+
+    Returns
+    -------
+    Run
+        As :func:`~reference.solutions.dynamic.lrta.general_lrta`'s; an episode's expansions are
+        booked on its first action, 0 on the others it walks.
+
+    Raises
+    ------
+    ValueError
+        A lookahead below 1.
+
+    See Also
+    --------
+    reference.solutions.realtime.lrta_star_lookahead : the same algorithm for the fog-of-war agent
+        (four-connected), with a compiled twin.
+    reference.solutions.dynamic.prioritized_lrta.prioritized_lrta, reference.solutions.dynamic.pr_lrts.pr_lrts :
+        the other Figure 8 baselines (readable only: fast enough for the study).
+
+    Examples
+    --------
+    >>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True
+    >>> run = koenig_lrta(blocked, (0, 0), (0, 4), 4)
+    >>> run.reached, run.cost, run.expansions
+    (True, (4, 2), [4, 0, 4, 0, 0, 0])
+    """
     if lookahead < 1:
         raise ValueError(f"the lookahead must be at least 1, not {lookahead}")
     neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)

@@ -318,6 +318,42 @@ def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, cont
     """Run general LRTA* (:class:`GeneralLRTA`) from ``start`` to ``goal``; ``controller`` is line 3.
 
     Stops unreached after ``max_actions`` actions, or when the agent has no move.
+
+    Parameters
+    ----------
+    blocked : numpy.ndarray or Neighbours
+        The map's boolean blocked array (eight-connected, no corner cutting), or its successor
+        table built once for many runs.
+    start, goal : Cell
+        Free ``(row, col)`` cells of the map.
+    controller : Controller
+        Line 3 of Figure 1: ``controller(agent) -> (depth, goal)`` before every action
+        (:func:`fixed_depth`, a decision tree, a pattern database).
+    max_actions : int
+        The run ends unreached after this many actions.
+
+    Returns
+    -------
+    Run
+        Reached or not, the exact cost, the path, and per action its depth, expansions and goal.
+
+    Raises
+    ------
+    ValueError
+        A start or goal that is blocked or outside the map.
+
+    See Also
+    --------
+    reference.solutions.compiled.dynamic.general_lrta_compiled : the twin with the compiled lookahead
+        (the same run; ``run_fixed`` and ``run_database`` compile the controller too).
+    reference.solutions.dynamic.koenig_lrta.koenig_lrta : Koenig's LRTA*, a Figure 8 baseline.
+
+    Examples
+    --------
+    >>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True
+    >>> run = general_lrta(blocked, (0, 0), (0, 4), fixed_depth(3))
+    >>> run.reached, run.cost, run.depths[:2]
+    (True, (4, 2), [3, 3])
     """
     neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
     height, width = neighbours.blocked.shape

@@ -165,6 +165,36 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
     One Dijkstra per abstract goal gives exact distances to its representative (for the optimal
     actions and for the first region an optimal path enters, :func:`first_cell_outside`).
     ``progress``: an optional callable taking the number of goal regions done (for a tqdm bar).
+
+    Parameters
+    ----------
+    neighbours : Neighbours
+        The map's successor table.
+    level : int
+        How many times the map is abstracted (0: every cell is its own region).
+    cap : int
+        The largest depth stored.
+    progress : callable, optional
+        Called with 1 after each goal region.
+    goal_regions : sequence of int, optional
+        Fill only the columns toward these abstract goals.
+
+    Returns
+    -------
+    PatternDatabase
+        Depth and next region for every (start region, goal region) pair, and the build time.
+
+    See Also
+    --------
+    reference.solutions.compiled.dynamic.build_pattern_database_compiled : the compiled twin (the same tables).
+    PatternDatabase.controller : line 3 of Figure 1 read from the table.
+
+    Examples
+    --------
+    >>> from reference.solutions.dynamic.lrta import Neighbours
+    >>> database = build_pattern_database(Neighbours(np.zeros((6, 6), dtype=bool)), level=1, cap=5)
+    >>> database.regions, database.depth.shape
+    (9, (9, 9))
     """
     began = time.process_time()
     hierarchy = clique_hierarchy(neighbours, level)

@@ -96,7 +96,47 @@ def corridor_astar(neighbours: Neighbours, start: Cell, goal: Cell, allowed: set
 def pr_lrts(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, level: int, depth: int, *,
             max_actions: int = 100_000, abstract: AbstractMap | None = None) -> Run:
     """PR LRTS at abstraction ``level`` with abstract lookahead ``depth`` (γ = 1); stops unreached
-    after ``max_actions``. ``abstract``: the map's :class:`AbstractMap`, to share between runs."""
+    after ``max_actions``. ``abstract``: the map's :class:`AbstractMap`, to share between runs.
+
+    Parameters
+    ----------
+    blocked : numpy.ndarray or Neighbours
+        The map's boolean blocked array (eight-connected, no corner cutting), or its successor
+        table built once for many runs.
+    start, goal : Cell
+        Free ``(row, col)`` cells of the map.
+    level : int
+        How many times the map is abstracted (clique abstraction).
+    depth : int
+        The abstract lookahead, in abstract actions (at least 1).
+    max_actions : int
+        The run ends unreached after this many actions.
+    abstract : AbstractMap, optional
+        The map's abstract graph at ``level``, built once for many runs.
+
+    Returns
+    -------
+    Run
+        As :func:`~reference.solutions.dynamic.lrta.general_lrta`'s; an episode's expansions
+        (abstract ones and the refining A*'s) are booked on its first action.
+
+    Raises
+    ------
+    ValueError
+        A depth below 1.
+
+    See Also
+    --------
+    reference.solutions.dynamic.koenig_lrta.koenig_lrta, reference.solutions.dynamic.prioritized_lrta.prioritized_lrta :
+        the other Figure 8 baselines (readable only: fast enough for the study).
+
+    Examples
+    --------
+    >>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True
+    >>> run = pr_lrts(blocked, (0, 0), (0, 4), level=1, depth=2)
+    >>> run.reached, run.cost
+    (True, (4, 2))
+    """
     if depth < 1:
         raise ValueError(f"the depth must be at least 1, not {depth}")
     neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)

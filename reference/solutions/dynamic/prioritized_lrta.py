@@ -81,7 +81,45 @@ def update(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell,
 
 def prioritized_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, updates: int, *,
                      queue_size: int = 40, max_actions: int = 100_000) -> Run:
-    """Prioritized LRTA* with up to ``updates`` queued updates per action; stops unreached after ``max_actions``."""
+    """Prioritized LRTA* with up to ``updates`` queued updates per action; stops unreached after ``max_actions``.
+
+    Parameters
+    ----------
+    blocked : numpy.ndarray or Neighbours
+        The map's boolean blocked array (eight-connected, no corner cutting), or its successor
+        table built once for many runs.
+    start, goal : Cell
+        Free ``(row, col)`` cells of the map.
+    updates : int
+        States taken from the queue and updated per action (at least 0).
+    queue_size : int
+        The queue's capacity (at least 1).
+    max_actions : int
+        The run ends unreached after this many actions.
+
+    Returns
+    -------
+    Run
+        As :func:`~reference.solutions.dynamic.lrta.general_lrta`'s; each action's expansions are
+        1 + the updates it took from the queue.
+
+    Raises
+    ------
+    ValueError
+        ``updates`` below 0 or ``queue_size`` below 1.
+
+    See Also
+    --------
+    reference.solutions.dynamic.koenig_lrta.koenig_lrta, reference.solutions.dynamic.pr_lrts.pr_lrts :
+        the other Figure 8 baselines (readable only: fast enough for the study).
+
+    Examples
+    --------
+    >>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True
+    >>> run = prioritized_lrta(blocked, (0, 0), (0, 4), 5)
+    >>> run.reached, run.cost, run.actions
+    (True, (6, 1), 7)
+    """
     if updates < 0 or queue_size < 1:
         raise ValueError(f"updates must be >= 0 and queue_size >= 1, not {updates} and {queue_size}")
     neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)

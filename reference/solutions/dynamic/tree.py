@@ -106,6 +106,43 @@ def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Se
 
     ``follow``: move with the depth this controller picks instead (a trained tree), the labels still
     from the deepest search: samples along the tree's own trajectories, for retraining (DAgger).
+
+    Parameters
+    ----------
+    neighbours : Neighbours
+        The map's successor table.
+    start, goal : Cell
+        Free ``(row, col)`` cells of the map.
+    d_maxes : sequence of int
+        The deepest depths to label for (one label array each).
+    n : int
+        The features' history length (the paper's 20).
+    max_actions : int
+        The run ends after this many actions.
+    follow : Controller, optional
+        Move with this controller's depth instead of the deepest search's.
+
+    Returns
+    -------
+    tuple of numpy.ndarray and dict
+        The features, one row of four per action, and ``{d_max: labels}``, one label per action.
+
+    Raises
+    ------
+    ValueError
+        A blocked start, or a start or goal outside the map.
+
+    See Also
+    --------
+    train_depth_tree : fits the decision tree on these samples.
+    reference.solutions.compiled.dynamic.collect_samples_compiled : the compiled twin (the same samples).
+
+    Examples
+    --------
+    >>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True
+    >>> x, y = collect_samples(Neighbours(blocked), (0, 0), (0, 4), [1, 3])
+    >>> x.shape, y[3].tolist()
+    ((6, 4), [2, 2, 1, 1, 1, 1])
     """
     collector = SampleCollector(neighbours=neighbours, d_maxes=d_maxes, n=n, max_actions=max_actions, follow=follow)
     height, width = neighbours.blocked.shape
