@@ -573,7 +573,43 @@ def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: s
 
 def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = None, progress: bool = True,
             log: Callable[[str], None] = print) -> list[Path]:
-    """Run the study (and the scaled-up one), write CSVs, tables, figures and findings.md into ``out``."""
+    """Run the study (and the scaled-up one), write CSVs, tables, figures and findings.md into ``out``.
+
+    ``ftr dynamic compare`` calls it.
+
+    Parameters
+    ----------
+    out : Path
+        The report folder (created if missing). Rows of the study's parts not run now are kept
+        from the ``runs.csv`` already there.
+    movingai : Path
+        The MovingAI folder holding the study's maps (:data:`STUDY_MAPS`).
+    study : Study
+        The settings: maps, problems, depths, levels, parts, engine.
+    scaling : Study, optional
+        The scaled-up study (Figure 7) to run after it.
+    progress : bool
+        Show progress bars.
+    log : callable
+        Where progress lines go.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    reference.world.maps.MapFormatError
+        A map of the study missing under ``movingai``, or not a MovingAI map.
+
+    See Also
+    --------
+    run_study : the runs alone.
+    replot : the report again from the CSVs, without runs.
+    reference.solutions.dynamic.lrta.general_lrta : the readable planner (``Study.engine="python"``).
+    reference.solutions.compiled.dynamic : its twins (``Study.engine="compiled"``, the default).
+    """
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
     rows, databases, trees = run_study(movingai, study, progress, log)

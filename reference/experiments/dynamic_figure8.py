@@ -217,7 +217,42 @@ def figure8_report(out: Path) -> list[Path]:
 
 def figure8(out: Path, movingai: Path, maps: Sequence[str], per_map: int, progress: bool = True,
             log: Callable[[str], None] = print) -> list[Path]:
-    """Run the three baselines, write ``figure8_runs.csv``, then :func:`figure8_report`."""
+    """Run the three baselines, write ``figure8_runs.csv``, then :func:`figure8_report`.
+
+    ``ftr dynamic figure8`` calls it.
+
+    Parameters
+    ----------
+    out : Path
+        The report folder (created if missing); the study's ``runs.csv`` there gives the dynamic
+        control points.
+    movingai : Path
+        The MovingAI folder holding ``maps``.
+    maps : sequence of str
+        The maps, as paths under ``movingai`` (the study's: ``STUDY_MAPS``).
+    per_map : int
+        Problems per map: the first ``per_map`` of the study's seeded problems.
+    progress : bool
+        Show a progress bar.
+    log : callable
+        Where the per-setting times go.
+
+    Returns
+    -------
+    list of Path
+        ``figure8.png`` and ``figure8.md``.
+
+    Raises
+    ------
+    reference.world.maps.MapFormatError
+        A map missing under ``movingai``, or not a MovingAI map.
+
+    See Also
+    --------
+    run_baselines : the runs alone.
+    reference.solutions.dynamic.koenig_lrta.koenig_lrta, reference.solutions.dynamic.prioritized_lrta.prioritized_lrta,
+    reference.solutions.dynamic.pr_lrts.pr_lrts : the baselines (readable only: no compiled twin).
+    """
     from reference.experiments.dynamic import write_runs_csv
 
     out.mkdir(parents=True, exist_ok=True)

@@ -228,7 +228,48 @@ def run_wc3(path: str, cluster_sizes: Sequence[int] = (10, 16)) -> list[dict]:
 def run_comparison(maps: int | None = None, problems: int = DEFAULT_PROBLEMS, seed: int = DEFAULT_SEED,
                    cluster_sizes: Sequence[int] = CLUSTER_SIZES, wc3: int | None = None, timing_every: int = 4,
                    jobs: int = 1, progress: bool = True, movingai: Path | None = None) -> dict[str, list[dict]]:
-    """The whole evaluation: ``{"graphs": [...], "runs": [...], "wc3": [...]}`` (one dict per row)."""
+    """The whole evaluation: ``{"graphs": [...], "runs": [...], "wc3": [...]}`` (one dict per row).
+
+    ``ftr haa compare`` calls it, then :func:`write_report`.
+
+    Parameters
+    ----------
+    maps : int, optional
+        Use the first ``maps`` Baldur's Gate maps (default: all).
+    problems : int
+        Random valid problems per map.
+    seed : int
+        Seeds the terrain and the problems of every map.
+    cluster_sizes : sequence of int
+        The cluster sides to build (the paper's 10, 15, 20).
+    wc3 : int, optional
+        Build the abstraction of the first ``wc3`` Warcraft III maps (default: all).
+    timing_every : int
+        Also run the readable queries on every ``timing_every``-th problem.
+    jobs : int
+        Processes, one map each.
+    progress : bool
+        Show progress bars.
+    movingai : Path, optional
+        The MovingAI folder (default: see ``ftr movingai where``).
+
+    Returns
+    -------
+    dict of str to list of dict
+        ``"graphs"``: size per map, cluster size and quality; ``"runs"``: one row per query
+        (AA* and HAA*); ``"wc3"``: build time and memory per Warcraft III map.
+
+    Raises
+    ------
+    FileNotFoundError
+        No Baldur's Gate maps under the MovingAI folder (:class:`MovingAIDataMissing` says how to get them).
+
+    See Also
+    --------
+    reference.solutions.haa.query.haa_star, reference.solutions.haa.query.annotated_astar : the readable queries.
+    reference.solutions.compiled.haa_query.haa_star, reference.solutions.compiled.haa_query.annotated_astar :
+        their twins, which the timing uses.
+    """
     from reference.experiments.parallel import map_with_progress
 
     paths = bg_maps(movingai)[:maps] if maps is not None else bg_maps(movingai)

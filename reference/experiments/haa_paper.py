@@ -75,7 +75,45 @@ def run_paper_map(task: tuple[str, float, int, int, Sequence[int]]) -> dict[str,
 def run_paper_study(maps: int | None = None, experiments: int = PAPER_EXPERIMENTS, seed: int = 2008,
                     levels: Sequence[float] = SO_LEVELS, cluster_sizes: Sequence[int] = CLUSTER_SIZES, jobs: int = 1,
                     progress: bool = True, movingai: Path | None = None) -> dict[str, list[dict]]:
-    """Every (map, SO level): ``{"graphs": [...], "runs": [...]}``."""
+    """Every (map, SO level): ``{"graphs": [...], "runs": [...]}``.
+
+    ``ftr haa compare --construction paper`` calls it, then :func:`write_paper_report`.
+
+    Parameters
+    ----------
+    maps : int, optional
+        Use the first ``maps`` Baldur's Gate maps (default: all).
+    experiments : int
+        Problems per map and soft-obstacle level (each a large and a small agent).
+    seed : int
+        Seeds the soft obstacles and the problems.
+    levels : sequence of float
+        The soft-obstacle probabilities (the paper's SO levels).
+    cluster_sizes : sequence of int
+        The cluster sides to build.
+    jobs : int
+        Processes, one (map, level) each.
+    progress : bool
+        Show a progress bar.
+    movingai : Path, optional
+        The MovingAI folder (default: see ``ftr movingai where``).
+
+    Returns
+    -------
+    dict of str to list of dict
+        ``"graphs"``: size per map, level, cluster size and quality; ``"runs"``: one row per query.
+
+    Raises
+    ------
+    FileNotFoundError
+        No Baldur's Gate maps under the MovingAI folder.
+
+    See Also
+    --------
+    reference.experiments.haa.run_comparison : the kit's own construction of the evaluation.
+    reference.solutions.compiled.haa_query.haa_star : the compiled query it runs (twin of
+        :func:`reference.solutions.haa.query.haa_star`).
+    """
     from reference.experiments.parallel import map_with_progress
 
     paths = bg_maps(movingai)[:maps] if maps is not None else bg_maps(movingai)

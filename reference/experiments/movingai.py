@@ -265,7 +265,31 @@ def format_csv(reports: list[FileReport]) -> str:
 
 def run_check(movingai: Path, out: Path | None, sample: int | None = None, progress: bool = True) -> list[FileReport]:
     """Check, writing ``movingai_check.md`` and ``movingai_lines.csv`` into ``out`` (if given)
-    after every file, so that an interrupted check still leaves its report so far."""
+    after every file, so that an interrupted check still leaves its report so far. ``ftr path
+    --check-all`` calls it.
+
+    Parameters
+    ----------
+    movingai : Path
+        The MovingAI folder, holding the collections of :data:`COLLECTIONS`.
+    out : Path or None
+        Where the report goes (created if missing); None writes nothing.
+    sample : int, optional
+        Check this many lines spread over each file (default: every line).
+    progress : bool
+        Show a progress bar.
+
+    Returns
+    -------
+    list of FileReport
+        Every scenario file's checked lines and times; :func:`failures` picks the failing lines.
+
+    See Also
+    --------
+    check_file : one scenario file.
+    reference.solutions.compiled.shortest_paths.astar_cost : the compiled A* that solves each line.
+    reference.solutions.shortest_paths.astar : the readable A* it mirrors (``compare_engines`` times both).
+    """
 
     if out is None:
         return check_all(movingai, sample, progress)

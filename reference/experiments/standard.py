@@ -81,6 +81,43 @@ def run_experiment(
     ``searches``, ``expansions``, ``moves`` and ``seconds`` (the CPU time of the run, measured with
     ``time.process_time`` in the process that ran it). ``jobs > 1`` spreads the runs over that many
     processes. ``engine``: ``"compiled"`` (the Numba twin) or ``"python"`` (the readable reference).
+    ``ftr experiment`` calls it.
+
+    Parameters
+    ----------
+    instances : sequence of Instance
+        The mazes (the 50 standard ones: ``load_folder(standard_mazes_dir())``).
+    settings : iterable of (str, str)
+        ``(algorithm, tie_break)`` pairs; default the four of SPEC §9 (:data:`SETTINGS`).
+    jobs : int
+        Processes to spread the runs over.
+    progress : bool
+        Show a progress bar.
+    engine : {"compiled", "python"}
+
+    Returns
+    -------
+    list of dict
+        One row per run, ordered by setting, then maze.
+
+    Raises
+    ------
+    ValueError
+        An unknown engine (or an unknown algorithm or tie rule, from the run).
+
+    See Also
+    --------
+    paired_comparisons, summarise : the statistics over the rows.
+    reference.solutions.replanning.repeated_forward_astar : the readable algorithms (``engine="python"``).
+    reference.solutions.compiled.replanning.run_compiled : their twin (``engine="compiled"``).
+
+    Examples
+    --------
+    >>> from reference.world.instances import load_folder, standard_mazes_dir
+    >>> rows = run_experiment(load_folder(standard_mazes_dir())[:1], [("adaptive", "larger_g")], progress=False,
+    ...                       engine="python")
+    >>> [(row["setting"], row["reached"]) for row in rows]
+    [('adaptive/larger_g', True)]
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
