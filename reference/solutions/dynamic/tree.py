@@ -195,7 +195,34 @@ class DepthTree:
 
 def train_depth_tree(x: np.ndarray, y: np.ndarray, *, leaf_sizes=(25, 100, 200), alphas=(0.0, 1e-4, 1e-3),
                      folds: int = 5, seed: int = 0) -> DepthTree:
-    """Fit ``DecisionTreeClassifier``, choosing min leaf size and ccp_alpha by ``folds``-fold CV."""
+    """Fit ``DecisionTreeClassifier``, choosing min leaf size and ccp_alpha by ``folds``-fold CV.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        The features, one row of four per sample (:func:`collect_samples`).
+    y : numpy.ndarray
+        The depth labels, one per sample.
+    leaf_sizes, alphas : sequence
+        The candidate minimum leaf sizes (those leaving every fold enough samples; else 1) and
+        cost-complexity pruning strengths.
+    folds : int
+        The cross-validation's folds (fewer for very few samples).
+    seed : int
+        The classifier's random state.
+
+    Returns
+    -------
+    DepthTree
+        The fitted tree, the parameters chosen and its cross-validated accuracy;
+        :meth:`DepthTree.controller` is line 3 of Figure 1 from it.
+
+    See Also
+    --------
+    collect_samples : the samples it is trained on.
+    reference.solutions.compiled.dynamic.general_lrta_compiled : runs the tree's controller with the
+        compiled lookahead.
+    """
     from sklearn.model_selection import GridSearchCV
     from sklearn.tree import DecisionTreeClassifier
 
