@@ -137,3 +137,15 @@ def test_figure8_findings_judge_the_two_claims(tmp_path):
     assert len(figure.axes) == 2 and figure.legends     # the main panel, the zoom, and one legend
     labels = [t.get_text() for t in figure.legends[0].get_texts()]
     assert "fixed depth (label: d)" not in labels and "Koenig's LRTA* (label: A* expansions per episode)" in labels
+
+
+@pytest.mark.parametrize("run", [lambda s, g: koenig_lrta(POCKET, s, g, 1),
+                                 lambda s, g: prioritized_lrta(POCKET, s, g, 5),
+                                 lambda s, g: pr_lrts(POCKET, s, g, level=1, depth=2)],
+                         ids=["koenig_lrta", "prioritized_lrta", "pr_lrts"])
+def test_a_blocked_or_outside_start_or_goal_gets_one_line_naming_it(run) -> None:
+    # (1, 0) is one of POCKET's wall cells; (5, 5) lies outside its 3 x 3.
+    with pytest.raises(ValueError, match=r"the start \(1, 0\) is blocked or outside the map"):
+        run((1, 0), G)
+    with pytest.raises(ValueError, match=r"the goal \(5, 5\) is blocked or outside the map"):
+        run(S, (5, 5))

@@ -30,7 +30,7 @@ import numpy as np
 
 from reference.world.grid import Cell, Cost, add_costs, cost_value
 
-from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run
+from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run, checked_neighbours
 from reference.solutions.heap import BinaryHeap
 
 
@@ -125,7 +125,7 @@ def koenig_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, looka
     Raises
     ------
     ValueError
-        A lookahead below 1.
+        A lookahead below 1; a start or goal that is blocked or outside the map.
 
     See Also
     --------
@@ -143,7 +143,7 @@ def koenig_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, looka
     """
     if lookahead < 1:
         raise ValueError(f"the lookahead must be at least 1, not {lookahead}")
-    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    neighbours = checked_neighbours(blocked, start, goal)
     h = LearnedHeuristic()
     path, expansions, cost = [start], [], ZERO
     while path[-1] != goal and len(path) <= max_actions:

@@ -313,6 +313,21 @@ class GeneralLRTA:
         return SearchRecord(start=cell, goal=goal, expanded=look.expanded(depth), path=[cell, choice.step])
 
 
+def checked_neighbours(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell) -> Neighbours:
+    """The successor table of ``blocked`` (built unless given), once the start and goal are checked free.
+
+    >>> checked_neighbours(np.ones((2, 2), dtype=bool), (0, 0), (1, 1))
+    Traceback (most recent call last):
+    ...
+    ValueError: the start (0, 0) is blocked or outside the map
+    """
+    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    for label, cell in (("start", start), ("goal", goal)):
+        if cell not in neighbours.table:
+            raise ValueError(f"the {label} {cell} is blocked or outside the map")
+    return neighbours
+
+
 def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, controller: Controller, *,
                  max_actions: int = 100_000) -> Run:
     """Run general LRTA* (:class:`GeneralLRTA`) from ``start`` to ``goal``; ``controller`` is line 3.
@@ -355,12 +370,9 @@ def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, cont
     >>> run.reached, run.cost, run.depths[:2]
     (True, (4, 2), [3, 3])
     """
-    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    neighbours = checked_neighbours(blocked, start, goal)
     height, width = neighbours.blocked.shape
     grid = Gridworld(height, width, neighbours.blocked)
-    for label, cell in (("start", start), ("goal", goal)):
-        if cell not in neighbours.table:
-            raise ValueError(f"the {label} {cell} is blocked or outside the map")
     planner = GeneralLRTA(controller=controller, max_actions=max_actions, neighbours=neighbours)
     return planner.run(KnownMapWorld(grid, start, 8), start, goal)
 

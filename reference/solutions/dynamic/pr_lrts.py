@@ -36,7 +36,7 @@ from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost
 from reference.solutions.heap import BinaryHeap
 from reference.solutions.dynamic.abstraction import Hierarchy, clique_hierarchy
 from reference.solutions.dynamic.lrta import (
-    ZERO, Neighbours, Run, breadth_first_layers, choices_by_depth,
+    ZERO, Neighbours, Run, breadth_first_layers, checked_neighbours, choices_by_depth,
 )
 
 
@@ -123,7 +123,7 @@ def pr_lrts(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, level: in
     Raises
     ------
     ValueError
-        A depth below 1.
+        A depth below 1; a start or goal that is blocked or outside the map.
 
     See Also
     --------
@@ -139,7 +139,7 @@ def pr_lrts(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, level: in
     """
     if depth < 1:
         raise ValueError(f"the depth must be at least 1, not {depth}")
-    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    neighbours = checked_neighbours(blocked, start, goal)
     abstract = abstract or AbstractMap(clique_hierarchy(neighbours, level), level)
     members = abstract.hierarchy.levels[abstract.level].members
     goal_region = abstract.region(goal)

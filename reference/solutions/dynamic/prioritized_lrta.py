@@ -25,7 +25,7 @@ import numpy as np
 
 from reference.world.grid import Cell, Cost, add_costs, cost_value
 
-from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run
+from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run, checked_neighbours
 
 
 class BoundedQueue:
@@ -106,7 +106,7 @@ def prioritized_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, 
     Raises
     ------
     ValueError
-        ``updates`` below 0 or ``queue_size`` below 1.
+        ``updates`` below 0 or ``queue_size`` below 1; a start or goal that is blocked or outside the map.
 
     See Also
     --------
@@ -122,7 +122,7 @@ def prioritized_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, 
     """
     if updates < 0 or queue_size < 1:
         raise ValueError(f"updates must be >= 0 and queue_size >= 1, not {updates} and {queue_size}")
-    neighbours = blocked if isinstance(blocked, Neighbours) else Neighbours(blocked)
+    neighbours = checked_neighbours(blocked, start, goal)
     h = LearnedHeuristic()
     queue = BoundedQueue(queue_size)
     path, expansions, cost = [start], [], ZERO
