@@ -12,7 +12,7 @@ random maps and on a game map). Only the speed differs (``bench/subgoaling.py``)
   code does. The experiments build the tree of *every* cell of a map with it (the paper's
   preprocessing).
 * :func:`lrta_arrays`: Algorithm 1 (plain LRTA*, lookahead one) and Algorithm 3 (with subgoaling)
-  in one loop, as the readable ``_LookaheadOneAgent`` and ``_SubgoalingAgent`` share theirs. The
+  in one loop, as the readable ``KnownMapLRTA`` and ``SubgoalingLRTA`` share theirs. The
   doubles it compares are computed from the exact pairs by the same two operations as
   :func:`~reference.world.grid.cost_value` (``a + b * SQRT2``; Numba does not fuse them, so the
   doubles are bit-identical to the readable code's, and so are the ties).
@@ -281,7 +281,7 @@ def lrta_arrays(blocked, start, goal, connectivity, move_rows, move_cols, sqrt2,
                 first_rule, sub_start, on_arrival, max_moves, counter, slot_of, slot_stamp,
                 h_straight, h_diagonal, h_stamp, trajectory, goals):
     """LRTA* with lookahead one from cell index ``start`` to ``goal``: the readable
-    ``_LookaheadOneAgent.run``, line for line.
+    ``KnownMapLRTA.plan_episode`` (``step`` and ``choose_goal``) run by the agent core, line for line.
 
     ``first_rule``: :data:`PLAIN` (Algorithm 1: always the goal; ``tree_parent`` is not read),
     :data:`NEAREST` (Algorithm 3, line 5 as written, over ``tree_states``) or :data:`SUB`
