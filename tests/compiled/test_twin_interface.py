@@ -49,12 +49,14 @@ def test_the_twins_use_the_readable_public_names():
         for name in names:
             assert hasattr(readable, name) and hasattr(twin, name), name
         assert isinstance(twin.ALGORITHMS, Registry) and isinstance(readable.ALGORITHMS, Registry)
-        assert list(twin.ALGORITHMS) == list(readable.ALGORITHMS)
+        # the same names in the same order (a readable planner without a twin, as the subgoaling rivals, is left out)
+        assert list(twin.ALGORITHMS) == [name for name in readable.ALGORITHMS if name in twin.ALGORITHMS]
+        assert len(twin.ALGORITHMS) >= 4
     assert not hasattr(subgoaling_twin, "CompiledRun") and not hasattr(subgoaling, "algorithm_table")
 
 
 def test_the_subgoaling_twins_registry_takes_the_readable_settings_and_the_connectivity():
-    for name in subgoaling.ALGORITHMS:
+    for name in subgoaling_twin.ALGORITHMS:
         assert set(subgoaling_twin.ALGORITHMS.settings(name)) == {"connectivity", *subgoaling.ALGORITHMS.settings(name)}
     with pytest.raises(ValueError, match="not lookahead"):
         subgoaling_twin.ALGORITHMS.planner("lrta", lookahead=3)
@@ -65,7 +67,7 @@ def test_the_subgoaling_twins_registry_takes_the_readable_settings_and_the_conne
 @pytest.mark.parametrize("connectivity", [4, 8])
 def test_the_subgoaling_twins_planners_write_the_readable_traces(connectivity):
     start, goal = (4, 0), (2, 5)
-    for name in subgoaling.ALGORITHMS:
+    for name in subgoaling_twin.ALGORITHMS:
         settings = subgoaling.ALGORITHMS.those_taken(name, max_moves=500)
         readable = subgoaling.ALGORITHMS.planner(name, **settings).run(KnownMapWorld(POCKET, start, connectivity),
                                                                        start, goal)
@@ -77,7 +79,7 @@ def test_the_subgoaling_twins_planners_write_the_readable_traces(connectivity):
 
 
 def test_the_realtime_twins_registry_takes_the_readable_settings_and_record():
-    for name in realtime.ALGORITHMS:
+    for name in realtime_twin.ALGORITHMS:
         assert realtime_twin.ALGORITHMS.settings(name) == (*realtime.ALGORITHMS.settings(name), "record")
     with pytest.raises(ValueError, match="not lookahead"):
         realtime_twin.ALGORITHMS.planner("dstar_lite", lookahead=3)
@@ -85,7 +87,7 @@ def test_the_realtime_twins_registry_takes_the_readable_settings_and_record():
 
 def test_the_realtime_twins_planners_write_the_readable_traces():
     start, target = (4, 2), (4, 4)  # the handout's Figure 2
-    for name in realtime.ALGORITHMS:
+    for name in realtime_twin.ALGORITHMS:
         settings = realtime.ALGORITHMS.those_taken(name, lookahead=3, heuristic="weak")
         readable = realtime.ALGORITHMS.planner(name, **settings).run(FogOfWarWorld(EXAMPLE_1, start), start, target)
         twin = realtime_twin.ALGORITHMS.planner(name, **settings).run(EXAMPLE_1, start, target)
