@@ -111,7 +111,7 @@ def main() -> None:
             total["python"] += time.process_time() - began
             gc.enable()
             began = time.process_time()
-            twin = run_compiled(algorithm, instance.grid, instance.start, instance.target, heuristic, lookahead)
+            twin = run_compiled(instance.grid, instance.start, instance.target, algorithm, heuristic=heuristic, lookahead=lookahead)
             total["compiled"] += time.process_time() - began
             assert (twin.expansions, twin.moves) == (run.expansions, run.moves), "the twin must give the same run"
             expansions, episodes = expansions + run.expansions, episodes + run.episodes

@@ -45,9 +45,10 @@ def bench_runs(grid, problems: int, seed: int) -> list[list]:
         trees = {"python": readable.build_subgoal_tree(grid, goal, 8), "compiled": compiled.compiled_tree(grid, goal, 8)}
         for name in readable.ALGORITHMS:
             walks = {}
-            for engine, module in (("python", readable), ("compiled", compiled)):
+            for engine in ("python", "compiled"):
                 began = time.process_time()
-                run = module.run_algorithm(name, grid, start, goal, 8, trees[engine], MAX_MOVES)
+                run = (compiled.run_compiled(grid, start, goal, name, tree=trees[engine], max_moves=MAX_MOVES)
+                       if engine == "compiled" else readable.run_algorithm(name, grid, start, goal, 8, trees[engine], MAX_MOVES))
                 whole[name, engine] += time.process_time() - began
                 planning[name, engine] += run.total_seconds
                 walks[engine] = (run.reached, run.cost, run.moves, run.first_goal)
@@ -89,7 +90,7 @@ def main() -> int:
     free = int((~grid.blocked).sum())
     warm = draw_problems(grid, 1, args.seed + 1)[0]
     for name in compiled.ALGORITHMS:   # compile (or load Numba's cache) before timing
-        compiled.run_algorithm(name, grid, *warm, 8)
+        compiled.run_compiled(grid, *warm, name)
     gc.disable()
     runs = bench_runs(grid, args.problems, args.seed)
     trees, tree_speedup = bench_trees(grid, args.goals, args.seed)

@@ -134,8 +134,8 @@ def run_command(args: argparse.Namespace) -> int:
     for number, instance in enumerate(instances):
         knowledge = knowledge_of(instance.grid) if args.known else None
         if args.engine == "compiled":
-            run = run_compiled(args.algorithm, instance.grid, instance.start, instance.target, args.heuristic,
-                               args.lookahead, knowledge, record=bool(args.trace))
+            run = run_compiled(instance.grid, instance.start, instance.target, args.algorithm, heuristic=args.heuristic,
+                               lookahead=args.lookahead, knowledge=knowledge, record=bool(args.trace))
         else:
             run = run_algorithm(args.algorithm, FogOfWarWorld(instance.grid, instance.start), instance.start,
                                 instance.target, args.heuristic, args.lookahead, knowledge)

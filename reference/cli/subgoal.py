@@ -95,15 +95,18 @@ def run_command(args: argparse.Namespace) -> int:
     from reference.world.fileio import atomic_write_text
     from reference.world.grid import cost_value
 
-    if args.engine == "compiled":
-        from reference.solutions.compiled.subgoaling import compiled_tree as build_subgoal_tree
-        from reference.solutions.compiled.subgoaling import run_algorithm
+    grid, start, goal, optimal = scenario_problem(args.map, args.scen, args.index)
+    with_tree = args.algorithm.startswith("lrta_subgoal") or args.picture
+    if args.engine == "compiled":   # imported only when used: loading Numba takes a second
+        from reference.solutions.compiled.subgoaling import compiled_tree, run_compiled
+
+        tree = compiled_tree(grid, goal, args.connectivity) if with_tree else None
+        run = run_compiled(grid, start, goal, args.algorithm, connectivity=args.connectivity, tree=tree)
     else:
         from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
 
-    grid, start, goal, optimal = scenario_problem(args.map, args.scen, args.index)
-    tree = build_subgoal_tree(grid, goal, args.connectivity) if args.algorithm.startswith("lrta_subgoal") or args.picture else None
-    run = run_algorithm(args.algorithm, grid, start, goal, args.connectivity, tree)
+        tree = build_subgoal_tree(grid, goal, args.connectivity) if with_tree else None
+        run = run_algorithm(args.algorithm, grid, start, goal, args.connectivity, tree)
     result = {"index": args.index, "reached": run.reached, "cost": cost_value(run.cost) if run.reached else None,
               "optimal": optimal, "moves": run.moves, "expansions": run.expansions,
               "first_episode_s": run.first_episode_seconds, "total_s": run.total_seconds}

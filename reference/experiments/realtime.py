@@ -161,8 +161,8 @@ def run_one(task: tuple) -> dict[str, Any]:
         warm_up()  # compiling (or loading the compiled code) is not part of the first run's time
     began = time.perf_counter()
     if engine == "compiled":  # counts only: a comparison reads no traces
-        run = run_compiled(algorithm, instance.grid, instance.start, instance.target, heuristic, lookahead or 1,
-                           record=False, **order)
+        run = run_compiled(instance.grid, instance.start, instance.target, algorithm, heuristic=heuristic,
+                           lookahead=lookahead or 1, record=False, **order)
     else:
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:

@@ -149,7 +149,7 @@ def _warm_up_compiled() -> None:
     for connectivity in (4, 8):
         tree = compiled.compiled_tree(grid, (2, 2), connectivity)
         for name in compiled.ALGORITHMS:
-            compiled.run_algorithm(name, grid, (0, 1), (2, 2), connectivity, tree)
+            compiled.run_compiled(grid, (0, 1), (2, 2), name, connectivity=connectivity, tree=tree)
 
 
 def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> list[dict[str, Any]]:
@@ -164,17 +164,18 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
         began = time.process_time()
         tree = compiled.compiled_tree(grid, goal, 8)
         tree_seconds = time.process_time() - began
-        optimal, runner = tree.g(start), compiled.run_algorithm
+        optimal = tree.g(start)
     else:
         began = time.process_time()
         tree = build_subgoal_tree(grid, goal, 8)
         tree_seconds = time.process_time() - began
-        optimal, runner = tree.g[start], run_algorithm
+        optimal = tree.g[start]
     rows = []
     for algorithm in algorithms:
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:
-            run = runner(algorithm, grid, start, goal, 8, tree, MAX_MOVES)
+            run = (compiled.run_compiled(grid, start, goal, algorithm, tree=tree, max_moves=MAX_MOVES) if engine == "compiled"
+                   else run_algorithm(algorithm, grid, start, goal, 8, tree, MAX_MOVES))
         finally:
             gc.enable()
         rows.append({

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.experiments.realtime import make_instance, settings_for
-from reference.solutions.compiled.realtime import PLANNERS, run_compiled
+from reference.solutions.compiled.realtime import ALGORITHMS, run_compiled
 from reference.solutions.realtime import dstar_lite, knowledge_of, lrta_star, lrta_star_bfs, lrta_star_lookahead
 from reference.world import FogOfWarWorld, Gridworld
 
@@ -50,9 +50,11 @@ def assert_twins(name, instance, heuristic="strong", lookahead=1, known=False, t
     grid, start, target = instance
     expected = reference_run(name, instance, heuristic, lookahead, known, tie_break)
     knowledge = knowledge_of(grid) if known else None
-    twin = run_compiled(name, grid, start, target, heuristic, lookahead, knowledge, tie_break)
+    twin = run_compiled(grid, start, target, name, heuristic=heuristic, lookahead=lookahead, knowledge=knowledge,
+                        tie_break=tie_break)
     assert twin.trace == expected.trace
-    counts_only = run_compiled(name, grid, start, target, heuristic, lookahead, knowledge, tie_break, record=False)
+    counts_only = run_compiled(grid, start, target, name, heuristic=heuristic, lookahead=lookahead, knowledge=knowledge,
+                               tie_break=tie_break, record=False)
     reference_summary = expected.summary()
     for summary in (twin.summary(), counts_only.summary()):
         assert {k: summary[k] for k in COUNTS} == {k: reference_summary[k] for k in COUNTS}
@@ -61,7 +63,7 @@ def assert_twins(name, instance, heuristic="strong", lookahead=1, known=False, t
 
 
 @settings(max_examples=150, deadline=None)
-@given(instances(max_side=9), st.sampled_from(sorted(PLANNERS)), st.sampled_from(["strong", "weak"]),
+@given(instances(max_side=9), st.sampled_from(sorted(ALGORITHMS)), st.sampled_from(["strong", "weak"]),
        st.integers(1, 12), st.booleans(), st.sampled_from(["larger_g", "smaller_g"]))
 def test_twin_traces_are_the_reference_traces_on_random_grids(instance, name, heuristic, lookahead, known, tie_break):
     assert_twins(name, instance, heuristic, lookahead, known, tie_break)
@@ -69,10 +71,10 @@ def test_twin_traces_are_the_reference_traces_on_random_grids(instance, name, he
 
 def test_handout_example_and_unreachable_target():
     grid = EXAMPLE_1  # handout Figure 2
-    for name in PLANNERS:
+    for name in ALGORITHMS:
         assert_twins(name, (grid, (4, 2), (4, 4)), lookahead=3)
     walled = Gridworld.from_strings(["..@..", "..@..", "..@.."])  # the target lies behind a wall
-    for name in PLANNERS:
+    for name in ALGORITHMS:
         twin = assert_twins(name, (walled, (0, 0), (2, 4)), lookahead=2)
         assert not twin.reached and twin.trace.searches[-1].path == []
 
@@ -96,7 +98,7 @@ def test_twin_traces_on_the_first_standard_maze(standard_instances):
 @pytest.mark.slow
 def test_twin_traces_on_the_standard_mazes(standard_instances):
     for instance in standard_instances[:5]:
-        for name in PLANNERS:
+        for name in ALGORITHMS:
             for heuristic in ("strong", "weak"):
                 for lookahead in (1, 5, 25):
                     assert_twins(name, (instance.grid, instance.start, instance.target), heuristic, lookahead,
@@ -114,17 +116,17 @@ def test_twin_traces_on_larger_comparison_grids():
 
 def test_counts_only_run_has_no_trace_and_bad_input_is_refused():
     grid = Gridworld.from_strings(["...", ".@.", "..."])
-    run = run_compiled("lrta", grid, (0, 0), (2, 2), record=False)
+    run = run_compiled(grid, (0, 0), (2, 2), "lrta", record=False)
     assert run.reached and run.moves == 4 and run.trajectory is None
     with pytest.raises(ValueError, match="counts only"):
         _ = run.trace
-    for args, message in ((("astar", grid, (0, 0), (2, 2)), "unknown algorithm"),
-                          (("lrta", grid, (1, 1), (2, 2)), "blocked cell"),
-                          (("lrta", grid, (0, 0), (3, 2)), "outside"),
-                          (("lrta_bfs", grid, (0, 0), (2, 2), "strong", 0), "lookahead"),
-                          (("lrta", grid, (0, 0), (2, 2), "manhattan"), "heuristic")):
+    for args, chosen, message in (((grid, (0, 0), (2, 2), "astar"), {}, "unknown algorithm"),
+                                    ((grid, (1, 1), (2, 2), "lrta"), {}, "blocked cell"),
+                                    ((grid, (0, 0), (3, 2), "lrta"), {}, "outside"),
+                                    ((grid, (0, 0), (2, 2), "lrta_bfs"), {"lookahead": 0}, "lookahead"),
+                                    ((grid, (0, 0), (2, 2), "lrta"), {"heuristic": "manhattan"}, "heuristic")):
         with pytest.raises(ValueError, match=message):
-            run_compiled(*args)
+            run_compiled(*args, **chosen)
 
 
 def test_cli_engines_give_the_same_counts(tmp_path):
@@ -201,7 +203,8 @@ def test_random_successor_order_twins(instance, name, lookahead, known, seed):
     world = FogOfWarWorld(grid, start)
     planner = lrta_star_lookahead if name == "lrta_astar" else lrta_star_bfs
     expected = planner(world, start, target, lookahead, "strong", "larger_g", knowledge, successors="random", seed=seed)
-    twin = run_compiled(name, grid, start, target, "strong", lookahead, knowledge, successors="random", seed=seed)
+    twin = run_compiled(grid, start, target, name, heuristic="strong", lookahead=lookahead, knowledge=knowledge,
+                        successors="random", seed=seed)
     assert twin.trace == expected.trace
 
 

@@ -3,7 +3,12 @@
 :func:`run_compiled` runs Korf's LRTA* (``"lrta"``), Koenig's LRTA* with A* or breadth-first
 lookahead (``"lrta_astar"``, ``"lrta_bfs"``) or D* Lite (``"dstar_lite"``) for the fog-of-war agent
 exactly as :func:`reference.solutions.realtime.run_algorithm` does, expansion for expansion
-(SPEC §16; ``tests/compiled/test_compiled_realtime.py`` compares the two). Read the readable planners in
+(SPEC §16; ``tests/compiled/test_compiled_realtime.py`` compares the two), with the signature every
+compiled twin's ``run_compiled`` has: ``(grid, start, target, algorithm, *, settings)``. The readable
+package's public names mirror here (``compiled/X.py`` mirrors ``X.py``): :data:`ALGORITHMS`, the same
+:class:`~reference.solutions.registry.Registry` type (settings keyword-only, the problem to the
+planner's ``run(grid, start, target)``), :func:`lrta_star`, :func:`lrta_star_lookahead`,
+:func:`lrta_star_bfs`, :func:`dstar_lite` and :class:`RealtimeRun`. Read the readable planners in
 ``reference/solutions/realtime/`` first: every function here names the reference method it mirrors,
 and the comments only explain what differs in form.
 
@@ -25,15 +30,17 @@ What differs in form, not in result:
   ``seconds[i] = ticks[i] / ticks of the whole run * CPU seconds of the whole run``.
 
 >>> from reference.world import FogOfWarWorld, Gridworld
->>> from reference.solutions.realtime import dstar_lite
+>>> from reference.solutions import realtime
 >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
->>> [run_compiled(name, grid, (2, 0), (0, 3), lookahead=3).moves for name in PLANNERS]
+>>> [run_compiled(grid, (2, 0), (0, 3), name, lookahead=3).moves for name in ALGORITHMS]
 [5, 5, 5, 5]
->>> run = run_compiled("dstar_lite", grid, (2, 0), (0, 3))
+>>> run = run_compiled(grid, (2, 0), (0, 3), "dstar_lite")
 >>> run.trace.searches[0].path
 [(2, 0), (2, 1), (2, 2), (2, 3), (1, 3), (0, 3)]
->>> run.trace == dstar_lite(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 3)).trace
+>>> run.trace == realtime.dstar_lite(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 3)).trace
 True
+>>> ALGORITHMS.planner("lrta_astar", lookahead=3, heuristic="weak").run(grid, (2, 0), (0, 3)).moves
+5
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ from reference.world.sensing import Knowledge
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
 
 from ..realtime.heuristics import check_heuristic
+from ..registry import Registry, bind
 from .heap import (pack_key, heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_pop, heap_push,
                    heap_update, triple_heap_remove, triple_heap_sift_down, triple_heap_sift_up)
 
@@ -638,6 +646,10 @@ class RealtimeRun:
         """The SPEC §8 trace, with the records the reference planner writes (built on first use)."""
         if self.trajectory is None:
             raise ValueError("this run kept counts only (record=False): it has no trace")
+        # a recorded run has every array (run_compiled sets them together)
+        assert self.agents is not None and self.expanded is not None and self.path is not None
+        assert self.expanded_offsets is not None and self.path_offsets is not None
+        expanded_offsets, path_offsets = self.expanded_offsets, self.path_offsets
         width = self.width
 
         def cells(flat: np.ndarray) -> list[Cell]:
@@ -650,8 +662,8 @@ class RealtimeRun:
         for i, agent in enumerate(cells(self.agents)):
             # D* Lite searches from the target toward the agent; LRTA* from the agent.
             start, goal = (target, agent) if self.algorithm == "dstar_lite" else (agent, target)
-            records.append(SearchRecord(start, goal, expanded[self.expanded_offsets[i]:self.expanded_offsets[i + 1]],
-                                        paths[self.path_offsets[i]:self.path_offsets[i + 1]]))
+            records.append(SearchRecord(start, goal, expanded[expanded_offsets[i]:expanded_offsets[i + 1]],
+                                        paths[path_offsets[i]:path_offsets[i + 1]]))
         return Trace(self.algorithm, self.tie_break, self.reached, cells(self.trajectory), records)
 
     def summary(self) -> dict[str, Any]:
@@ -684,25 +696,75 @@ def warm_up() -> None:
         _ready = True
 
 
-def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong",
-                 lookahead: int = 1, knowledge: Knowledge | None = None, tie_break: str = "larger_g",
-                 record: bool = True, successors: str = "fixed", seed: int = 0) -> RealtimeRun:
-    """Run planner ``name`` (a key of :data:`PLANNERS`) on the true ``grid``, seen through the fog of war.
+def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "lrta_astar", *,
+                 heuristic: str = "strong", lookahead: int = 1, knowledge: Knowledge | None = None,
+                 tie_break: str = "larger_g", record: bool = True, successors: str = "fixed",
+                 seed: int = 0) -> RealtimeRun:
+    """Run the compiled twin of ``algorithm`` on the true ``grid``, seen through the fog of war.
 
-    The arguments are :func:`~reference.solutions.realtime.run_algorithm`'s, with the grid in place
-    of the world object; ``knowledge`` (e.g. ``knowledge_of(grid)``) is what the agent knows before it
-    starts. D* Lite always breaks ties toward the smaller g, as the reference does. ``record=False``:
-    counts and planning time only, no trace (long runs: a trace holds ~30 bytes per move).
-    ``successors``, ``seed``: the lookahead searches' successor order (``LookaheadLRTA``'s).
+    The settings are :func:`~reference.solutions.realtime.run_algorithm`'s, with the grid in place
+    of the world object; a planner ignores those it does not take (``lookahead``, ``successors`` and
+    ``seed`` matter to ``lrta_astar`` and ``lrta_bfs`` only; D* Lite always breaks ties toward the
+    smaller g, as the reference does).
+
+    Parameters
+    ----------
+    grid : Gridworld
+        The true grid; the agent senses it exactly as ``FogOfWarWorld`` does.
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell (free) and of the target.
+    algorithm : {"lrta_astar", "lrta", "lrta_bfs", "dstar_lite"}
+        A key of :data:`ALGORITHMS` (default ``lrta_astar``, the command line's).
+    heuristic : {"strong", "weak"}
+        Manhattan distance, or max(|dx|, |dy|).
+    lookahead : int
+        Expansions per planning episode (at least 1) for ``lrta_astar`` and ``lrta_bfs``.
+    knowledge : Knowledge, optional
+        What the agent knows before it starts (``knowledge_of(grid)``: known terrain).
+    tie_break : {"larger_g", "smaller_g"}
+        The lookahead searches' tie rule.
+    record : bool
+        False keeps the counts and the total planning time only, no trace (long runs: a trace holds
+        ~30 bytes per move).
+    successors : {"fixed", "random"}
+        The lookahead searches' successor order (``LookaheadLRTA``'s); ``seed`` seeds the random one.
+    seed : int
+
+    Returns
+    -------
+    RealtimeRun
+        The counts, the planning time and (``record=True``) the trace as arrays; ``run.trace`` builds
+        the kit's :class:`~reference.world.trace.Trace`, equal to the readable planner's.
+
+    Raises
+    ------
+    ValueError
+        An unknown algorithm, heuristic, tie rule or successor order; a lookahead below 1; a start
+        or target outside the grid, a blocked start; knowledge of another size.
+    RuntimeError
+        A D* Lite invariant broken inside the compiled code (a bug, never a property of the input).
+
+    See Also
+    --------
+    reference.solutions.realtime.run_algorithm : the readable reference this twin mirrors.
+    reference.solutions.realtime.ALGORITHMS : the readable planners by the same names.
+
+    Examples
+    --------
+    >>> from reference.world import Gridworld
+    >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
+    >>> run = run_compiled(grid, (2, 0), (0, 3), "lrta_astar", lookahead=3, heuristic="weak")
+    >>> run.reached, run.moves, run.trace.trajectory[-1]
+    (True, 5, (0, 3))
     """
-    if name not in PLANNERS:
-        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(PLANNERS)}")
+    if algorithm not in PLANNERS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(PLANNERS)}")
     check_heuristic(heuristic)
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be 'larger_g' or 'smaller_g', got {tie_break!r}")
     if successors not in ("fixed", "random"):
         raise ValueError(f"successors must be 'fixed' or 'random', got {successors!r}")
-    if name in ("lrta_astar", "lrta_bfs") and int(lookahead) < 1:
+    if algorithm in ("lrta_astar", "lrta_bfs") and int(lookahead) < 1:
         raise ValueError(f"the lookahead must be at least 1, got {lookahead}")
     height, width = grid.height, grid.width
     for label, cell in (("start", start), ("target", target)):
@@ -716,16 +778,17 @@ def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristi
             raise ValueError("the knowledge given does not have the grid's size")
         known[:] = np.frombuffer(bytes(knowledge.blocked), np.uint8)
     blocked = np.ascontiguousarray(grid.blocked, dtype=np.uint8).ravel()
-    if name == "dstar_lite":
-        tie_break, lookahead = "smaller_g", None
-    elif name == "lrta":
-        lookahead = 1
+    depth: int | None = lookahead   # what the run reports: D* Lite has no lookahead, Korf's is one
+    if algorithm == "dstar_lite":
+        tie_break, depth = "smaller_g", None
+    elif algorithm == "lrta":
+        depth = 1
     target_index = int(target[0]) * width + int(target[1])
     warm_up()
     cpu_began = time.process_time()
-    reached, status, counts, *trace = _run(PLANNERS[name], blocked, known, width, int(start[0]) * width + int(start[1]),
+    reached, status, counts, *trace = _run(PLANNERS[algorithm], blocked, known, width, int(start[0]) * width + int(start[1]),
                                            target_index, heuristic == "weak", tie_break == "larger_g",
-                                           int(lookahead or 1), record, successors == "random",
+                                           int(depth or 1), record, successors == "random",
                                            np.uint64(int(seed) & ((1 << 64) - 1)))
     cpu_seconds = time.process_time() - cpu_began
     if status == G_NOT_DESCENDING:
@@ -734,7 +797,7 @@ def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristi
         raise RuntimeError("D* Lite expanded more than twice the cells in one episode (compiled twin)")
     moves, expansions, episodes, max_expanded, planning_ticks, run_ticks = counts.tolist()
     seconds_per_tick = cpu_seconds / run_ticks if run_ticks > 0 else 0.0  # see the module docstring
-    run = RealtimeRun(name, tie_break, heuristic, lookahead, width, target_index, bool(reached), moves, expansions,
+    run = RealtimeRun(algorithm, tie_break, heuristic, depth, width, target_index, bool(reached), moves, expansions,
                       episodes, max_expanded, planning_ticks * seconds_per_tick)
     if record:
         trajectory, agents, expanded, expanded_end, path, path_end, ticks = trace
@@ -744,3 +807,83 @@ def run_compiled(name: str, grid: Gridworld, start: Cell, target: Cell, heuristi
         run.expanded_offsets = np.concatenate([zero, expanded_end])
         run.path_offsets = np.concatenate([zero, path_end])
     return run
+
+
+# The readable package's planners by the same names and settings (the grid in place of the world,
+# and ``record``): each is run_compiled with its algorithm.
+
+
+def lrta_star(grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong", tie_break: str = "larger_g",
+              knowledge: Knowledge | None = None, *, record: bool = True) -> RealtimeRun:
+    """Korf's LRTA* (lookahead one) for the fog-of-war agent, compiled.
+
+    Parameters and result: :func:`run_compiled`'s, with ``algorithm="lrta"``.
+
+    See Also
+    --------
+    reference.solutions.realtime.lrta_star : the readable reference this twin mirrors.
+    """
+    return run_compiled(grid, start, target, "lrta", heuristic=heuristic, tie_break=tie_break, knowledge=knowledge,
+                        record=record)
+
+
+def lrta_star_lookahead(grid: Gridworld, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
+                        tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
+                        seed: int = 0, *, record: bool = True) -> RealtimeRun:
+    """Koenig's LRTA* with an A* lookahead of ``lookahead`` expansions per planning episode, compiled.
+
+    Parameters and result: :func:`run_compiled`'s, with ``algorithm="lrta_astar"``.
+
+    See Also
+    --------
+    reference.solutions.realtime.lrta_star_lookahead : the readable reference this twin mirrors.
+    """
+    return run_compiled(grid, start, target, "lrta_astar", heuristic=heuristic, lookahead=lookahead,
+                        knowledge=knowledge, tie_break=tie_break, record=record, successors=successors, seed=seed)
+
+
+def lrta_star_bfs(grid: Gridworld, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
+                  tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
+                  seed: int = 0, *, record: bool = True) -> RealtimeRun:
+    """LRTA* whose local search space is the first ``lookahead`` states of a breadth-first search, compiled.
+
+    Parameters and result: :func:`run_compiled`'s, with ``algorithm="lrta_bfs"``.
+
+    See Also
+    --------
+    reference.solutions.realtime.lrta_star_bfs : the readable reference this twin mirrors.
+    """
+    return run_compiled(grid, start, target, "lrta_bfs", heuristic=heuristic, lookahead=lookahead,
+                        knowledge=knowledge, tie_break=tie_break, record=record, successors=successors, seed=seed)
+
+
+def dstar_lite(grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong",
+               knowledge: Knowledge | None = None, *, record: bool = True) -> RealtimeRun:
+    """D* Lite for the fog-of-war agent, searching from the target, compiled.
+
+    Parameters and result: :func:`run_compiled`'s, with ``algorithm="dstar_lite"``.
+
+    See Also
+    --------
+    reference.solutions.realtime.dstar_lite : the readable reference this twin mirrors.
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> from reference.solutions import realtime
+    >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
+    >>> dstar_lite(grid, (2, 0), (0, 3)).trace == realtime.dstar_lite(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 3)).trace
+    True
+    """
+    return run_compiled(grid, start, target, "dstar_lite", heuristic=heuristic, knowledge=knowledge, record=record)
+
+
+#: The twins by the readable package's names (:data:`reference.solutions.realtime.ALGORITHMS`), a
+#: :class:`~reference.solutions.registry.Registry` as there: settings keyword-only (the readable
+#: planner's, and ``record``), the problem to the planner's ``run(grid, start, target)``.
+ALGORITHMS = Registry({
+    "lrta": bind(lrta_star),
+    "lrta_astar": bind(lrta_star_lookahead),
+    "lrta_bfs": bind(lrta_star_bfs),
+    "dstar_lite": bind(dstar_lite),
+})

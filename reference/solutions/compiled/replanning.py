@@ -303,7 +303,7 @@ def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[s
     >>> sorted(allocate_state(4, False, "heap"))[:3], allocate_state(4, False)["buckets"].nbytes  # 32 + 4 * 40
     (['g', 'heap_items', 'heap_keys'], 192)
     """
-    state = {
+    state: dict[str, np.ndarray] = {
         "g": np.full(cells, INFINITY, np.int32),
         "search": np.zeros(cells, np.int32),
         "tree": np.full(cells, -1, np.int32),

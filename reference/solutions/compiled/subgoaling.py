@@ -5,21 +5,32 @@ for line with flat arrays in place of dictionaries (a cell is its index ``row * 
 they build the same trees and walk the same trajectories, episode for episode (tests compare them on
 random maps and on a game map). Only the speed differs (``bench/subgoaling.py``).
 
-* :func:`tree_arrays`: Algorithm 2 on the compiled A*'s heap (:mod:`.astar`: entries keyed
+* :func:`tree_arrays`: Algorithm 2 on the compiled A*'s heap (:mod:`.heap`: entries keyed
   ``(f, tie, stamp)``; here ``f = cost_value(g)`` and ``tie = 0``, so the key is the readable
   ``(cost_value(g), stamp)``) and move table. Costs are exact pairs (two int64 arrays each for ``g``
   and ``g_sub``); line 17 compares pairs, line 13 the doubles ``a + b * SQRT2``, as the readable
   code does. The experiments build the tree of *every* cell of a map with it (the paper's
   preprocessing).
 * :func:`lrta_arrays`: Algorithm 1 (plain LRTA*, lookahead one) and Algorithm 3 (with subgoaling)
-  in one loop, as the readable ``_LookaheadOneAgent`` and ``_SubgoalingAgent`` share theirs. The
+  in one loop, as the readable ``KnownMapLRTA`` and ``SubgoalingLRTA`` share theirs. The
   doubles it compares are computed from the exact pairs by the same two operations as
   :func:`~reference.world.grid.cost_value` (``a + b * SQRT2``; Numba does not fuse them, so the
   doubles are bit-identical to the readable code's, and so are the ties).
-* :func:`run_algorithm` and the ``ALGORITHMS`` of the readable package, by the same names, each
-  returning a :class:`CompiledRun`: the trajectory and the goal of each episode as arrays. The
-  SPEC §8 :class:`~reference.world.trace.Trace` is built only when asked for (``run.trace``):
-  turning a million moves into records costs more than the search.
+* :data:`ALGORITHMS`, :func:`lrta_star`, :func:`lrta_star_subgoaling`, :func:`astar_run` and
+  :class:`KnownMapRun`: the readable package's public names, for the same things (the rule of
+  ``compiled/``: ``compiled/X.py`` mirrors ``X.py``). :data:`ALGORITHMS` is the same
+  :class:`~reference.solutions.registry.Registry` type, settings keyword-only, the problem to the
+  planner's ``run(grid, start, goal)``; :func:`run_compiled` does both in one call, with the
+  signature every compiled twin's ``run_compiled`` has: ``(grid, start, target, algorithm, *,
+  settings)``.
+* A run is a :class:`KnownMapRun` as in the readable package, by the same name and with the same
+  properties (``reached``, ``cost``, ``moves``, ``expansions``, ``episodes``, ``first_goal``,
+  ``first_episode_seconds``, ``total_seconds``, ``trace``), but it keeps the trajectory and the goal
+  of each episode as arrays: the SPEC §8 :class:`~reference.world.trace.Trace` is built only when
+  asked for (``run.trace``), since turning a million moves into records costs more than the search.
+  The twin takes the readable class's name rather than sharing a base class with it, as
+  ``compiled/realtime.py``'s ``RealtimeRun`` does: the two hold different things (records against
+  arrays) and no code is written against a common base, so a base would be one more class to read.
 
 **Memory.** h-values are kept per goal pursued, as the readable code's dictionaries: one row of a
 2-D table per goal (``int32`` straight and diagonal parts plus an ``int32`` stamp: 12 bytes a cell,
@@ -33,23 +44,25 @@ initialisation; clearing 65,000 cells would cost more than a short run).
 >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
 >>> subgoal_tree_arcs(grid, (2, 2), connectivity=4)
 [((2, 2), (0, 3))]
->>> run = run_algorithm("lrta_subgoal", grid, (0, 1), (2, 2), connectivity=4)
+>>> run = run_compiled(grid, (0, 1), (2, 2), "lrta_subgoal", connectivity=4)
 >>> run.trace.trajectory, run.cost, [record.goal for record in run.trace.searches]
 ([(0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (2, 2)], (5, 0), [(0, 3), (0, 3), (2, 2), (2, 2), (2, 2)])
+>>> ALGORITHMS.planner("lrta_subgoal", connectivity=4, max_moves=100).run(grid, (0, 1), (2, 2)).moves
+5
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from functools import partial
 
 import numpy as np
 from numba import njit
 
 from reference.solutions.compiled.heap import triple_heap_pop as _pop_min, triple_heap_sift_up as _sift_up
 from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS, astar_workspace as _search
-from reference.solutions.subgoaling import algorithm_table
+from reference.solutions.registry import Registry, bind
 from reference.world.grid import SQRT2, Cell, Cost, Gridworld, check_connectivity
 from reference.world.trace import SearchRecord, Trace
 
@@ -193,7 +206,36 @@ class CompiledTree:
 
 
 def compiled_tree(grid: Gridworld, goal: Cell, connectivity: int = 8) -> CompiledTree:
-    """The subgoal tree of ``goal`` (Algorithm 2), compiled: the twin of ``build_subgoal_tree``."""
+    """The subgoal tree of ``goal`` (Algorithm 2), compiled.
+
+    Parameters
+    ----------
+    grid : Gridworld
+    goal : Cell
+        The tree's root (a free cell).
+    connectivity : {8, 4}
+
+    Returns
+    -------
+    CompiledTree
+        Its ``arcs`` equal ``build_subgoal_tree(grid, goal, connectivity).arcs``, in the same order.
+
+    Raises
+    ------
+    ValueError
+        A goal blocked or outside the map; a connectivity other than 4 or 8.
+
+    See Also
+    --------
+    reference.solutions.subgoaling.build_subgoal_tree : the readable reference this twin mirrors.
+
+    Examples
+    --------
+    >>> from reference.world.grid import Gridworld
+    >>> tree = compiled_tree(Gridworld.from_strings(["....", ".@@.", "...."]), (2, 2), connectivity=4)
+    >>> tree.arcs, tree.g((0, 1))
+    ([((2, 2), (0, 3))], (5, 0))
+    """
     _check(grid, goal, connectivity)
     width = grid.width
     goal_index = goal[0] * width + goal[1]
@@ -239,7 +281,7 @@ def lrta_arrays(blocked, start, goal, connectivity, move_rows, move_cols, sqrt2,
                 first_rule, sub_start, on_arrival, max_moves, counter, slot_of, slot_stamp,
                 h_straight, h_diagonal, h_stamp, trajectory, goals):
     """LRTA* with lookahead one from cell index ``start`` to ``goal``: the readable
-    ``_LookaheadOneAgent.run``, line for line.
+    ``KnownMapLRTA.plan_episode`` (``step`` and ``choose_goal``) run by the agent core, line for line.
 
     ``first_rule``: :data:`PLAIN` (Algorithm 1: always the goal; ``tree_parent`` is not read),
     :data:`NEAREST` (Algorithm 3, line 5 as written, over ``tree_states``) or :data:`SUB`
@@ -437,14 +479,16 @@ def reserve(cells: int, goals: int = 4, moves: int = 4096) -> None:
 
 
 @dataclass
-class CompiledRun:
-    """A run of the compiled twins: what :class:`~reference.solutions.subgoaling.KnownMapRun` holds,
-    as arrays of cell indices (``trajectory``: the cells the agent stood on; ``episode_goals``: the
+class KnownMapRun:
+    """The twin of :class:`reference.solutions.subgoaling.KnownMapRun` (same name, same properties; why
+    not a shared base: see the module docstring): what the readable run holds, as arrays of cell indices (``trajectory``: the cells the agent stood on; ``episode_goals``: the
     goal pursued in each planning episode; ``expanded``: A*'s expansions, None for the LRTA* family,
     which expands the agent's state once an episode). ``trace`` builds the SPEC §8 trace on demand.
 
     Times are CPU seconds of the compiled calls: ``first_episode_seconds`` is timed by a separate run
-    stopped after its first move (lines 1-5 and one move; fresh tables), ``total_seconds`` by the whole run.
+    stopped after its first move (lines 1-5 and one move; fresh tables), ``total_seconds`` by the whole
+    run (the readable run's per-episode ``planning_seconds`` has no twin: a clock read would cost
+    more than a lookahead-one episode).
     """
 
     algorithm: str
@@ -506,7 +550,7 @@ _NO_TREE = np.empty(0, dtype=np.int64)
 
 
 def _lookahead(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, connectivity: int, tree: CompiledTree | None,
-               first_rule: int, on_arrival: bool, max_moves: int | None) -> CompiledRun:
+               first_rule: int, on_arrival: bool, max_moves: int | None) -> KnownMapRun:
     start_index, goal_index = _indices(grid, start, goal, connectivity)
     blocked = grid.blocked
     if tree is None:   # plain LRTA*: the agent knows the map, so a flood fill tells (untimed, as the readable code)
@@ -517,7 +561,7 @@ def _lookahead(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, connect
         tree_parent, tree_states, sub_start = tree.tree_parent, tree.states, int(tree.sub[start_index])
     if not can_reach or start == goal:
         empty = np.empty(0, dtype=np.int64)
-        return CompiledRun(algorithm, grid.width, np.array([start_index]), empty, start == goal,
+        return KnownMapRun(algorithm, grid.width, np.array([start_index]), empty, start == goal,
                            (0, 0) if start == goal else None, 0.0, 0.0, 0)
     workspace = _workspace(grid.size)
     limit = -1 if max_moves is None else max_moves
@@ -530,14 +574,41 @@ def _lookahead(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, connect
     moves, straight, diagonal, slots = workspace.run(*arguments, limit)
     total = time.process_time() - began
     reached = int(workspace.trajectory[moves]) == goal_index
-    return CompiledRun(algorithm, grid.width, workspace.trajectory[:moves + 1].copy(), workspace.goals[:moves].copy(),
+    return KnownMapRun(algorithm, grid.width, workspace.trajectory[:moves + 1].copy(), workspace.goals[:moves].copy(),
                        reached, (int(straight), int(diagonal)) if reached else None, first, total, slots)
 
 
 def lrta_star(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
-              max_moves: int | None = None) -> CompiledRun:
-    """The twin of :func:`reference.solutions.subgoaling.lrta_star` (Algorithm 1): same arguments, same walk.
+              max_moves: int | None = None) -> KnownMapRun:
+    """Korf's LRTA* with lookahead one on a known map (Algorithm 1), compiled: same arguments, same walk.
 
+    Parameters
+    ----------
+    grid : Gridworld
+        The map; the agent knows it from the start.
+    start, goal : Cell
+        ``(row, col)`` of the agent's first cell and of the goal (both free).
+    connectivity : {8, 4}
+    max_moves : int, optional
+        Stop after this many moves (the run then ends unreached).
+
+    Returns
+    -------
+    KnownMapRun
+        An unreachable goal ends the run at once, unreached (a flood fill tells, untimed).
+
+    Raises
+    ------
+    ValueError
+        A start or goal blocked or outside the map; a connectivity other than 4 or 8.
+
+    See Also
+    --------
+    reference.solutions.subgoaling.lrta_star : the readable reference this twin mirrors.
+    run_compiled : the same by name (``"lrta"``).
+
+    Examples
+    --------
     >>> from reference.world.grid import Gridworld
     >>> run = lrta_star(Gridworld.from_strings(["...", ".@.", "..."]), (1, 0), (1, 2))
     >>> run.trace.trajectory, run.cost
@@ -548,9 +619,48 @@ def lrta_star(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
 
 def lrta_star_subgoaling(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
                          tree: CompiledTree | None = None, first_goal: str = "nearest",
-                         max_moves: int | None = None, switch: str = "any_tree_state") -> CompiledRun:
-    """The twin of :func:`reference.solutions.subgoaling.lrta_star_subgoaling` (Algorithm 3); ``tree``
-    a :class:`CompiledTree` (built here if not given)."""
+                         max_moves: int | None = None, switch: str = "any_tree_state") -> KnownMapRun:
+    """LRTA* with subgoaling on a known map (Algorithm 3), compiled: same arguments, same walk.
+
+    Parameters
+    ----------
+    grid : Gridworld
+    start, goal : Cell
+        ``(row, col)`` of the agent's first cell and of the goal (both free).
+    connectivity : {8, 4}
+    tree : CompiledTree, optional
+        The goal's subgoal tree (:func:`compiled_tree`); built here, untimed, if not given.
+    first_goal : {"nearest", "sub"}
+        Line 5 as written (the tree state nearest the start by h) or ``Sub(start)``.
+    max_moves : int, optional
+        Stop after this many moves (line 8 as written can cycle for ever).
+    switch : {"any_tree_state", "on_arrival"}
+        Line 8 as written, or the next subgoal only on reaching the current one.
+
+    Returns
+    -------
+    KnownMapRun
+        Named ``lrta_subgoal``, plus ``_sub`` and/or ``_arrival`` for the alternatives.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``first_goal`` or ``switch``; a tree built for another goal; a start or goal
+        blocked or outside the map.
+
+    See Also
+    --------
+    reference.solutions.subgoaling.lrta_star_subgoaling : the readable reference this twin mirrors.
+    run_compiled : the same by name (``"lrta_subgoal"`` and its variants).
+
+    Examples
+    --------
+    >>> from reference.world.grid import Gridworld
+    >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
+    >>> run = lrta_star_subgoaling(grid, (0, 1), (2, 2), connectivity=4, switch="on_arrival")
+    >>> run.trace.trajectory[-1], run.first_goal, run.goals_pursued
+    ((2, 2), (0, 3), 2)
+    """
     from reference.solutions.subgoaling import FIRST_GOALS, SWITCHES
 
     if first_goal not in FIRST_GOALS:
@@ -566,9 +676,42 @@ def lrta_star_subgoaling(grid: Gridworld, start: Cell, goal: Cell, connectivity:
                       max_moves)
 
 
-def astar_run(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8) -> CompiledRun:
-    """A* (the compiled :mod:`.astar`, the world's A*'s twin) as one planning episode, then the walk.
-    Timed: the search and the walk back along its tree (not the conversion of expansions into cells)."""
+def astar_run(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8) -> KnownMapRun:
+    """A* on a known map as one planning episode, then the walk, compiled.
+
+    The search is :mod:`.shortest_paths`' A* (the twin of the world's
+    :func:`~reference.solutions.shortest_paths.astar`, ties toward the larger g). Timed: the search
+    and the walk back along its tree (not the conversion of expansions into cells).
+
+    Parameters
+    ----------
+    grid : Gridworld
+    start, goal : Cell
+        ``(row, col)`` of the agent's first cell and of the goal (both free).
+    connectivity : {8, 4}
+
+    Returns
+    -------
+    KnownMapRun
+        One episode: every expansion of the search (``expanded``) and, if found, the path walked.
+
+    Raises
+    ------
+    ValueError
+        A start or goal blocked or outside the map; a connectivity other than 4 or 8.
+
+    See Also
+    --------
+    reference.solutions.subgoaling.astar_run : the readable reference this twin mirrors.
+    run_compiled : the same by name (``"astar"``).
+
+    Examples
+    --------
+    >>> from reference.world.grid import Gridworld
+    >>> run = astar_run(Gridworld.from_strings(["...", ".@.", "..."]), (1, 0), (1, 2), connectivity=4)
+    >>> run.cost, run.episodes, run.trace.trajectory[0]
+    ((4, 0), 1, (1, 0))
+    """
     began = time.process_time()
     start, goal, workspace, found, cost, expansions = _search(grid.blocked, start, goal, connectivity, "larger_g")
     width = grid.width
@@ -579,18 +722,82 @@ def astar_run(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8) -
             path.append(int(workspace.tree[path[-1]]))
     seconds = time.process_time() - began
     trajectory = np.array(path[::-1] if found else [start_index], dtype=np.int64)
-    return CompiledRun("astar", width, trajectory, np.array([goal_index], dtype=np.int64), found,
+    return KnownMapRun("astar", width, trajectory, np.array([goal_index], dtype=np.int64), found,
                        cost if found else None, seconds, seconds, 1, workspace.expanded[:expansions].copy())
 
 
-#: The algorithms by the readable package's names (:func:`reference.solutions.subgoaling.algorithm_table`);
-#: ``tree`` a :class:`CompiledTree`.
-ALGORITHMS: dict[str, Callable[..., CompiledRun]] = algorithm_table(astar_run, lrta_star, lrta_star_subgoaling)
+_SUBGOALING = bind(lrta_star_subgoaling)   # its first_goal and switch fixed by each name below
+
+#: The twins by the readable package's names (:data:`reference.solutions.subgoaling.ALGORITHMS`), a
+#: :class:`~reference.solutions.registry.Registry` as there: each maker takes keyword-only settings
+#: (``connectivity``; ``max_moves`` for the LRTA* family; ``tree``, a :class:`CompiledTree`, and
+#: ``first_goal``, ``switch`` for the subgoaling variants) and its planner runs ``run(grid, start, goal)``.
+ALGORITHMS = Registry({
+    "astar": bind(astar_run),
+    "lrta": bind(lrta_star),
+    "lrta_subgoal": partial(_SUBGOALING, first_goal="nearest"),
+    "lrta_subgoal_sub": partial(_SUBGOALING, first_goal="sub"),
+    "lrta_subgoal_arrival": partial(_SUBGOALING, first_goal="nearest", switch="on_arrival"),
+    "lrta_subgoal_sub_arrival": partial(_SUBGOALING, first_goal="sub", switch="on_arrival"),
+})
+
+#: The settings each planner takes, read once: the registry reads them from the makers' signatures
+#: (~200 us a call, as long as a short compiled run).
+_TAKES = {name: ALGORITHMS.settings(name) for name in ALGORITHMS}
 
 
-def run_algorithm(name: str, grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
-                  tree: CompiledTree | None = None, max_moves: int | None = None) -> CompiledRun:
-    """Run the compiled twin of the algorithm called ``name`` on a known map."""
-    if name not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
-    return ALGORITHMS[name](grid, start, goal, connectivity, tree, max_moves)
+def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "lrta_subgoal", *,
+                 connectivity: int = 8, tree: CompiledTree | None = None,
+                 max_moves: int | None = None) -> KnownMapRun:
+    """Run the compiled twin of ``algorithm`` on the known map ``grid`` from ``start`` to ``target``.
+
+    ``ALGORITHMS.planner(algorithm, **settings).run(grid, start, target)`` with those of the
+    settings the planner takes (A* takes neither ``tree`` nor ``max_moves``, plain LRTA* no ``tree``).
+
+    Parameters
+    ----------
+    grid : Gridworld
+        The map; the agent knows it from the start.
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell and of the goal (both free).
+    algorithm : str
+        A key of :data:`ALGORITHMS`: ``astar``, ``lrta``, ``lrta_subgoal`` (the default),
+        ``lrta_subgoal_sub``, ``lrta_subgoal_arrival``, ``lrta_subgoal_sub_arrival``.
+    connectivity : {8, 4}
+        Moves: eight-connected (no corner cutting) or four-connected.
+    tree : CompiledTree, optional
+        The goal's subgoal tree (:func:`compiled_tree`) for the subgoaling variants; built here if
+        not given (the experiments build it beforehand: it is preprocessing, not planning).
+    max_moves : int, optional
+        Stop the LRTA* family after this many moves (the run then ends unreached); A* ignores it.
+
+    Returns
+    -------
+    KnownMapRun
+        The walk as arrays (``trajectory``, ``episode_goals``), ``reached``, the exact ``cost``, the
+        CPU times; ``run.trace`` builds the SPEC §8 trace, equal to the readable run's.
+
+    Raises
+    ------
+    ValueError
+        An unknown algorithm or connectivity; a start or goal blocked or outside the map; a tree
+        built for another goal.
+
+    See Also
+    --------
+    reference.solutions.subgoaling.run_algorithm : the readable reference this twin mirrors.
+    reference.solutions.subgoaling.ALGORITHMS : the readable planners by the same names.
+
+    Examples
+    --------
+    >>> from reference.world.grid import Gridworld
+    >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
+    >>> run = run_compiled(grid, (0, 1), (2, 2), connectivity=4)
+    >>> run.trace.trajectory, run.cost
+    ([(0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (2, 2)], (5, 0))
+    >>> run_compiled(grid, (0, 1), (2, 2), "astar", connectivity=4).moves
+    5
+    """
+    maker = ALGORITHMS.maker(algorithm)
+    offered = {"connectivity": connectivity, "tree": tree, "max_moves": max_moves}
+    return maker(**{key: value for key, value in offered.items() if key in _TAKES[algorithm]}).run(grid, start, target)

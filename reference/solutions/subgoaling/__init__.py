@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import time
 from functools import partial
-from typing import Callable
 
 from reference.solutions.shortest_paths import astar
 from reference.world.grid import Cell, Cost, Gridworld
@@ -80,26 +79,6 @@ def astar_run(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8) -
     return KnownMapAStar().run(KnownMapWorld(grid, start, connectivity), start, goal)
 
 
-def algorithm_table(astar_run: Callable, lrta_star: Callable, lrta_star_subgoaling: Callable) -> dict[str, Callable]:
-    """The compiled twins' algorithms by name, made from their three entry points
-    (:mod:`reference.solutions.compiled.subgoaling`). Each is called
-    ``(grid, start, goal, connectivity, tree, max_moves)``."""
-
-    def subgoaling(first_goal: str, switch: str = "any_tree_state") -> Callable:
-        return lambda grid, start, goal, connectivity, tree, max_moves: lrta_star_subgoaling(
-            grid, start, goal, connectivity, tree, first_goal, max_moves, switch)
-
-    return {
-        "astar": lambda grid, start, goal, connectivity, tree, max_moves: astar_run(grid, start, goal, connectivity),
-        "lrta": lambda grid, start, goal, connectivity, tree, max_moves:
-            lrta_star(grid, start, goal, connectivity, max_moves),
-        "lrta_subgoal": subgoaling("nearest"),
-        "lrta_subgoal_sub": subgoaling("sub"),
-        "lrta_subgoal_arrival": subgoaling("nearest", "on_arrival"),
-        "lrta_subgoal_sub_arrival": subgoaling("sub", "on_arrival"),
-    }
-
-
 #: The known-map planners by the names traces and the command line use: each maker takes keyword-only
 #: settings (``tree``, ``max_moves``; see :class:`SubgoalingLRTA`) and its planner runs
 #: ``run(KnownMapWorld(grid, start, connectivity), start, goal)``.
@@ -126,6 +105,6 @@ def run_algorithm(name: str, grid: Gridworld, start: Cell, goal: Cell, connectiv
 
 __all__ = [
     "ALGORITHMS", "FIRST_GOALS", "SWITCHES", "KnownMapAStar", "KnownMapLRTA", "KnownMapRun", "SubgoalTree",
-    "SubgoalingLRTA", "algorithm_table", "astar_run", "build_subgoal_tree", "lrta_star", "lrta_star_subgoaling",
+    "SubgoalingLRTA", "astar_run", "build_subgoal_tree", "lrta_star", "lrta_star_subgoaling",
     "run_algorithm",
 ]
