@@ -741,11 +741,6 @@ ALGORITHMS = Registry({
     "lrta_subgoal_sub_arrival": partial(_SUBGOALING, first_goal="sub", switch="on_arrival"),
 })
 
-#: The settings each planner takes, read once: the registry reads them from the makers' signatures
-#: (~200 us a call, as long as a short compiled run).
-_TAKES = {name: ALGORITHMS.settings(name) for name in ALGORITHMS}
-
-
 def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "lrta_subgoal", *,
                  connectivity: int = 8, tree: CompiledTree | None = None,
                  max_moves: int | None = None) -> KnownMapRun:
@@ -798,6 +793,5 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "l
     >>> run_compiled(grid, (0, 1), (2, 2), "astar", connectivity=4).moves
     5
     """
-    maker = ALGORITHMS.maker(algorithm)
-    offered = {"connectivity": connectivity, "tree": tree, "max_moves": max_moves}
-    return maker(**{key: value for key, value in offered.items() if key in _TAKES[algorithm]}).run(grid, start, target)
+    settings = ALGORITHMS.those_taken(algorithm, connectivity=connectivity, tree=tree, max_moves=max_moves)
+    return ALGORITHMS.planner(algorithm, **settings).run(grid, start, target)
