@@ -360,8 +360,11 @@ class _TraceReader:
 
     def indices_inside(self, values, name) -> None:
         """Encoded cells (``row * width + col``): every one inside the grid, else the first one outside."""
-        if values and (min(values) < 0 or max(values) >= self.height * self.width):
-            self.inside([v // self.width for v in values], [v % self.width for v in values], name)
+        height, width = self.height, self.width
+        if height is None or width is None:  # as in inside(): without a grid size there is nothing to hold
+            return
+        if values and (min(values) < 0 or max(values) >= height * width):
+            self.inside([v // width for v in values], [v % width for v in values], name)
 
 
 def _shown(value: Any, limit: int = 80) -> str:
