@@ -212,6 +212,39 @@ def grade_all(folder: str | os.PathLike, out: str | os.PathLike, options: Gradin
 
     ``out`` is made private to the grader (0700, reports 0600). The gradebook is always written, also
     when a grading process dies: its submissions get error reports saying so.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        One entry per student: a submission folder or a notebook (:func:`submission_entries`).
+    out : str or os.PathLike
+        Where each report (``<name>.json`` and ``.txt``) and the gradebook go; made if missing.
+    options : GradingOptions, optional
+        As for :func:`~autograder.grader.grade_submission`; ``workers`` defaults to the machine's
+        cores shared by the ``jobs`` graded at once.
+    jobs : int
+        Submissions graded at the same time (processes).
+    force : bool
+        Grade again a submission whose report of the same content and options is already in ``out``.
+    progress : bool
+        A progress bar on stderr.
+
+    Returns
+    -------
+    pathlib.Path
+        The gradebook.
+
+    Raises
+    ------
+    SandboxSetupError
+        The sandbox cannot start on this machine: no one is graded, and no gradebook is written.
+    OSError
+        ``folder`` cannot be listed, or ``out`` cannot be made or written.
+
+    See Also
+    --------
+    grade_one : one submission's reports (what each job runs).
+    autograder.grader.grade_submission : the grading of one submission.
     """
     from concurrent.futures import ProcessPoolExecutor, as_completed
 

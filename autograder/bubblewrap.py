@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 #: Where the sandbox's own folders appear inside bubblewrap.
@@ -83,13 +84,13 @@ def system_binds(bwrap: str) -> tuple[list[str], list[str]]:
         elif path.is_dir():
             command += ["--ro-bind", str(path), f"/{name}"]
             bound.append(str(path))
-    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
-        command += ["--ro-bind-try", path, path]
+    for system_file in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
+        command += ["--ro-bind-try", system_file, system_file]
     return command, bound
 
 
 def bwrap_command(bwrap: str, python: str, lib: Path, submission: Path, site: Path, scratch_bytes: int,
-                  covered: list[str] = ()) -> list[str]:
+                  covered: Sequence[str] = ()) -> list[str]:
     """The bubblewrap command line that runs ``python`` (arguments follow) in a fresh sandbox.
 
     ``covered``: folders (site-packages) laid over with an empty read-only tmpfs wherever a bound

@@ -31,10 +31,17 @@ import struct
 from array import array
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Sequence, Union
 
 from reference.world.fileio import atomic_write_bytes
 from reference.world.instances import Instance
 from reference.world.trace import encode_trace
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    #: An encoded trace's int32 array: the channel's ``array("i")``, or the compiled twin's NumPy array.
+    IntArray = Union[array, np.ndarray]
 
 #: Each search check: (algorithm, tie_break, the student's function).
 SETTINGS: dict[str, tuple[str, str, str]] = {
@@ -77,11 +84,11 @@ def fingerprint(instance: Instance) -> str:
     return digest.hexdigest()
 
 
-def trajectory_digest(trajectory: array, reached: bool) -> str:
+def trajectory_digest(trajectory: IntArray, reached: bool) -> str:
     return hashlib.blake2b(trajectory.tobytes() + bytes([reached]), digest_size=DIGEST_SIZE).hexdigest()
 
 
-def search_digests(meta: array, expanded: array, paths: array) -> list[str]:
+def search_digests(meta: IntArray, expanded: IntArray, paths: IntArray) -> list[str]:
     """One digest per search of an encoded trace (see :func:`reference.world.trace.encode_trace`)."""
     digests = []
     exp_at = path_at = 0
@@ -99,7 +106,7 @@ def search_digests(meta: array, expanded: array, paths: array) -> list[str]:
     return digests
 
 
-def from_encoded(header: dict, arrays: list[array]) -> ExpectedRun:
+def from_encoded(header: dict, arrays: Sequence[IntArray]) -> ExpectedRun:
     """Counts and digests of an encoded trace (the reference's, or a student's)."""
     trajectory, meta, expanded, paths = arrays[:4]
     return ExpectedRun(

@@ -252,7 +252,42 @@ class Replies:
 
 def grade_submission(submission: Submission | str | Path, options: GradingOptions | None = None) -> GradeReport:
     """Grade one submission (a folder or notebook path, or a loaded :class:`Submission`):
-    plan the tasks, run them in the sandbox judging each reply as it arrives, score the checks."""
+    plan the tasks, run them in the sandbox judging each reply as it arrives, score the checks.
+
+    The student's code runs only in sandboxed children (:class:`~autograder.sandbox.Sandbox`); what
+    comes back is judged against the reference's runs, never trusted.
+
+    Parameters
+    ----------
+    submission : Submission, str or pathlib.Path
+        A submission folder (``heap.py``, ``replanning.py``) or notebook, or one already loaded
+        (:func:`~autograder.submission.load_submission`).
+    options : GradingOptions, optional
+        Which instances and checks, the sandbox's limits, workers, progress bar (default: the public
+        instances, every check of the rubric, the rubric's efficiency ratio).
+
+    Returns
+    -------
+    GradeReport
+        One result per check in the rubric's order, the submission's warnings, the time taken;
+        ``.to_text()`` and ``.to_dict()`` are the reports ``ftr grade`` prints and writes.
+
+    Raises
+    ------
+    SubmissionError
+        The path is not a submission that can be read (missing, a link, too large, no code).
+    SandboxSetupError
+        The sandbox cannot start on this machine (one line naming what is missing).
+    SecretSeedMissing
+        Hidden instances asked for without the instructor's secret seed.
+    ValueError
+        None of the checks asked for is in the rubric.
+
+    See Also
+    --------
+    autograder.batch.grade_all : every submission of a folder, with a gradebook (``ftr grade-all``).
+    plan_tasks, run_tasks, score : the three steps.
+    """
     began = time.monotonic()
     options = options or GradingOptions()
     if not isinstance(submission, Submission):

@@ -79,7 +79,7 @@ def make_sequences(seed: int, count: int = 24, length: int = 300) -> list[list[l
 def model_answers(sequence: list[list]) -> list[list]:
     """What a correct heap answers: ``[0, value]`` (value, or None) or ``[1, exception name]``."""
     heap: dict[int, tuple] = {}
-    answers = []
+    answers: list[list[object]] = []
     for op, item, priority in sequence:
         key = tuple(priority)
         if op == "push":

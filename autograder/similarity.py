@@ -36,12 +36,15 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
 from .submission import (MAX_BYTES, MAX_FILES, SubmissionError, Unreadable, list_folder, load_submission,
                          notebook_statements, read_regular)
+
+if TYPE_CHECKING:
+    from copydetect import CodeFingerprint   # copydetect ships no types: mypy reads it as Any
 
 #: copydetect's defaults: a match must span 25 characters of token text ("noise threshold"), and one
 #: of at least 30 is always found ("guarantee threshold": the winnowing window is 30 - 25 + 1 = 6).
@@ -80,7 +83,7 @@ class CodeDocument:
     origin: str                                    # "class" or "corpus"
     text: str
     sources: list[tuple[str, int]] = field(default_factory=list)   # (source name, its first line in text)
-    fingerprint: object | None = None                             # copydetect.CodeFingerprint
+    fingerprint: CodeFingerprint = None                           # set by code_document
     hashes: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
     occurrences: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
     positions: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))

@@ -274,6 +274,26 @@ def load_submission(path: str | os.PathLike) -> Submission:
     """Read a submission folder or notebook (see the module docstring).
 
     The path itself must not be a symbolic link (a batch's entries are never followed either).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A folder holding ``heap.py`` and ``replanning.py``, or a notebook (``.ipynb``).
+
+    Returns
+    -------
+    Submission
+        Its name, kind (folder or notebook), the files the sandbox receives and any warnings.
+
+    Raises
+    ------
+    SubmissionError
+        One line saying why the path cannot be graded: missing, unreadable, a link, not a folder or a
+        notebook, over the size limits, or no code.
+
+    See Also
+    --------
+    autograder.grader.grade_submission : grades what this reads.
     """
     path = Path(path)
     try:

@@ -240,7 +240,7 @@ def draw_known_map(args: argparse.Namespace) -> int:
         raise _replay_error(error, args) from None
     except ValueError as error:  # a window outside the map
         raise UsageError(str(error)) from None
-    save_figure(ax.figure, args.out, dpi=args.dpi)
+    save_figure(ax.figure.figure, args.out, dpi=args.dpi)  # the root Figure (Axes.figure may be a SubFigure)
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
@@ -269,7 +269,7 @@ def draw(args: argparse.Namespace) -> int:
             view = search_view(grid, trace, args.search - 1 if args.search > 0 else args.search)
             window = window_around(view.agent, args.zoom, grid) if args.zoom is not None else args.window
             drawn = draw_search(view, numbers=args.numbers, window=window, hidden_walls=args.hidden_walls)
-            figure = drawn.axes.get_figure()
+            figure = drawn.axes.figure.figure
         else:
             steps = len(trace.trajectory)
             if not -steps <= args.step < steps:
@@ -277,7 +277,7 @@ def draw(args: argparse.Namespace) -> int:
             agent = tuple(trace.trajectory[args.step])
             window = window_around(agent, args.zoom, grid) if args.zoom is not None else args.window
             views = draw_knowledge_views(grid, trace, args.step, window=window)
-            figure = views.axes[0].get_figure()
+            figure = views.axes[0].figure.figure
     except ReplayError as error:
         raise _replay_error(error, args) from None
     except ValueError as error:  # a window outside the grid

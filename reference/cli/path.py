@@ -132,7 +132,7 @@ def _draw(args: argparse.Namespace, terrain, scenario, index: int, result) -> No
              f"{result.expansions:,} expansions")
     ax = draw_game_map(terrain, result.path, result.expanded, scenario.start, scenario.target, title=title,
                        zoom=args.zoom)
-    save_figure(ax.figure, args.draw)
+    save_figure(ax.figure.figure, args.draw)  # the root Figure (Axes.figure may be a SubFigure)
     if not args.jsonl:
         print(f"picture written to {args.draw}")
 

@@ -202,22 +202,24 @@ def build_bundle(out: Path) -> int:
 #: The autograder's modules for instructors only: batch grading, Gradescope, exporting the reference
 #: solution, copy detection (which names nbgrader's solution markers). The self-check needs none of them.
 INSTRUCTOR_ONLY = frozenset({"batch.py", "export.py", "gradescope.py", "similarity.py", "similarity_page.py"})
+KEEP_ALL: frozenset[str] = frozenset()   # leave nothing out
 
 
 def _write_bundle(out: Path) -> None:
-    copies = [
-        (KIT_ROOT / "starter", out / "starter", ("*.py", "*.md")),
-        (KIT_ROOT / "reference" / "world", out / "reference" / "world", ("*.py",)),
+    # (from, to, the names to copy, the names to leave out)
+    copies: list[tuple[Path, Path, tuple[str, ...], frozenset[str]]] = [
+        (KIT_ROOT / "starter", out / "starter", ("*.py", "*.md"), KEEP_ALL),
+        (KIT_ROOT / "reference" / "world", out / "reference" / "world", ("*.py",), KEEP_ALL),
         (KIT_ROOT / "autograder", out / "autograder", ("*.py",), INSTRUCTOR_ONLY),
-        (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",)),
-        (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen")),
-        (KIT_ROOT / "mazes" / "handout", out / "mazes" / "handout", ("*.map", "*.scen")),
-        (KIT_ROOT / "mazes" / "handmade", out / "mazes" / "handmade", ("*.map", "*.scen", "*.md")),
-        (KIT_ROOT / "course" / "handout", out / "handout", ("*.md",)),
-        (KIT_ROOT / "course" / "handout" / "figures", out / "handout" / "figures", ("*.png",)),
+        (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",), KEEP_ALL),
+        (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen"), KEEP_ALL),
+        (KIT_ROOT / "mazes" / "handout", out / "mazes" / "handout", ("*.map", "*.scen"), KEEP_ALL),
+        (KIT_ROOT / "mazes" / "handmade", out / "mazes" / "handmade", ("*.map", "*.scen", "*.md"), KEEP_ALL),
+        (KIT_ROOT / "course" / "handout", out / "handout", ("*.md",), KEEP_ALL),
+        (KIT_ROOT / "course" / "handout" / "figures", out / "handout" / "figures", ("*.png",), KEEP_ALL),
     ]
-    for source, target, patterns, *leave_out in copies:
-        _copy_matching(source, target, patterns, *leave_out)
+    for source, target, patterns, leave_out in copies:
+        _copy_matching(source, target, patterns, leave_out)
     shutil.copyfile(KIT_ROOT / "reference" / "__init__.py", out / "reference" / "__init__.py")
     (out / "course").mkdir(exist_ok=True)
     shutil.copyfile(KIT_ROOT / "course" / "rubric.toml", out / "course" / "rubric.toml")

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from reference.experiments.report import format_table
 
 from ._common import add_algorithm_arguments, add_instance_arguments, load_instances
+
+if TYPE_CHECKING:
+    from reference.world.trace_arrays import TraceArrays
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from reference.world.fileio import atomic_write_text
+    from reference.world.trace import Trace
 
     instances = load_instances(args)
     rows, traces = [], []
@@ -39,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     # folder run of the same scenario file numbers it.
     first_number = args.index if args.scen else 0
     for number, instance in enumerate(instances, start=first_number):
+        trace: Trace | TraceArrays
         if args.engine == "compiled":  # arrays; the contract's Trace only when --trace asks for it
             from reference.solutions.compiled.replanning import run_compiled
 
@@ -53,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         rows.append([number, instance.name, "yes" if trace.reached else "NO", summary["searches"],
                      summary["expansions"], summary["moves"]])
         if args.trace:
-            traces.append((trace.to_trace() if args.engine == "compiled" else trace).to_dict())
+            traces.append((trace if isinstance(trace, Trace) else trace.to_trace()).to_dict())
     if not args.jsonl:
         print(f"{args.algorithm} A*, ties to {args.tie_break.replace('_', ' ')}")
         print(format_table(["maze", "name", "reached", "searches", "expansions", "moves"], rows))

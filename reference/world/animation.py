@@ -38,14 +38,15 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
+from matplotlib.animation import FuncAnimation
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
 
 from .fileio import atomic_write_bytes
-from .grid import Cell, Gridworld
+from .grid import Cell, Gridworld, as_cell
 from .map_pictures import TERRAIN_COLOURS, TRAIL_COLOUR, draw_tree_arcs, terrain_colours, terrain_of
 from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, NEW_WALL, PATH_COLOUR, TARGET_COLOUR, TRAIL, WHITE,
                        add_legend, known_array, legend_handle, target_of)
@@ -53,6 +54,9 @@ from .replay import search_contexts
 from .sensing import Knowledge
 from .terrain import TERRAIN_NAMES
 from .trace import ALGORITHMS, Trace
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 SEARCHED = (0.45, 0.7, 1.0)         # cells the current search expanded, in its own frame
 SEARCHED_FAINT = (0.82, 0.9, 1.0)   # ... and while the agent walks the path it found
@@ -92,7 +96,7 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
     if moves_per_frame < 1:
         raise ValueError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
     contexts = search_contexts(grid, trace, connectivity, known_map)
-    agent = tuple(trace.trajectory[0])
+    agent = as_cell(trace.trajectory[0])
     if known_map:  # every wall known from the start, none to see: one array serves every frame
         known = grid.blocked.copy()
 
@@ -121,7 +125,7 @@ def run_frames(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fram
     for context in contexts:
         record = trace.searches[context.index]
         number = context.index + 1
-        path = [tuple(c) for c in record.path]
+        path = [as_cell(c) for c in record.path]
         to_go = total_moves - (len(trail) - 1)  # what the agent will walk, not what it planned
         found = (f"path {_count(len(path) - 1, 'move')}; {to_go} moves to go" if path
                  else "no path: the target cannot be reached")
@@ -271,8 +275,9 @@ class RunPlayer:
 
 
 def animate_run(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_frames: int | None = 300,
-                interval: int = 250, size: float = 5.0, connectivity: int = 4, terrain: np.ndarray | None = None,
-                target: Cell | None = None, tree_arcs: Sequence[tuple[Cell, Cell]] = ()):
+                interval: int = 250, size: float = 5.0, connectivity: int = 4,
+                terrain: np.ndarray | Gridworld | None = None, target: Cell | None = None,
+                tree_arcs: Sequence[tuple[Cell, Cell]] = ()) -> RunAnimation:
     """A :class:`matplotlib.animation.FuncAnimation` of the whole run, ``interval`` ms per frame
     (frames as :func:`run_frames` makes them; ``max_frames=None`` keeps every one).
 
@@ -284,24 +289,27 @@ def animate_run(grid: Gridworld, trace: Trace, moves_per_frame: int = 1, max_fra
     The figure is built without pyplot, so nothing pops up; show it with :func:`show_inline`
     or write it with :func:`save_gif`.
     """
-    from matplotlib.animation import FuncAnimation
     from matplotlib.figure import Figure
 
-    known_map = terrain is not None
-    if known_map:
-        terrain = terrain_of(terrain)
-    frames = run_frames(grid, trace, moves_per_frame, max_frames, connectivity, known_map, target)
+    terrain_codes = None if terrain is None else terrain_of(terrain)
+    frames = run_frames(grid, trace, moves_per_frame, max_frames, connectivity, terrain_codes is not None, target)
     aspect = grid.height / grid.width
     height = size * aspect + LEGEND_INCHES + 0.55
     figure = Figure(figsize=(size, height))
     ax = figure.add_subplot()
-    player = RunPlayer(grid, trace, frames, ax, terrain, target, tree_arcs)
+    player = RunPlayer(grid, trace, frames, ax, terrain_codes, target, tree_arcs)
     # the grid on top, the legend in the band of LEGEND_INCHES under it, the title above
     figure.subplots_adjust(left=0.03, right=0.97, top=1 - 0.5 / height, bottom=LEGEND_INCHES / height)
-    animation = FuncAnimation(figure, player.draw, frames=len(frames), interval=interval, blit=False,
-                              repeat=False)
-    animation.player = player  # keeps the frames at hand for callers and tests
-    return animation
+    return RunAnimation(figure, player, interval)
+
+
+class RunAnimation(FuncAnimation):
+    """The animation :func:`animate_run` returns: a :class:`~matplotlib.animation.FuncAnimation` that keeps
+    its :class:`RunPlayer` at hand as ``player`` (the frames and the axes, for callers and tests)."""
+
+    def __init__(self, figure: Figure, player: RunPlayer, interval: int) -> None:
+        super().__init__(figure, player.draw, frames=len(player.frames), interval=interval, blit=False, repeat=False)
+        self.player = player
 
 
 def save_gif(animation, path: str | os.PathLike, fps: int = 4, dpi: int = 80, progress: bool = False) -> Path:

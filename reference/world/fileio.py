@@ -19,6 +19,30 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
 
     The file gets the mode it had, or for a new file the usual one (0666 less the umask); the
     temporary file ``mkstemp`` makes would otherwise leave it readable by its owner only.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write; missing parent folders are made.
+    data : bytes
+        Its whole new content.
+
+    Raises
+    ------
+    OSError
+        The folder cannot be made or written; the temporary file is removed and ``path`` is untouched.
+
+    See Also
+    --------
+    atomic_write_text : the same for text.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "maze.bin"
+    >>> atomic_write_bytes(target, b"@..")
+    >>> target.read_bytes()
+    b'@..'
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -53,5 +77,26 @@ def current_umask() -> int:
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` atomically (see :func:`atomic_write_bytes`)."""
+    """Write ``text`` to ``path`` atomically: a reader sees the old file or the new one, never half of one.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write; missing parent folders are made.
+    text : str
+        Its whole new content.
+    encoding : str
+        How ``text`` becomes bytes (UTF-8 by default).
+
+    Raises
+    ------
+    OSError
+        The folder cannot be made or written (``path`` is untouched).
+    UnicodeEncodeError
+        ``text`` holds a character ``encoding`` cannot write.
+
+    See Also
+    --------
+    atomic_write_bytes : the same for bytes, and how the mode is kept.
+    """
     atomic_write_bytes(path, text.encode(encoding))

@@ -52,6 +52,38 @@ def generate_maze(
     2. Depth-first search from node (0, 0) with random tie breaking carves a perfect maze.
     3. ``extra_openings`` distinct blocked cells are unblocked, chosen uniformly at random.
     4. Start and target are two distinct corridor nodes chosen uniformly at random.
+
+    Parameters
+    ----------
+    seed : int or sequence of int
+        The seed of the maze's own ``numpy.random.default_rng`` (the standard set: ``[2005, number]``).
+    height : int
+        Rows (101 for the standard set).
+    width : int, optional
+        Columns; by default ``height`` (a square maze).
+    extra_openings : int
+        Blocked cells opened after the carving (at most as many as are left blocked).
+
+    Returns
+    -------
+    Maze
+        The grid, the start and the target (two distinct corridor nodes).
+
+    Raises
+    ------
+    ValueError
+        A size below 1 x 1, or one with fewer than two corridor nodes.
+
+    See Also
+    --------
+    standard_maze : maze ``number`` of the standard set.
+    generate_maze_set : a set of mazes written as ``.map`` files and a ``.scen``.
+
+    Examples
+    --------
+    >>> maze = generate_maze(seed=7, height=5, extra_openings=0)
+    >>> maze.grid.height, maze.grid.width, maze.grid.is_blocked(maze.start)
+    (5, 5, False)
     """
     width = height if width is None else width
     if height < 1 or width < 1:
@@ -97,7 +129,31 @@ def generate_maze(
 
 
 def standard_maze(number: int, base_seed: int = STANDARD_BASE_SEED, size: int = STANDARD_SIZE) -> Maze:
-    """Maze ``number`` of the standard set (or of another set with a different base seed)."""
+    """Maze ``number`` of the standard set (or of another set with a different base seed).
+
+    Parameters
+    ----------
+    number : int
+        The maze's number; it is the same maze whatever the size of the set.
+    base_seed : int
+        The set's seed (maze ``number`` uses ``default_rng([base_seed, number])``).
+    size : int
+        Rows and columns.
+
+    Returns
+    -------
+    Maze
+
+    See Also
+    --------
+    generate_maze : the SPEC §3 steps.
+
+    Examples
+    --------
+    >>> maze = standard_maze(3, size=21)
+    >>> maze.grid.height, maze.start != maze.target
+    (21, True)
+    """
     return generate_maze([base_seed, number], height=size, width=size)
 
 
@@ -113,7 +169,39 @@ def generate_maze_set(
 ) -> list[Path]:
     """Write ``maze_00.map`` … and ``mazes.scen`` (line ``i`` is maze ``i``) into ``outdir``.
 
-    Returns the paths written. The scenario's optimal length is the true shortest distance.
+    The scenario's optimal length is the true shortest distance (-1 where the target cannot be
+    reached). Each file is written atomically.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        The folder; made if missing.
+    count : int
+        How many mazes (numbers 0 to ``count - 1``).
+    size : int
+        Rows and columns of each maze.
+    base_seed : int
+        The set's seed (see :func:`standard_maze`).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The maps, in order, then ``mazes.scen``.
+
+    Raises
+    ------
+    OSError
+        ``outdir`` cannot be made or written.
+
+    See Also
+    --------
+    reference.world.maps.read_scen, reference.world.maps.read_map : reading the set back.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> [path.name for path in generate_maze_set(tempfile.mkdtemp(), count=2, size=7)]
+    ['maze_00.map', 'maze_01.map', 'mazes.scen']
     """
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

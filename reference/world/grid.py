@@ -72,6 +72,16 @@ def manhattan(a: Cell, b: Cell) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
+def as_cell(pair: Iterable[int]) -> Cell:
+    """``pair`` as a ``(row, col)`` tuple, whatever it came as (a JSON list, a tuple, a NumPy row).
+
+    >>> as_cell([2, 5])
+    (2, 5)
+    """
+    row, col = pair
+    return (row, col)
+
+
 #: The g-value of a state no search has reached yet: larger than any path length on a grid of fewer
 #: than 2**31 cells. The infinity of the readable code (world, planners). An int, so that every
 #: comparison stays int-to-int, and it fits the 32-bit arrays of the compiled twins. Three other

@@ -85,7 +85,39 @@ def from_scenario(scenario: Scenario, folder: Path, grid_cache: dict[str, Gridwo
 
 
 def load_folder(folder: str | os.PathLike, scen_name: str = "mazes.scen") -> list[Instance]:
-    """Every instance of ``folder/mazes.scen``, maps read from the same folder."""
+    """Every instance of ``folder/mazes.scen``, maps read from the same folder.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        A folder of ``.map`` files and the scenario file naming them.
+    scen_name : str
+        The scenario file's name in ``folder``.
+
+    Returns
+    -------
+    list of Instance
+        One per scenario line, in order, named by its map (each map read once).
+
+    Raises
+    ------
+    MapFormatError
+        No scenario file, a map or scenario line that does not follow the MovingAI format, or a map
+        whose size differs from its line's.
+    InstanceError
+        A start or target outside its grid or on a blocked cell.
+
+    See Also
+    --------
+    load_from_scen : one line of a scenario file, on a map given by path.
+    standard_mazes_dir, handmade_dir : the kit's own folders.
+    reference.world.generator.generate_maze_set : writes such a folder.
+
+    Examples
+    --------
+    >>> [instance.name for instance in load_folder(handout_examples_dir())]
+    ['example1', 'example2', 'example3']
+    """
     folder = Path(folder)
     scen_path = folder / scen_name
     if not scen_path.exists():
@@ -95,7 +127,35 @@ def load_folder(folder: str | os.PathLike, scen_name: str = "mazes.scen") -> lis
 
 
 def load_from_scen(map_path: str | os.PathLike, scen_path: str | os.PathLike, index: int) -> Instance:
-    """Instance ``index`` (0-based line after the header) of a scenario file, on ``map_path``."""
+    """Instance ``index`` (0-based line after the header) of a scenario file, on ``map_path``.
+
+    Parameters
+    ----------
+    map_path : str or os.PathLike
+        The ``.map`` file (the map the line names is not looked up: this one is used).
+    scen_path : str or os.PathLike
+        The ``.scen`` file.
+    index : int
+        The line, 0 for the first after ``version 1``.
+
+    Returns
+    -------
+    Instance
+        Named ``<map stem>#<index>``.
+
+    Raises
+    ------
+    IndexError
+        The scenario file has no line ``index``.
+    MapFormatError
+        A file that is missing or does not follow the MovingAI format.
+    InstanceError
+        The line's start or target lies outside the map or on a blocked cell.
+
+    See Also
+    --------
+    load_folder : every line of a folder's scenario file.
+    """
     scenarios = read_scen(scen_path)
     if not 0 <= index < len(scenarios):
         raise IndexError(f"{scen_path} has {len(scenarios)} scenarios; index {index} does not exist")

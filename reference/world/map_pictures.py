@@ -39,11 +39,12 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from .grid import Cell, Gridworld
+from .grid import Cell, Gridworld, as_cell
 from .pictures import Window, window_or_whole
 from .replay import search_contexts
 from .terrain import GROUND, OUT_OF_BOUNDS, TERRAIN_NAMES, TREES, WATER
@@ -156,8 +157,8 @@ def draw_game_map(
     if title:
         ax.set_title(title)
     if legend:
-        handles = [Patch(facecolor=TERRAIN_COLOURS[code], edgecolor="grey", label=TERRAIN_NAMES[code])
-                   for code in (GROUND, TREES, WATER, OUT_OF_BOUNDS)]
+        handles: list[Artist] = [Patch(facecolor=TERRAIN_COLOURS[code], edgecolor="grey", label=TERRAIN_NAMES[code])
+                                 for code in (GROUND, TREES, WATER, OUT_OF_BOUNDS)]
         handles += ax.get_legend_handles_labels()[0]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
                   fontsize="small", framealpha=0.9)
@@ -199,14 +200,14 @@ def episode_view(grid: Gridworld, trace: Trace, index: int, connectivity: int = 
     if not -count <= index < count:
         raise IndexError(f"the trace has {count} planning episodes; episode {index} does not exist")
     index %= count
-    trail = [tuple(trace.trajectory[0])]
+    trail = [as_cell(trace.trajectory[0])]
     for context in search_contexts(grid, trace, connectivity, known_map=True):
         if context.index == index:
             record = trace.searches[index]
-            final = goal if goal is not None else tuple(trace.searches[-1].goal)
+            final = goal if goal is not None else trace.searches[-1].goal
             return EpisodeView(trace.algorithm, index, count, context.agent, trail,
-                               [tuple(c) for c in record.expanded], [tuple(c) for c in record.path],
-                               tuple(record.goal), tuple(final))
+                               [as_cell(c) for c in record.expanded], [as_cell(c) for c in record.path],
+                               as_cell(record.goal), as_cell(final))
         trail.extend(context.moves)
     raise AssertionError("unreachable: search_contexts yields every search")
 
@@ -272,8 +273,8 @@ def draw_episode(
                  f"{ALGORITHMS.get(view.algorithm, view.algorithm)}, episode {view.index + 1} of {view.episodes:,}: "
                  f"{expansions:,} expansion{'s' * (expansions != 1)}", fontsize=10)
     terrain = terrain_of(world)
-    handles = [Patch(facecolor=TERRAIN_COLOURS[code], edgecolor="grey", label=TERRAIN_NAMES[code])
-               for code in (GROUND, TREES, WATER, OUT_OF_BOUNDS) if (terrain == code).any()]
+    handles: list[Artist] = [Patch(facecolor=TERRAIN_COLOURS[code], edgecolor="grey", label=TERRAIN_NAMES[code])
+                             for code in (GROUND, TREES, WATER, OUT_OF_BOUNDS) if (terrain == code).any()]
     handles += ax.get_legend_handles_labels()[0]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", framealpha=0.9)
     return ax

@@ -128,12 +128,70 @@ def parse_terrain(text: str, source: str = "<map>") -> np.ndarray:
 
 def parse_map(text: str, source: str = "<map>") -> Gridworld:
     """Parse the text of a ``.map`` file into a :class:`Gridworld` for a four-connected ground agent
-    (``.``, ``G``, ``S`` unblocked; ``@``, ``O``, ``T``, ``W`` blocked)."""
+    (``.``, ``G``, ``S`` unblocked; ``@``, ``O``, ``T``, ``W`` blocked).
+
+    Parameters
+    ----------
+    text : str
+        The whole file: the four header lines (``type``, ``height``, ``width``, ``map``), then the rows.
+    source : str
+        The name error messages give the text (a file name).
+
+    Returns
+    -------
+    Gridworld
+
+    Raises
+    ------
+    MapFormatError
+        A header line, a row's length or a character that is wrong, named with ``source`` and the line.
+
+    See Also
+    --------
+    read_map : the same from a file.
+    parse_terrain : every character's terrain, for the game-map modules.
+    format_map : the inverse.
+
+    Examples
+    --------
+    >>> parse_map("type octile\\nheight 2\\nwidth 2\\nmap\\n.T\\n..\\n").to_strings()
+    ['.@', '..']
+    """
     return grid_for(parse_terrain(text, source), GROUND_ONLY)
 
 
 def read_map(path: str | os.PathLike) -> Gridworld:
-    """Read a MovingAI ``.map`` file as a ground agent's grid (see :func:`parse_map`)."""
+    """Read a MovingAI ``.map`` file as a ground agent's grid (see :func:`parse_map`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.map`` file (ASCII).
+
+    Returns
+    -------
+    Gridworld
+
+    Raises
+    ------
+    MapFormatError
+        The file is missing, is not ASCII text, or does not follow the format (the message names the
+        file and the line).
+
+    See Also
+    --------
+    write_map : the inverse.
+    read_terrain : the map's terrain instead of a ground agent's grid.
+    read_scen : the scenario lines (start, target, optimal length) that go with a map.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.map"
+    >>> write_map(Gridworld.from_strings([".@", ".."]), path)
+    >>> read_map(path).to_strings()
+    ['.@', '..']
+    """
     return parse_map(_read_text(path, "ascii", "a text map"), source=str(path))
 
 
@@ -160,7 +218,25 @@ def format_map(grid: Gridworld) -> str:
 
 
 def write_map(grid: Gridworld, path: str | os.PathLike) -> None:
-    """Write ``grid`` as a ``.map`` file (atomically)."""
+    """Write ``grid`` as a ``.map`` file (atomically: see :func:`~reference.world.fileio.atomic_write_text`).
+
+    Parameters
+    ----------
+    grid : Gridworld
+        Written with ``.`` for unblocked and ``@`` for blocked cells.
+    path : str or os.PathLike
+        The file to write; missing parent folders are made.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written.
+
+    See Also
+    --------
+    read_map : the inverse (``read_map(path)`` equals ``grid``).
+    format_map : the text alone.
+    """
     atomic_write_text(path, format_map(grid))
 
 
@@ -201,7 +277,36 @@ def _format_length(length: float) -> str:
 
 
 def parse_scen(text: str, source: str = "<scen>") -> list[Scenario]:
-    """Parse the text of a ``.scen`` file."""
+    """Parse the text of a ``.scen`` file.
+
+    Parameters
+    ----------
+    text : str
+        The whole file: ``version 1``, then one line per instance (tab- or space-separated).
+    source : str
+        The name error messages give the text (a file name).
+
+    Returns
+    -------
+    list of Scenario
+        One per non-empty line, in order; cells as ``(row, col)`` (the file writes x, the column, first).
+
+    Raises
+    ------
+    MapFormatError
+        A missing version line, a line without 9 fields, a field that is not a number, or a start or
+        goal outside the map the line describes.
+
+    See Also
+    --------
+    read_scen : the same from a file.
+    format_scen : the inverse.
+
+    Examples
+    --------
+    >>> parse_scen("version 1\\n0\\ttiny.map\\t3\\t2\\t0\\t1\\t2\\t0\\t3\\n")[0].start
+    (1, 0)
+    """
     lines = text.splitlines()
     if not lines or not lines[0].strip().startswith("version"):
         raise MapFormatError(source, 1, "expected the first line 'version 1'")
@@ -240,7 +345,37 @@ def parse_scen(text: str, source: str = "<scen>") -> list[Scenario]:
 
 
 def read_scen(path: str | os.PathLike) -> list[Scenario]:
-    """Read a MovingAI ``.scen`` file."""
+    """Read a MovingAI ``.scen`` file (see :func:`parse_scen`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.scen`` file (UTF-8).
+
+    Returns
+    -------
+    list of Scenario
+        One per instance line, in order.
+
+    Raises
+    ------
+    MapFormatError
+        The file is missing, is not UTF-8 text, or a line does not follow the format.
+
+    See Also
+    --------
+    write_scen : the inverse.
+    map_beside : where the map a line names is.
+    read_map : the map itself.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.map.scen"
+    >>> write_scen([Scenario(0, "tiny.map", 3, 2, (1, 0), (0, 2), 3.0)], path)
+    >>> read_scen(path)[0].target
+    (0, 2)
+    """
     return parse_scen(_read_text(path, "utf-8", "a text file"), source=str(path))
 
 
@@ -280,5 +415,22 @@ def format_scen(scenarios: list[Scenario]) -> str:
 
 
 def write_scen(scenarios: list[Scenario], path: str | os.PathLike) -> None:
-    """Write a ``.scen`` file (atomically)."""
+    """Write a ``.scen`` file (atomically: see :func:`~reference.world.fileio.atomic_write_text`).
+
+    Parameters
+    ----------
+    scenarios : list of Scenario
+        One line each, in order.
+    path : str or os.PathLike
+        The file to write; missing parent folders are made.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written.
+
+    See Also
+    --------
+    read_scen : the inverse.
+    """
     atomic_write_text(path, format_scen(scenarios))

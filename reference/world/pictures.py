@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from .grid import Cell, Gridworld
+from .grid import Cell, Gridworld, as_cell
 from .replay import SearchAnnotation, SearchContext, annotate_search, heuristic_for, search_contexts
 from .sensing import Knowledge
 from .trace import ALGORITHMS, SearchRecord, Trace
@@ -86,8 +87,8 @@ def observed_cells(grid: Gridworld, visited: Sequence[Cell]) -> set[Cell]:
     """
     seen = set()
     for cell in visited:
-        seen.add(tuple(cell))
-        seen.update(grid.neighbours(tuple(cell)))
+        seen.add(as_cell(cell))
+        seen.update(grid.neighbours(as_cell(cell)))
     return seen
 
 
@@ -99,7 +100,7 @@ def knowledge_after(grid: Gridworld, visited: Sequence[Cell]) -> Knowledge:
     """
     knowledge = Knowledge(grid.height, grid.width)
     for cell in visited:
-        knowledge.observe(n for n in grid.neighbours(tuple(cell)) if grid.blocked[n])
+        knowledge.observe(n for n in grid.neighbours(as_cell(cell)) if grid.blocked[n])
     return knowledge
 
 
@@ -117,9 +118,9 @@ def target_of(trace: Trace) -> Cell | None:
     """The target of a run: the end of its first search that is not the agent's start (the goal of
     a search from the agent, the start of one from the target, as Backward A* and D* Lite search)."""
     if not trace.searches:
-        return tuple(trace.trajectory[-1]) if trace.reached else None
+        return as_cell(trace.trajectory[-1]) if trace.reached else None
     first = trace.searches[0]
-    return tuple(first.goal) if tuple(first.start) == tuple(trace.trajectory[0]) else tuple(first.start)
+    return as_cell(first.goal) if as_cell(first.start) == as_cell(trace.trajectory[0]) else as_cell(first.start)
 
 
 # -- one search, as numbers ----------------------------------------------------------------------
@@ -137,7 +138,7 @@ class SearchView:
     grid: Gridworld
     knowledge: Knowledge
     agent: Cell
-    target: Cell
+    target: Cell | None         # None only for a run with no search that never reached its target
     record: SearchRecord
     annotation: SearchAnnotation
     heuristic: Callable[[Cell], int]
@@ -148,7 +149,7 @@ def _search_view(grid: Gridworld, trace: Trace, context: SearchContext, target: 
     record = trace.searches[context.index]
     heuristic = heuristic_for(trace, context.index, context)
     annotation = annotate_search(record, context.knowledge, heuristic)
-    goal = tuple(record.goal)
+    goal = as_cell(record.goal)
     h_updated = {}
     if trace.algorithm == "adaptive" and record.path and goal in annotation.g:
         # Figure 7: h(s) := g(s_goal) - g(s) for every expanded state
@@ -270,7 +271,7 @@ def _draw_path(ax: Axes, path: Sequence[Cell], width: float = 3.0) -> None:
         ax.plot(cols, rows, color=PATH_COLOUR, linewidth=width, alpha=0.8, solid_capstyle="round", zorder=4)
 
 
-def add_legend(ax: Axes, entries: Sequence[tuple[str, object]], title: str | None = None, columns: int = 3,
+def add_legend(ax: Axes, entries: Sequence[tuple[str, Artist]], title: str | None = None, columns: int = 3,
                fontsize: float = 8) -> None:
     """A legend under ``ax`` with one entry per ``(label, handle)`` (see :func:`legend_handle`)."""
     handles = [handle for _, handle in entries]
@@ -281,7 +282,7 @@ def add_legend(ax: Axes, entries: Sequence[tuple[str, object]], title: str | Non
     legend.set_zorder(10)
 
 
-def legend_handle(kind: str, colour=None) -> object:
+def legend_handle(kind: str, colour=None) -> Artist:
     """A legend handle: ``"cell"`` (a square of ``colour``), ``"hatched"`` (a hidden wall), ``"path"``,
     ``"agent"``, ``"target"``, ``"arrow"`` (a tree pointer)."""
     if kind == "cell":
@@ -305,7 +306,7 @@ CORNER_UPDATED_H = "; green, bottom-right: the h Adaptive A* learns from this se
 
 
 def search_legend_entries(numbers: bool, hidden_walls: bool, updated_h: bool,
-                          ramp: str = "viridis") -> tuple[str | None, list[tuple[str, object]]]:
+                          ramp: str = "viridis") -> tuple[str | None, list[tuple[str, Artist]]]:
     """The key of :func:`draw_search`: a title (what the corners hold, with numbers) and the entries."""
     import matplotlib
 
@@ -434,8 +435,9 @@ def draw_search(
     cell_text: dict[Cell, dict[str, str]] = {}
     arrows: dict[Cell, Cell] = {}
     if numbers:
-        # each corner's text in points: a cell is `size` points wide on the figure
-        size = ax.get_figure().get_size_inches()[0] * ax.get_position().width * 72 / cols
+        # each corner's text in points: a cell is `size` points wide on the figure (the root figure:
+        # a subfigure has no size of its own)
+        size = ax.figure.figure.get_size_inches()[0] * ax.get_position().width * 72 / cols
         fontsize = max(5.0, min(9.0, size / 5.5))
         corner = 0.44
         places = {"g": (-corner, -corner, "left", "top"), "f": (corner, -corner, "right", "top"),
@@ -477,7 +479,7 @@ def draw_search(
 
         if annotation.expanded:
             mappable = ScalarMappable(Normalize(1, max(2, len(annotation.expanded))), matplotlib.colormaps[ramp])
-            ax.get_figure().colorbar(mappable, ax=ax, shrink=0.7, label="expansion order")
+            ax.figure.colorbar(mappable, ax=ax, shrink=0.7, label="expansion order")
     _draw_path(ax, view.record.path, width=_path_width(numbers, rows, cols))
     marks = _mark_agent_and_target(ax, view.agent, view.target, letters=numbers, window=window,
                                    marker_size=_marker_size(rows, cols))
@@ -511,7 +513,7 @@ def current_plan(grid: Gridworld, trace: Trace, step: int) -> list[Cell]:
     for context in search_contexts(grid, trace):
         if context.trajectory_index > step:
             break
-        path = [tuple(c) for c in trace.searches[context.index].path]
+        path = [as_cell(c) for c in trace.searches[context.index].path]
         plan = path[step - context.trajectory_index:] if path else []
     return plan
 
@@ -530,7 +532,7 @@ def draw_knowledge_views(grid: Gridworld, trace: Trace, step: int = 0, axes: Seq
     if not -steps <= step < steps:
         raise IndexError(f"the trajectory has {steps} cells (steps 0..{steps - 1}); step {step} does not exist")
     step %= steps
-    visited = [tuple(c) for c in trace.trajectory[: step + 1]]
+    visited = [as_cell(c) for c in trace.trajectory[: step + 1]]
     agent = visited[-1]
     target = target_of(trace)
     knowledge = knowledge_after(grid, visited)
@@ -576,6 +578,6 @@ def draw_knowledge_views(grid: Gridworld, trace: Trace, step: int = 0, axes: Seq
                          ("not observed yet", legend_handle("cell", UNKNOWN_GREY)),
                          ("cells the agent stood in", legend_handle("cell", TRAIL)),
                          ("the path it follows", legend_handle("path")), *marks], columns=3)
-    axes[0].get_figure().suptitle(f"step {step}: the agent stands in "
+    axes[0].figure.suptitle(f"step {step}: the agent stands in "
                                   f"{cell_name(agent) if grid.height <= 26 else agent}", fontsize=11)
     return KnowledgeViews(axes, colours, step, agent, plan)

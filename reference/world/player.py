@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from .fileio import atomic_write_text
-from .grid import Cell, Gridworld
+from .grid import Cell, Gridworld, as_cell
 from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, MAX_CELLS_WITH_NUMBERS, NEW_WALL, TARGET_COLOUR, TRAIL,
                        target_of)
 from .replay import annotate_search, heuristic_for, search_contexts
@@ -101,8 +101,8 @@ def _numbers(record: SearchRecord, context, trace: Trace, width: int) -> dict[st
     h = [heuristic((i // width, i % width)) if not blocked[i] else -1 for i in range(len(blocked))]
     learned = []
     if trace.algorithm == "adaptive" and record.path:
-        goal = tuple(record.goal)
-        learned = [[s[0] * width + s[1], g_now[goal] - g_now[s]] for s in map(tuple, record.expanded) if s in g_now]
+        goal = as_cell(record.goal)
+        learned = [[s[0] * width + s[1], g_now[goal] - g_now[s]] for s in map(as_cell, record.expanded) if s in g_now]
     return {"g": g_events, "h": h, "learned": learned}
 
 
@@ -116,7 +116,7 @@ def player_data(grid: Gridworld, trace: Trace, numbers: bool | None = None) -> d
     knowledge = Knowledge(height, width)
     seen_cells, seen_steps = [], []
     for step, cell in enumerate(trace.trajectory):
-        for wall in knowledge.observe(n for n in grid.neighbours(tuple(cell)) if grid.blocked[n]):
+        for wall in knowledge.observe(n for n in grid.neighbours(as_cell(cell)) if grid.blocked[n]):
             seen_cells.append(wall)
             seen_steps.append(step)
     searches, expanded, paths, search_numbers = [], [], [], []

@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from .grid import Cell, Gridworld, check_connectivity, manhattan
+from .grid import Cell, Gridworld, as_cell, check_connectivity, manhattan
 from .sensing import AgentBody, FogOfWarWorld, IllegalMoveError, Knowledge, KnownMapWorld, illegal_move
 from .trace import SearchRecord, Trace
 
@@ -146,12 +146,12 @@ def annotate_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cel
     An expanded cell that was never generated (impossible in a correct search) gets no numbers and
     generates nothing.
     """
-    start = tuple(record.start)
+    start = as_cell(record.start)
     g: dict[Cell, int] = {start: 0}
     tree: dict[Cell, Cell] = {}
     generated: list[Cell] = [start]
     for s in record.expanded:
-        s = tuple(s)
+        s = as_cell(s)
         if s not in g:
             continue
         g_next = g[s] + 1
@@ -163,13 +163,13 @@ def annotate_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cel
                 tree[t] = s
     h_values = {cell: h(cell) for cell in generated}
     f_values = {cell: g[cell] + h_values[cell] for cell in generated}
-    return SearchAnnotation([tuple(c) for c in record.expanded], generated, g, h_values, f_values, tree)
+    return SearchAnnotation([as_cell(c) for c in record.expanded], generated, g, h_values, f_values, tree)
 
 
 def heuristic_for(trace: Trace, search_index: int, context: SearchContext) -> Callable[[Cell], int]:
     """The h-values search ``search_index`` used: Manhattan to its goal, or for Adaptive A* the values
     learned by the earlier searches where there are any (SPEC §7)."""
-    goal = tuple(trace.searches[search_index].goal)
+    goal = as_cell(trace.searches[search_index].goal)
     learned = context.learned_h if trace.algorithm == "adaptive" else {}
 
     def h(cell: Cell) -> int:
@@ -196,7 +196,7 @@ def search_contexts(grid: Gridworld, trace: Trace, connectivity: int = 4,
         context = SearchContext(index, replay.agent, len(replay.trajectory) - 1, knowledge, dict(learned))
         if trace.algorithm == "adaptive" and record.path:
             annotation = annotate_search(record, context.knowledge, heuristic_for(trace, index, context))
-            goal = tuple(record.goal)
+            goal = as_cell(record.goal)
             if goal in annotation.g:
                 for cell in annotation.expanded:
                     if cell in annotation.g:
@@ -214,7 +214,7 @@ def walked_trajectory(grid: Gridworld, trace: Trace, connectivity: int = 4, know
     A faithful trace records this very trajectory; :func:`first_difference` says where one does not.
     Raises :class:`ReplayError` for a path that cannot be walked.
     """
-    walked = [tuple(trace.trajectory[0])]
+    walked = [as_cell(trace.trajectory[0])]
     for context in search_contexts(grid, trace, connectivity, known_map):
         walked.extend(context.moves)
     return walked
@@ -228,7 +228,7 @@ def first_difference(walked: list[Cell], recorded: list[Cell]) -> str | None:
     >>> first_difference([(0, 0), (0, 1)], [(0, 0)])
     'the trajectory ends after 0 moves, the paths walk 1'
     """
-    recorded = [tuple(cell) for cell in recorded]
+    recorded = [as_cell(cell) for cell in recorded]
     for step, (mine, theirs) in enumerate(zip(walked, recorded)):
         if mine != theirs:
             return f"at step {step} the trajectory says {theirs}, the paths walk to {mine}"

@@ -79,6 +79,28 @@ class FogOfWarWorld:
     dictionary once a cell has been asked, and checks nothing (``visited`` stays empty). The tests
     run every planner with the checks on.
 
+    Parameters
+    ----------
+    grid : Gridworld
+        The true grid (the world keeps its ``blocked`` array; the agent never sees it).
+    start : Cell
+        ``(row, col)`` of the agent's first cell.
+    check_moves : bool
+        False: trust the agent (no :class:`IllegalMoveError`, no ``visited``).
+
+    Raises
+    ------
+    ValueError
+        ``start`` lies outside the grid or is blocked.
+
+    See Also
+    --------
+    KnownMapWorld : the world of the planners that know the map.
+    AgentBody : the agent that walks through a world by the SPEC's rules.
+    reference.world.replay.AgentReplay : a recorded run walked again through this world.
+
+    Examples
+    --------
     >>> grid = Gridworld.from_strings(["..@", "..."])
     >>> trusted = FogOfWarWorld(grid, (0, 1), check_moves=False)
     >>> trusted.sense((0, 1)), trusted.sense((1, 0)), trusted.visited     # a jump, not refused
@@ -101,6 +123,24 @@ class FogOfWarWorld:
         self._blocked_around: dict[Cell, list[Cell]] = {}
 
     def sense(self, cell: Cell) -> list[Cell]:
+        """The agent stands in ``cell`` and looks around (SPEC §4).
+
+        Parameters
+        ----------
+        cell : Cell
+            The agent's cell: ``start`` the first time, then its last cell or one move from it.
+
+        Returns
+        -------
+        list of Cell
+            The blocked cells among its four neighbours (east, south, west, north).
+
+        Raises
+        ------
+        IllegalMoveError
+            With ``check_moves``: a first cell other than ``start``, a jump, or a step outside the
+            grid or into a blocked cell.
+        """
         if not self.check_moves:  # a trusted agent (long experiments): the answer is a dictionary look-up
             around = self._blocked_around.get(cell)
             if around is None:
@@ -170,6 +210,27 @@ class KnownMapWorld:
     saying why (:func:`illegal_move`). ``sense`` returns the blocked cells one move away, which the
     agent knew already. ``visited``: the cells the agent stood in, start first.
 
+    Parameters
+    ----------
+    grid : Gridworld
+        The map, known to the agent in full (:meth:`knowledge`).
+    start : Cell
+        ``(row, col)`` of the agent's first cell.
+    connectivity : {8, 4}
+        Eight-connected (diagonals of cost √2, no corner cutting) or four-connected moves.
+
+    Raises
+    ------
+    ValueError
+        ``start`` lies outside the grid or is blocked, or ``connectivity`` is neither 4 nor 8.
+
+    See Also
+    --------
+    FogOfWarWorld : the handout's world, where the agent sees only its neighbours.
+    reference.world.grid.successors : the moves this world allows.
+
+    Examples
+    --------
     >>> world = KnownMapWorld(Gridworld.from_strings(["...", ".@."]), (0, 0))
     >>> world.knowledge().known_blocked(), world.sense((0, 0))
     ([(1, 1)], [(1, 1)])
@@ -201,6 +262,11 @@ class KnownMapWorld:
         return Knowledge.of_map(self.blocked)
 
     def sense(self, cell: Cell) -> list[Cell]:
+        """The agent stands in ``cell``: ``start`` the first time, then its last cell or one move from it.
+
+        Returns the blocked cells one move away (by ``connectivity``), or raises
+        :class:`IllegalMoveError` naming why ``cell`` is not such a move (:func:`illegal_move`).
+        """
         here = (int(cell[0]), int(cell[1]))
         if not self.visited:
             if here != self.start:

@@ -125,6 +125,32 @@ class Trace:
 
     @classmethod
     def load(cls, path: str | os.PathLike, height: int | None = None, width: int | None = None) -> Trace:
+        """Read a trace from a JSON file and check it (:func:`read_trace`).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The JSON file (:meth:`save` writes one).
+        height, width : int, optional
+            The grid's size; given both, every cell must lie inside it.
+
+        Returns
+        -------
+        Trace
+
+        Raises
+        ------
+        TraceFormatError
+            The file is missing, is not JSON, or is not a trace; the message starts with the path.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.json"
+        >>> Trace("forward", "larger_g", True, [(0, 0)]).save(path)
+        >>> Trace.load(path, height=1, width=1).reached
+        True
+        """
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8")
@@ -146,6 +172,34 @@ def read_trace(data: Any, height: int | None = None, width: int | None = None) -
     The autograder reads every returned trace with the same rules and messages: :func:`encode_trace`
     in the sandboxed child, :func:`check_encoded_trace` in the grader.
 
+    Parameters
+    ----------
+    data : Trace, dict or object
+        The would-be trace: ``algorithm``, ``tie_break``, ``reached``, ``trajectory`` and ``searches``
+        (each with ``start``, ``goal``, ``expanded``, ``path``), as keys or attributes.
+    height, width : int, optional
+        The grid's size; given both, every cell must lie inside it.
+
+    Returns
+    -------
+    Trace
+        The same run with every cell a ``(row, col)`` tuple of ints.
+
+    Raises
+    ------
+    TraceFormatError
+        The first field that is missing or wrong, named by its path (``searches[2].path[5]: ...``).
+
+    See Also
+    --------
+    Trace.load : a trace read from a JSON file with these rules.
+    encode_trace, check_encoded_trace : the autograder's halves of the same rules.
+
+    Examples
+    --------
+    >>> read_trace({"algorithm": "forward", "tie_break": "larger_g", "reached": True,
+    ...             "trajectory": [[0, 0], [0, 1]], "searches": []}).trajectory
+    [(0, 0), (0, 1)]
     >>> read_trace({"algorithm": "forward", "tie_break": "larger_g", "reached": True,
     ...             "trajectory": [[0, 0], [0, 7]], "searches": []}, height=2, width=5)
     Traceback (most recent call last):
@@ -196,6 +250,37 @@ def check_encoded_trace(header: Mapping, arrays: list[array], height: int, width
     """The grader's check of an encoded trace from an untrusted child: the fields by :func:`read_trace`'s
     rules and messages (cells named by position), then that the arrays add up.
 
+    Parameters
+    ----------
+    header : Mapping
+        ``{algorithm, tie_break, reached, searches}`` as :func:`encode_trace` makes it (``searches``:
+        how many).
+    arrays : list of array.array
+        The trajectory, the per-search ``(start, goal, number expanded, path length)``, all expansions
+        and all paths, as cell indices ``row * width + col`` (:func:`encode_trace`'s layout).
+    height, width : int
+        The grid's size: every cell must lie inside it.
+
+    Returns
+    -------
+    None
+        The trace is well formed; :func:`decode_trace` may read it.
+
+    Raises
+    ------
+    TraceFormatError
+        The first field that is wrong, with :func:`read_trace`'s message for it, or arrays whose
+        lengths do not add up.
+
+    See Also
+    --------
+    encode_trace : the child's half (validates, then encodes).
+    read_trace : the same rules on a decoded trace.
+
+    Examples
+    --------
+    >>> check_encoded_trace({"algorithm": "forward", "tie_break": "larger_g", "reached": True, "searches": 0},
+    ...                     [array("i", [0, 1]), array("i"), array("i"), array("i")], 3, 3)
     >>> check_encoded_trace({"algorithm": "forward", "tie_break": "larger_g", "reached": True, "searches": 0},
     ...                     [array("i", [0, 99]), array("i"), array("i"), array("i")], 3, 3)
     Traceback (most recent call last):
@@ -360,8 +445,11 @@ class _TraceReader:
 
     def indices_inside(self, values, name) -> None:
         """Encoded cells (``row * width + col``): every one inside the grid, else the first one outside."""
-        if values and (min(values) < 0 or max(values) >= self.height * self.width):
-            self.inside([v // self.width for v in values], [v % self.width for v in values], name)
+        height, width = self.height, self.width
+        if height is None or width is None:  # as in inside(): without a grid size there is nothing to hold
+            return
+        if values and (min(values) < 0 or max(values) >= height * width):
+            self.inside([v // width for v in values], [v % width for v in values], name)
 
 
 def _shown(value: Any, limit: int = 80) -> str:
