@@ -331,7 +331,7 @@ def _key_less(a1, a2, b1, b2):
 
 # D* Lite's packed keys. U's priority (k1, k2, stamp) as one int64 that sorts the same way: one
 # integer comparison per heap step and one array moved, where the three-part keys cost three arrays
-# and up to three comparisons (measured: docs/speed.md, "D* Lite's packed keys"). On a grid of
+# and up to three comparisons (docs/speed.md, "Packed keys for the known-map A* and D* Lite"). On a grid of
 # ``cells < 2**18`` cells, with ``b`` the bits of ``cells`` and ``s = b + 1`` the stamp's bits:
 #
 #     key = (((k1 << (s + 1)) + k2) << s) + stamp,   0 <= stamp < 2**s,  0 <= k2 < 2**(s + 1),

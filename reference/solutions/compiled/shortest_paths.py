@@ -16,7 +16,7 @@ with flat arrays in place of dictionaries:
 * :func:`astar_packed` packs that key into one int64 (:func:`key_plan` says how, and why the order is
   exactly the same) and keeps OPEN in the packed heap of :mod:`.heap`: one integer comparison per
   heap step and 12 bytes moved, where the three-part keys cost up to three comparisons of doubles and
-  32 bytes (about half the time on long searches: docs/speed.md, "The known-map A* on packed keys").
+  32 bytes (about half the time on long searches: docs/speed.md, "Packed keys for the known-map A* and D* Lite").
   A search whose costs outgrow the plan's bits starts again in :func:`astar_arrays`, the same search on
   the heap of ``(f, tie, stamp)`` triples (:func:`~.heap.triple_heap_pop`).
 
@@ -28,9 +28,8 @@ with flat arrays in place of dictionaries:
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -257,8 +256,8 @@ def key_plan(height: int, width: int, connectivity: int) -> KeyPlan | None:
     * stamp: one per g-improvement; h is consistent, so no cell is expanded twice, and a search makes
       at most ``connectivity · cells`` of them.
 
-    The digits multiply to less than ``2**63``; ``largest`` is the largest V that leaves (at most
-    ``2**48 / scale``). A search with an f at or above it stops, and runs again on three-part keys.
+    ``largest`` is the largest V the other digits leave (``F * rank_count * stamp_count < 2**63``, and
+    ``V * scale <= 2**48``). A search with an f at or above it stops and runs again on three-part keys.
 
     >>> plan = key_plan(320, 320, 8)    # AR0700SR: 51,360 ranks, 819,202 stamps
     >>> plan.rank_count, plan.stamp_count, plan.scale, plan.largest
