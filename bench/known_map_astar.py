@@ -1,12 +1,14 @@
 """Benchmark: the compiled known-map A* of this kit against another checkout's, in alternating processes.
 
     python bench/known_map_astar.py --baseline /tmp/old-kit            # 300 lines of bg512/AR0011SR, 5 rounds each
+    python bench/known_map_astar.py --baseline /tmp/old-kit --map ../shared/movingai/bgmaps/AR0700SR.map --random 40
 
 Each round starts one process per kit (this one first on odd rounds, the baseline first on even ones);
 a process loads the compiled A* (``astar_cost``: ``compiled/shortest_paths.py``, or ``compiled/astar.py``
 in older checkouts), warms it up on the first line, then times the scenario lines (CPU seconds) and
 prints the expansions and costs, which must agree between the kits. The best and median rounds are
-printed with the ratio this kit / baseline.
+printed with the ratio this kit / baseline. ``--random N`` replaces the scenario lines by N random pairs
+of passable cells (seed 1), for maps without a ``.scen`` file.
 """
 
 from __future__ import annotations
@@ -32,8 +34,18 @@ from reference.world.maps import read_scen, read_terrain
 from reference.world.terrain import passable, scenario_capability
 terrain = read_terrain({map!r})
 problems = []
-for scenario in read_scen({scen!r})[-{lines}:]:
-    problems.append((~passable(terrain, scenario_capability(terrain, scenario.start)), scenario.start, scenario.target))
+if {random}:
+    import numpy as np
+    rng = np.random.default_rng(1)
+    cells = np.argwhere(np.ones(terrain.shape, dtype=bool))
+    while len(problems) < {random}:
+        start, target = (tuple(int(x) for x in cells[i]) for i in rng.integers(len(cells), size=2))
+        blocked = ~passable(terrain, scenario_capability(terrain, start))
+        if not blocked[start] and not blocked[target]:
+            problems.append((blocked, start, target))
+else:
+    for scenario in read_scen({scen!r})[-{lines}:]:
+        problems.append((~passable(terrain, scenario_capability(terrain, scenario.start)), scenario.start, scenario.target))
 astar_cost(*problems[0], connectivity=8)
 began = time.process_time()
 answers = [astar_cost(*problem, connectivity=8) for problem in problems]
@@ -46,9 +58,11 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, required=True, metavar="DIR", help="the other checkout")
     parser.add_argument("--map", type=Path, default=MOVINGAI / "bg512" / "AR0011SR.map")
     parser.add_argument("--lines", type=int, default=300)
+    parser.add_argument("--random", type=int, default=0, metavar="N", help="N random problems instead of the .scen lines")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    code = ONE_PROCESS.format(map=str(args.map), scen=str(args.map) + ".scen", lines=args.lines)
+    map_path = args.map.resolve()  # the processes run in the kits' folders
+    code = ONE_PROCESS.format(map=str(map_path), scen=str(map_path) + ".scen", lines=args.lines, random=args.random)
     kits = {"this kit": REPO, "baseline": args.baseline.resolve()}
     seconds: dict[str, list[float]] = {name: [] for name in kits}
     answers = {}
@@ -60,7 +74,8 @@ def main() -> None:
             spent, answers[name] = json.loads(out)
             seconds[name].append(spent)
         assert answers["this kit"] == answers["baseline"], "the two kits' A* disagree"
-    print(f"{args.map.name}, {args.lines} lines, {sum(a[1] for a in answers['this kit']):,} expansions; CPU s over {args.rounds} rounds")
+    problems = f"{args.random} random problems" if args.random else f"{args.lines} lines"
+    print(f"{args.map.name}, {problems}, {sum(a[1] for a in answers['this kit']):,} expansions; CPU s over {args.rounds} rounds")
     for name, times in seconds.items():
         print(f"  {name}: best {min(times):.3f}, median {statistics.median(times):.3f}")
     print(f"  this kit / baseline: best {min(seconds['this kit']) / min(seconds['baseline']):.2f}, "

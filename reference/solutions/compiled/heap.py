@@ -39,7 +39,8 @@ API of the packed heap (all ``@njit(cache=True)``; call them from Python too, fo
 ``heap_new(item_count)``, ``heap_len``, ``heap_contains(heap, item)``, ``heap_peek(heap)`` (item),
 ``heap_peek_key(heap)``, ``heap_push(heap, item, key)``, ``heap_pop(heap)`` (item),
 ``heap_update(heap, item, key)`` (any direction), ``heap_remove(heap, item)``,
-``heap_clear(heap)`` (O(size), not O(item_count): it forgets only the entries it holds).
+``heap_clear(heap)`` (O(size), not O(item_count): it forgets only the entries it holds),
+``heap_renumber_stamps(heap, stamp_bits)`` (for keys ending in a stamp that is running out).
 Misuse raises like the reference heap: ``IndexError`` (pop or peek an empty heap),
 ``KeyError`` (update or remove an absent item), ``ValueError`` (push an item already present).
 
@@ -230,6 +231,31 @@ def heap_clear(heap):
     for i in range(size[0]):
         pos[items[i]] = -1
     size[0] = 0
+
+
+@njit(cache=True)
+def heap_renumber_stamps(heap, stamp_bits):
+    """Give the entries of a packed heap whose keys end in a ``stamp_bits``-bit stamp the stamps
+    ``0 .. size - 1`` in their present stamp order; returns the size, the next stamp to draw. O(size log size).
+
+    A planner that draws a fresh stamp for every insertion runs out of them after ``2**stamp_bits``;
+    only the order of the stamps in the heap matters, so renumbering them keeps every key's rank
+    among the others (the heap stays valid, nothing moves) and frees ``2**stamp_bits - size`` stamps.
+
+    >>> heap = heap_new(4)
+    >>> heap_push(heap, 0, (7 << 3) + 6); heap_push(heap, 1, (7 << 3) + 5); heap_push(heap, 2, (2 << 3) + 7)
+    >>> heap_renumber_stamps(heap, 3), sorted((heap[0][:3] & 7).tolist())
+    (3, [0, 1, 2])
+    >>> heap_pop(heap), heap_peek_key(heap)     # then 7 << 3 with stamp 0 (was 5), before stamp 1 (was 6)
+    (2, 56)
+    """
+    keys, size = heap[0], heap[3][0]
+    mask = np.int64((1 << stamp_bits) - 1)
+    order = np.argsort(keys[:size] & mask)
+    for new_stamp in range(size):
+        i = order[new_stamp]
+        keys[i] = keys[i] - (keys[i] & mask) + new_stamp
+    return size
 
 
 # -- (f, tie, stamp) keys ----------------------------------------------------------------------------

@@ -8,13 +8,17 @@ with flat arrays in place of dictionaries:
 
 * a cell is its index ``row * width + col``;
 * g is two int64 arrays (straight and diagonal moves): the exact pair, as in the readable code;
-* OPEN is the binary heap of ``(f, tie, stamp)`` keys of :mod:`.heap` (:func:`~.heap.triple_heap_pop`),
-  an array of cell indices with a position array, keyed by ``(f, tie, stamp)`` where
-  ``f = cost_value(g + h)`` and ``tie = -cost_value(g)`` (larger g first) or ``+cost_value(g)``,
-  the doubles computed from the pairs by the same two operations as
-  :func:`~reference.world.grid.cost_value` (``a + b * SQRT2``; Numba does not fuse them, so
-  the doubles are bit-identical). Stamps are unique, so the key is a total order and any correct
-  heap pops the same sequence.
+* OPEN is ordered by the readable keys ``(f, tie, stamp)``: ``f = cost_value(g + h)`` and
+  ``tie = -cost_value(g)`` (larger g first) or ``+cost_value(g)``, the doubles computed from the
+  pairs by the same two operations as :func:`~reference.world.grid.cost_value` (``a + b * SQRT2``;
+  Numba does not fuse them, so the doubles are bit-identical). Stamps are unique, so the key is a
+  total order and any correct heap pops the same sequence.
+* :func:`astar_packed` packs that key into one int64 (:func:`key_plan` says how, and why the order is
+  exactly the same) and keeps OPEN in the packed heap of :mod:`.heap`: one integer comparison per
+  heap step and 12 bytes moved, where the three-part keys cost up to three comparisons of doubles and
+  32 bytes (about half the time on long searches: docs/speed.md, "Packed keys for the known-map A* and D* Lite").
+  A search whose costs outgrow the plan's bits starts again in :func:`astar_arrays`, the same search on
+  the heap of ``(f, tie, stamp)`` triples (:func:`~.heap.triple_heap_pop`).
 
 >>> from reference.world.grid import Gridworld
 >>> result = astar(Gridworld.from_strings(["....", ".@..", "...."]), (2, 0), (0, 3), connectivity=8)
@@ -24,13 +28,17 @@ with flat arrays in place of dictionaries:
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from reference.solutions.shortest_paths import PathResult, blocked_array, check_start_and_goal
 from reference.world.grid import MOVES_8, SQRT2, Cell
 
-from .heap import triple_heap_pop, triple_heap_sift_up
+from .heap import heap_clear, heap_len, heap_new, heap_peek_key, heap_pop, heap_push, heap_update, triple_heap_pop, \
+    triple_heap_sift_up
 
 #: The move table as arrays Numba can index: the eight moves, E, SE, S, ..., NE.
 MOVE_ROWS = np.array([move[0] for move in MOVES_8], dtype=np.int64)
@@ -82,9 +90,27 @@ class Workspace:
         self.tie = np.empty(cells, dtype=np.float64)
         self.stamp = np.empty(cells, dtype=np.int64)
         self.expanded = np.empty(cells, dtype=np.int64)
+        self.packed_heap = heap_new(cells)                   # OPEN of astar_packed
+        self.plans: dict[tuple[int, int, int], KeyPlan | None] = {}
 
     def run(self, blocked: np.ndarray, start: int, goal: int, connectivity: int, larger_g: bool):
-        """One search (see :func:`astar_arrays`); returns ``(found, straight, diagonal, expansions)``."""
+        """One search (see :func:`astar_arrays`); returns ``(found, straight, diagonal, expansions)``.
+
+        On packed keys where the map's size allows them (:func:`key_plan`); a search that outgrows them
+        runs again on three-part keys (the same search, so the same result)."""
+        height, width = blocked.shape
+        shape = (height, width, connectivity)
+        if shape not in self.plans:
+            self.plans = {shape: key_plan(height, width, connectivity)}
+        plan = self.plans[shape]
+        if plan is not None:
+            self.counter += 1
+            status, straight, diagonal, expansions = astar_packed(
+                blocked, start, goal, connectivity, larger_g, MOVE_ROWS, MOVE_COLS, SQRT2, self.counter,
+                self.search, self.g_straight, self.g_diagonal, self.tree, self.packed_heap, self.expanded,
+                plan.ranks, plan.rank_count, plan.scale, plan.largest, plan.stamp_count)
+            if status != OUTGROWN:
+                return status == FOUND, straight, diagonal, expansions
         self.counter += 1
         return astar_arrays(
             blocked, start, goal, connectivity, larger_g, MOVE_ROWS, MOVE_COLS, SQRT2, self.counter,
@@ -167,6 +193,175 @@ def astar_arrays(blocked, start, goal, connectivity, larger_g, move_rows, move_c
         position[heap[i]] = -1
     found = search[goal] == counter
     return found, g_straight[goal], g_diagonal[goal], expansions
+
+
+# -- packed keys -------------------------------------------------------------------------------------
+
+#: astar_packed's status: the goal was found, there is no path, or the costs outgrew the key plan.
+NOT_FOUND, FOUND, OUTGROWN = 0, 1, 2
+
+#: The products ``largest * scale`` stay below this, so that a double's rounding cannot move a floor.
+_FLOOR_LIMIT = 2**48
+
+
+class KeyPlan(NamedTuple):
+    """How :func:`astar_packed` packs ``(f, tie, stamp)`` into ``((F * rank_count) + rank) * stamp_count + stamp``."""
+
+    ranks: np.ndarray   # ranks[p, q]: the rank of the octile cost p + q·√2 (8-connected; unused for 4)
+    rank_count: int     # ranks of h: the tie's digit
+    scale: float        # F = floor(f * scale), a power of two
+    largest: float      # the costs the plan holds: f < largest
+    stamp_count: int    # stamps 0 .. stamp_count - 1
+
+
+_RANK_TABLES: dict[int, np.ndarray] = {}
+
+
+def octile_rank_table(side: int) -> np.ndarray:
+    """``table[p, q]``: the rank of the cost ``p + q·√2`` among all ``(p, q)`` with ``p + q < side``
+    (-1 elsewhere); equal ranks for equal values only (distinct pairs have distinct values).
+
+    >>> octile_rank_table(3).tolist()   # rows p, columns q: 0 < 1 < √2 < 2 < 1+√2 < 2√2
+    [[0, 2, 5], [1, 4, -1], [3, -1, -1]]
+    """
+    if side not in _RANK_TABLES:
+        p, q = np.meshgrid(np.arange(side), np.arange(side), indexing="ij")
+        valid = p + q < side
+        order = np.argsort(p[valid] + q[valid] * SQRT2, kind="stable")
+        ranks = np.empty(len(order), dtype=np.int64)
+        ranks[order] = np.arange(len(order))
+        table = np.full((side, side), -1, dtype=np.int64)
+        table[valid] = ranks
+        _RANK_TABLES.clear()  # one map size at a time
+        _RANK_TABLES[side] = table
+    return _RANK_TABLES[side]
+
+
+def key_plan(height: int, width: int, connectivity: int) -> KeyPlan | None:
+    """The packing of A*'s keys on a ``height`` x ``width`` map, or None when no useful one fits 63 bits.
+
+    Why the packed key orders exactly as ``(f, tie, stamp)`` (the doubles of the readable A*):
+
+    * f: costs are ``a + b·√2`` with integers ``a, b >= 0``. Two different ones below ``V`` differ by at
+      least ``1 / (2V)``: with ``p = a - a'``, ``q = b - b'`` (``q != 0``, else they differ by at least 1),
+      ``|p + q√2| = |p² - 2q²| / |p - q√2| >= 1 / (|p| + |q|√2) >= 1 / (2V)``. So ``F = floor(f · scale)``
+      with ``scale >= 4V`` puts them at least 2 apart before the floor; the doubles are within
+      ``V · 2**-51`` of the true costs and ``scale`` is a power of two (the product is exact), so with
+      ``V · scale <= 2**48`` no rounding moves a floor: F orders the costs, and the doubles, exactly,
+      and equal costs (equal pairs, √2 being irrational) get equal F. Four-connected costs are
+      integers: ``scale = 1``.
+    * tie: under equal f, a larger g is a smaller h (``f = g + h`` exactly), so ``-g`` orders as h,
+      and ``+g`` as h reversed. h is an octile cost ``(p, q)`` with ``p + q`` below the map's longer
+      side (:func:`octile_rank_table` ranks them all), or the Manhattan distance.
+    * stamp: one per g-improvement; h is consistent, so no cell is expanded twice, and a search makes
+      at most ``connectivity · cells`` of them.
+
+    ``largest`` is the largest V the other digits leave (``F * rank_count * stamp_count < 2**63``, and
+    ``V * scale <= 2**48``). A search with an f at or above it stops and runs again on three-part keys.
+
+    >>> plan = key_plan(320, 320, 8)    # AR0700SR: 51,360 ranks, 819,202 stamps
+    >>> plan.rank_count, plan.stamp_count, plan.scale, plan.largest
+    (51360, 819202, 32768.0, 6689.0)
+    >>> key_plan(512, 512, 8).largest, key_plan(101, 101, 4).scale
+    (2048.0, 1.0)
+    """
+    cells = height * width
+    stamp_count = connectivity * cells + 2
+    if connectivity == 4:
+        ranks, rank_count = np.full((1, 1), -1, dtype=np.int64), height + width - 1
+    else:
+        side = max(height, width)
+        ranks, rank_count = octile_rank_table(side), side * (side + 1) // 2
+    f_count = min((2**63 - 1) // (rank_count * stamp_count), _FLOOR_LIMIT)  # F < f_count
+    if connectivity == 4:
+        scale, largest = 1.0, float(f_count)
+    else:  # the power of two that leaves the largest V with scale >= 4V and V * scale <= f_count
+        scale, largest = max(((2.0**k, float(min(2**k // 4, f_count // 2**k))) for k in range(2, 63)),
+                             key=lambda plan: plan[1])
+    if largest < 2:
+        return None
+    return KeyPlan(ranks, rank_count, scale, largest, stamp_count)
+
+
+@njit(cache=True)
+def _packed_key(a, b, d_row, d_col, connectivity, larger_g, stamp, sqrt2, ranks, rank_count, scale, largest,
+                stamp_count):
+    """The packed ``(f, tie, stamp)`` of a cell with g = ``(a, b)`` at ``(d_row, d_col)`` from the goal
+    (see :func:`key_plan`), or -1 when f or the stamp outgrows the plan."""
+    if connectivity == 4:
+        h_a, h_b, rank = d_row + d_col, 0, d_row + d_col
+    else:
+        h_a, h_b = abs(d_row - d_col), min(d_row, d_col)
+        rank = ranks[h_a, h_b]
+    f = float(a + h_a) + float(b + h_b) * sqrt2  # the readable f, bit for bit
+    if f >= largest or stamp >= stamp_count:
+        return np.int64(-1)
+    tie = rank if larger_g else rank_count - 1 - rank
+    return (np.int64(math.floor(f * scale)) * rank_count + tie) * stamp_count + stamp
+
+
+@njit(cache=True)
+def astar_packed(blocked, start, goal, connectivity, larger_g, move_rows, move_cols, sqrt2, counter,
+                 search, g_straight, g_diagonal, tree, heap, expanded, ranks, rank_count, scale, largest, stamp_count):
+    """:func:`astar_arrays` with OPEN in the packed heap ``heap`` of :mod:`.heap` (keys: :func:`key_plan`).
+
+    Returns ``(status, straight, diagonal, expansions)``: status ``FOUND``, ``NOT_FOUND``, or ``OUTGROWN``
+    (a cost or stamp outgrew the plan: nothing is decided, run :func:`astar_arrays`).
+    """
+    height, width = blocked.shape
+    expansions = 0
+    step = 2 if connectivity == 4 else 1  # four-connected: every second move of the table
+    goal_row, goal_col = goal // width, goal % width
+    f_radix = rank_count * stamp_count  # a key's F times f_radix is at most the key
+
+    search[start] = counter
+    g_straight[start] = 0
+    g_diagonal[start] = 0
+    key = _packed_key(0, 0, abs(start // width - goal_row), abs(start % width - goal_col), connectivity, larger_g, 0,
+                      sqrt2, ranks, rank_count, scale, largest, stamp_count)
+    if key < 0:
+        return OUTGROWN, 0, 0, 0
+    heap_push(heap, start, key)
+    stamps = 0
+    status = NOT_FOUND
+    while heap_len(heap) > 0:
+        # while g(goal) > min f over OPEN: F(g(goal)) > F(top) exactly when F(g(goal)) * f_radix > the top key
+        if search[goal] == counter:
+            g_goal = float(g_straight[goal]) + float(g_diagonal[goal]) * sqrt2  # below largest: it was an f
+            if not np.int64(math.floor(g_goal * scale)) * f_radix > heap_peek_key(heap):
+                break
+        s = np.int64(heap_pop(heap))
+        expanded[expansions] = s
+        expansions += 1
+        row, col = s // width, s % width
+        for move in range(0, 8, step):
+            r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
+            if not allowed:
+                continue
+            t = r * width + c
+            new_straight = g_straight[s] + (0 if diagonal else 1)
+            new_diagonal = g_diagonal[s] + (1 if diagonal else 0)
+            new_value = float(new_straight) + float(new_diagonal) * sqrt2
+            if search[t] == counter and not new_value < float(g_straight[t]) + float(g_diagonal[t]) * sqrt2:
+                continue
+            search[t] = counter
+            g_straight[t] = new_straight
+            g_diagonal[t] = new_diagonal
+            tree[t] = s
+            stamps += 1
+            key = _packed_key(new_straight, new_diagonal, abs(r - goal_row), abs(c - goal_col), connectivity, larger_g,
+                              stamps, sqrt2, ranks, rank_count, scale, largest, stamp_count)
+            if key < 0:
+                heap_clear(heap)
+                return OUTGROWN, 0, 0, expansions
+            if heap[2][t] >= 0:  # a key only ever falls here (a lower g, the same h)
+                heap_update(heap, t, key)
+            else:
+                heap_push(heap, t, key)
+    heap_clear(heap)  # leave the position array clean for the next search
+    if search[goal] == counter:
+        status = FOUND
+    return status, g_straight[goal], g_diagonal[goal], expansions
 
 
 #: One workspace per grid size, reused by every search on grids of that size (not thread-safe).
