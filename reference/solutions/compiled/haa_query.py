@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from reference.solutions.compiled.shortest_paths import astar as _compiled_astar
-from reference.solutions.compiled.shortest_paths import move_rule
+from reference.solutions.compiled.shortest_paths import move_rule, octile_rank_table
 from reference.solutions.compiled.heap import heap_contains, heap_len, heap_new, heap_peek_key, heap_pop, heap_push, heap_update
 from reference.solutions.haa.abstraction import Abstraction
 from reference.solutions.haa.capabilities import mask_of
@@ -118,30 +118,6 @@ def _full_map_astar(blocked: np.ndarray, start: Cell, goal: Cell):
 
 # -- key packing -------------------------------------------------------------------------------------
 
-_RANK_TABLES: dict[int, np.ndarray] = {}
-
-
-def octile_rank_table(side: int) -> np.ndarray:
-    """``table[p, q]``: the rank of the cost ``p + q·√2`` among all ``(p, q)`` with ``p + q < side``
-    (-1 elsewhere); equal ranks for equal values only (distinct pairs have distinct values).
-
-    >>> octile_rank_table(3).tolist()   # rows p, columns q: 0 < 1 < √2 < 2 < 1+√2 < 2√2
-    [[0, 2, 5], [1, 4, -1], [3, -1, -1]]
-    """
-    if side not in _RANK_TABLES:
-        p, q = np.meshgrid(np.arange(side), np.arange(side), indexing="ij")
-        valid = p + q < side
-        values = p[valid] + q[valid] * SQRT2
-        order = np.argsort(values, kind="stable")
-        ranks = np.empty(len(values), dtype=np.int64)
-        ranks[order] = np.arange(len(values))
-        table = np.full((side, side), -1, dtype=np.int64)
-        table[valid] = ranks
-        _RANK_TABLES.clear()  # one map size at a time
-        _RANK_TABLES[side] = table
-    return _RANK_TABLES[side]
-
-
 def _bits(n: float) -> int:
     return max(1, math.ceil(math.log2(max(n, 2))))
 
@@ -153,12 +129,12 @@ def key_plan(bound: float, ranks: int, stamps: int) -> tuple[float, float]:
     >>> key_plan(100.0, 10, 10)[0] >= 400
     True
     """
-    free = 63 - _bits(ranks) - _bits(stamps)
-    k = (free + 2) // 2
-    largest = 2.0 ** (free - k)
+    free = 63 - _bits(ranks) - _bits(stamps)          # bits left for floor(value · scale)
+    largest_bits = (free - 2) // 2                     # scale >= 4 · largest and scale · largest <= 2**free,
+    largest = 2.0 ** largest_bits                      # for an odd number of free bits too (scale = 8 · largest)
     if largest < bound:
         raise ValueError(f"costs up to {bound:.0f} do not fit a 63-bit key with {ranks} ranks and {stamps} stamps")
-    return 2.0 ** k, largest
+    return 2.0 ** (free - largest_bits), largest
 
 
 @njit(cache=True)

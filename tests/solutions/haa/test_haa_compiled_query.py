@@ -86,3 +86,8 @@ def test_key_plan_keeps_the_order_within_63_bits_and_refuses_what_does_not_fit()
     assert largest * scale * 2**16 * 2**19 <= 2**63  # value, rank and stamp digits side by side
     with pytest.raises(ValueError, match="do not fit"):
         compiled.key_plan(1e9, ranks=50_000, stamps=300_000)
+    # An odd number of free bits: 50,000 ranks take 16 bits and 600,000 stamps 20, leaving 63 - 36 = 27.
+    # Splitting them 2**12 (largest) and 2**15 (scale) keeps scale >= 4 · largest; 2**13 and 2**14 would not.
+    scale, largest = compiled.key_plan(1000.0, ranks=50_000, stamps=600_000)
+    assert (scale, largest) == (2.0**15, 2.0**12)
+    assert scale >= 4 * largest and largest * scale * 2**16 * 2**20 <= 2**63
