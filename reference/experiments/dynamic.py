@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import time
+import zlib
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -853,9 +854,10 @@ def cap_shares(rows: Sequence[dict]) -> list[dict]:
     for row in rows:
         if str(row["method"]).startswith("pdb") and row.get("actions") not in ("", None):
             groups.setdefault((row["method"], row["setting"]), []).append(row)
-    rng = np.random.default_rng(0)
     table = []
     for (method, level), members in sorted(groups.items(), key=lambda item: (item[0][1], item[0][0])):
+        # Each group draws from its own seed, so adding a level or a method leaves the others' intervals as they were.
+        rng = np.random.default_rng([int(level), zlib.crc32(str(method).encode())])
         counts = np.array([[r["actions"], r["capped_global_actions"], r["intermediate_actions"],
                             r["capped_intermediate_actions"]] for r in members], dtype=float)
         picks = rng.integers(len(members), size=(400, len(members)))
