@@ -95,6 +95,8 @@ DATABASE_ALGORITHMS = tuple(name for name in ALGORITHM_LABELS if name not in SUB
 #: Readable subgoal trees timed per map (their mean, times the free cells, is the readable code's
 #: preprocessing time, set beside the other algorithms' readable preprocessing).
 READABLE_TREE_SAMPLE = 20
+#: The same with the compiled tree builder (the compiled engine's preprocessing comparison).
+COMPILED_TREE_SAMPLE = 1000
 
 #: The paper's numbers (Figure 2: cost, time of the first search and total time in milliseconds).
 PAPER_FIGURE_2 = {"astar": (198, 3.101, 3.101), "lrta": (39_232, 0.001, 34.446), "lrta_subgoal": (220, 0.024, 0.251)}
@@ -188,15 +190,16 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
     return rows
 
 
-def build_database(algorithm: str, grid: Gridworld, seed: int):
-    """The preprocessing of ``algorithm`` (``knn_lrta_RECORDS`` or ``d_lrta_LEVEL``) on ``grid``."""
+def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "python"):
+    """The preprocessing of ``algorithm`` (``knn_lrta_RECORDS`` or ``d_lrta_LEVEL``) on ``grid``, its
+    searches run by ``engine`` (the same database either way)."""
     from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
     from reference.solutions.subgoaling.knn_lrta import build_knn_database
 
     number = int(algorithm.rsplit("_", 1)[1])
     if algorithm.startswith("knn_lrta_"):
-        return build_knn_database(grid, records=number, seed=seed)
-    return build_d_lrta_database(grid, level=number)
+        return build_knn_database(grid, records=number, seed=seed, engine=engine)
+    return build_d_lrta_database(grid, level=number, engine=engine)
 
 
 def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database):
@@ -208,21 +211,24 @@ def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, 
     return d_lrta_star(grid, start, goal, database, max_moves=MAX_MOVES)
 
 
-def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], int]) -> list[dict[str, Any]]:
-    """One map, one algorithm of :data:`DATABASE_ALGORITHMS` (readable code): its preprocessing
-    (one ``algorithm == "preprocessing"`` row: CPU seconds, expansions, size) and a row per problem
-    as :func:`run_problem` writes them (``optimal`` from a backward Dijkstra, not timed)."""
-    from reference.solutions.shortest_paths import dijkstra
+def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], int, str]) -> list[dict[str, Any]]:
+    """One map, one algorithm of :data:`DATABASE_ALGORITHMS`: its preprocessing, searches run by the
+    task's engine (one ``algorithm == "preprocessing"`` row: CPU seconds, expansions, size), and a
+    row per problem as :func:`run_problem` writes them, online part always the readable code
+    (``optimal`` from an A* of the same engine, not timed)."""
+    from reference.solutions.compiled.shortest_paths import astar_cost
+    from reference.solutions.shortest_paths import astar
 
-    path, label, algorithm, problems, seed = task
+    path, label, algorithm, problems, seed, engine = task
     grid = load_map(path)
-    database = build_database(algorithm, grid, seed)
+    database = build_database(algorithm, grid, seed, engine)
     size = len(database.records) if algorithm.startswith("knn") else database.regions
     rows: list[dict[str, Any]] = [{"map": label, "algorithm": "preprocessing", "method": algorithm,
-                                   "engine": "python", "preprocessing_s": database.seconds,
+                                   "engine": engine, "preprocessing_s": database.seconds,
                                    "preprocessing_expansions": database.expansions, "database_size": size}]
     for number, (start, goal) in enumerate(problems):
-        optimal = dijkstra(grid, goal, connectivity=8, goal=start).cost[start]
+        optimal = (astar_cost(grid.blocked, start, goal, connectivity=8)[0] if engine == "compiled"
+                   else astar(grid, start, goal, connectivity=8).cost)
         gc.disable()
         try:
             run = run_with_database(algorithm, grid, start, goal, database)
@@ -239,17 +245,25 @@ def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], in
     return rows
 
 
-def readable_trees(task: tuple[str, str, int, int]) -> dict[str, Any]:
-    """The readable tree builder's preprocessing on one map, timed on ``cells`` random goals and
-    extrapolated to every free cell (a ``preprocessing`` row beside the other algorithms')."""
-    path, label, cells, seed = task
+def readable_trees(task: tuple[str, str, int, int, str]) -> dict[str, Any]:
+    """The tree builder's preprocessing on one map (``engine``'s: readable or compiled), timed on
+    ``cells`` random goals and extrapolated to every free cell (a ``preprocessing`` row beside the
+    other algorithms')."""
+    from reference.solutions.compiled.subgoaling import every_tree_size
+
+    path, label, cells, seed, engine = task
     grid = load_map(path)
     free = [divmod(int(i), grid.width) for i in np.flatnonzero(~grid.blocked.ravel())]
     chosen = np.random.default_rng(seed).choice(len(free), min(cells, len(free)), replace=False)
+    if engine == "compiled":
+        every_tree_size(grid, 8, [free[0]])   # compile (or load) it before the clock starts
     began = time.process_time()
-    sizes = [build_subgoal_tree(grid, free[i], 8).size for i in sorted(chosen)]
+    if engine == "compiled":
+        sizes = every_tree_size(grid, 8, [free[i] for i in sorted(chosen)])[0].tolist()
+    else:
+        sizes = [build_subgoal_tree(grid, free[i], 8).size for i in sorted(chosen)]
     seconds = time.process_time() - began
-    return {"map": label, "algorithm": "preprocessing", "method": "subgoal_trees", "engine": "python",
+    return {"map": label, "algorithm": "preprocessing", "method": "subgoal_trees", "engine": engine,
             "preprocessing_s": seconds * len(free) / len(chosen), "preprocessing_expansions": float("nan"),
             "database_size": statistics.fmean(sizes)}
 
@@ -264,10 +278,11 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
 
     The tree rows (``algorithm == "trees"``, one per map) come from :func:`every_tree`:
     ``tree_cells`` goals per map (None: every free cell, as the paper; 0: none). Algorithms of
-    :data:`DATABASE_ALGORITHMS` run the readable code whatever ``engine`` says (no compiled twins),
-    after their preprocessing on each map (:func:`run_map_with_database`); then the readable tree
-    builder is timed too (:func:`readable_trees`), so that every preprocessing time is the readable
-    code's.
+    :data:`DATABASE_ALGORITHMS` run their online part in the readable code whatever ``engine`` says
+    (no compiled twins), after their preprocessing on each map (:func:`run_map_with_database`),
+    whose searches ``engine`` runs (the same databases); then the tree builder of the same engine
+    is timed on a sample of goals (:func:`readable_trees`), so that every preprocessing time is one
+    engine's.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -283,13 +298,14 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
         drawn = draw_problems(grid, problems, seed + index)
         for number, (start, goal) in enumerate(drawn if classic else []):
             tasks.append((str(path), game_map.label, number, start, goal, classic, engine))
-        database_tasks += [(str(path), game_map.label, name, drawn, seed + index) for name in with_database]
+        database_tasks += [(str(path), game_map.label, name, drawn, seed + index, engine) for name in with_database]
     rows = [row for rows in map_with_progress(run_problem, tasks, jobs, "subgoaling problems", progress) for row in rows]
     if with_database:
         rows += [row for rows in map_with_progress(run_map_with_database, database_tasks, jobs,
                                                    "kNN / D LRTA* (a map each)", progress) for row in rows]
-        rows += map_with_progress(readable_trees, [(str(map_path(m, movingai)), m.label, READABLE_TREE_SAMPLE, seed)
-                                                   for m in maps], jobs, "readable trees (timed)", progress)
+        sample = READABLE_TREE_SAMPLE if engine == "python" else COMPILED_TREE_SAMPLE
+        rows += map_with_progress(readable_trees, [(str(map_path(m, movingai)), m.label, sample, seed, engine)
+                                                   for m in maps], jobs, "trees (timed)", progress)
     if tree_cells != 0:
         rows += map_with_progress(every_tree, [(str(map_path(m, movingai)), m.label, tree_cells, seed) for m in maps],
                                   min(jobs, len(maps)), "every tree of a map", progress)
