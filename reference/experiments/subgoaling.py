@@ -87,7 +87,7 @@ ALGORITHM_LABELS: dict[str, str] = {
     "d_lrta_5": "D LRTA* (5)",
 }
 #: The paper's own algorithms (the default of ``ftr subgoal compare``); the rest of
-#: :data:`ALGORITHM_LABELS` are the algorithms it compares with (readable code only, one
+#: :data:`ALGORITHM_LABELS` are the algorithms it compares with (online: readable code only; one
 #: preprocessing per map: :func:`run_map_with_database`).
 SUBGOALING_ALGORITHMS = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival",
                          "lrta_subgoal_sub_arrival")
@@ -448,7 +448,7 @@ def first_goal_table(rows: Sequence[dict]) -> list[dict]:
 
 def preprocessing_table(rows: Sequence[dict]) -> list[dict]:
     """Per preprocessing (subgoal trees, kNN LRTA*'s records, D LRTA*'s database), over the maps:
-    the mean CPU seconds per map (readable code), the smallest and largest, and what it holds."""
+    the mean CPU seconds per map (of the engine that timed them), the smallest and largest, and what it holds."""
     table = []
     methods = {"subgoal_trees": "subgoal trees (every free cell; extrapolated)", **ALGORITHM_LABELS}
     # one row per (method, map): runs read back together may time the same preprocessing twice; the last counts
@@ -524,6 +524,7 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
         other = statistics.fmean(pre[method][m] for m in common)
         return mine, other, other / mine, len(common)
 
+    engine = _preprocessing_words(rows)
     bb = list(BULITKO_BJORNSSON_MAPS)
     for knn, paper_quality in (("knn_lrta_1000", 49.91), ("knn_lrta_10000", 19.52)):
         if knn not in present or "lrta_subgoal" not in present:
@@ -556,8 +557,8 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
             holds = _within(factor, 1, 3) if knn == "knn_lrta_1000" else _within(factor, 7.2, 3)
             result.append(Finding(
                 f"{label} {claim}", holds,
-                f"readable code, CPU seconds per map, mean over {count} map(s): subgoal trees of every free cell "
-                f"{mine:.0f} s (extrapolated from {READABLE_TREE_SAMPLE} per map), {label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
+                f"{engine}, CPU seconds per map, mean over {count} map(s): subgoal trees of every free cell "
+                f"{mine:.0f} s (extrapolated from a sample per map), {label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
                                  "cell, the others' preprocessing a search per record or per abstract region")))
     for d in ("d_lrta_3", "d_lrta_5"):
         if d not in present or "lrta_subgoal" not in present:
@@ -581,7 +582,7 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
             holds = _within(factor, 1, 3)
             result.append(Finding(
                 f"... and preprocessing times comparable to {label}'s (within a factor of 3)", holds,
-                f"readable code, CPU seconds per map, mean over {count} map(s): subgoal trees {mine:.0f} s, "
+                f"{engine}, CPU seconds per map, mean over {count} map(s): subgoal trees {mine:.0f} s, "
                 f"{label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
                                  "cell, the others' preprocessing a search per record or per abstract region")))
         expansions = statistics.fmean(b["expansions"] for _, b in pairs) / statistics.fmean(a["expansions"] for a, _ in pairs)
@@ -611,13 +612,20 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
             f"{ALGORITHM_LABELS[other]} needs more total planning time than LRTA* with subgoaling (the paper: it "
             "needs several expansions per planning episode)", holds,
             f"total planning time {ratio:.2f}× LRTA*+sub's [{interval[0]:.2f}, {interval[1]:.2f}] ({len(pairs)} "
-            f"problems, readable code); {per_episode:.3f} expansions per episode (LRTA*+sub: 1): the kit's version "
+            f"problems, {_engine_words([a for a, _ in pairs] + [b for _, b in pairs])}); {per_episode:.3f} expansions per episode (LRTA*+sub: 1): the kit's version "
             "looks ahead one state" + (", plus the hill-climbing checks of its first episode" if "knn" in other else "")
             + ("" if holds else "; does not hold, because the intervals do not put it above LRTA*+sub")))
     return result
 
 
 # -- the paper's findings ---------------------------------------------------------------------------
+
+
+def _preprocessing_words(rows: Sequence[dict]) -> str:
+    """Which code timed the rows' preprocessing (``kNN LRTA*``'s and ``D LRTA*``'s, and the sampled trees)."""
+    engines = {r.get("engine", "python") for r in rows if r["algorithm"] == "preprocessing"}
+    words = {"compiled": "compiled searches (Numba)", "python": "readable code"}
+    return " and ".join(words[e] for e in sorted(engines)) or "no preprocessing"
 
 
 def _within(value: float, target: float, factor: float) -> bool:
@@ -927,9 +935,12 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
         report += ["## kNN LRTA* and D LRTA*: the paper's comparison, checked", "",
                    "The paper quotes these algorithms' numbers from Bulitko and Björnsson (2009) on their four maps "
                    "(here: the four Baldur's Gate maps); the kit builds both (readable code: "
-                   "`reference/solutions/subgoaling/knn_lrta.py`, `d_lrta.py`) and runs them on the same problems. "
+                   "`reference/solutions/subgoaling/knn_lrta.py`, `d_lrta.py`; their preprocessing's searches "
+                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling_rivals.py`: the same "
+                   "databases) and runs them on the same problems. "
                    "Intervals: 95% bootstrap over problems.", "", findings_markdown(compared),
-                   "## Preprocessing (readable code, CPU seconds per map)", "", to_markdown(tables["preprocessing"][0])]
+                   f"## Preprocessing ({_preprocessing_words(rows)}, CPU seconds per map)", "",
+                   to_markdown(tables["preprocessing"][0])]
     report += [
                "## Figure 2", "", to_markdown(tables["figure2"][0], FIGURE2_COLUMNS),
                "## The first goal, both ways (Algorithm 3, line 5, against Sub(start))", "",
