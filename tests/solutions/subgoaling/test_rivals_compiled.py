@@ -16,9 +16,9 @@ from reference.experiments import subgoaling as experiment
 from reference.solutions.compiled.subgoaling_rivals import compress_path_compiled, hill_climb_reaches
 from reference.solutions.shortest_paths import astar
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
-from reference.solutions.subgoaling.knn_lrta import build_knn_database, compress_path
+from reference.solutions.subgoaling.knn_lrta import build_knn_database, compress_path, knn_lrta_star
 from reference.solutions.subgoaling.pursuit import hill_climb
-from reference.world.grid import Gridworld
+from reference.world.grid import Gridworld, cost_value
 from reference.world.maps import read_map
 
 from .test_subgoaling_baselines import problems
@@ -107,3 +107,22 @@ def test_the_experiment_times_the_compiled_preprocessing(tmp_path):
     drop = ("preprocessing_s", "first_episode_ms", "total_ms", "engine", "tree_size", "tree_ms")   # times; NaNs
     assert [{k: v for k, v in r.items() if k not in drop} for r in by_engine["compiled"]] == \
         [{k: v for k, v in r.items() if k not in drop} for r in by_engine["python"]]
+
+
+def test_the_comparison_draws_knn_records_apart_from_its_problems(tmp_path):
+    # The first version drew kNN LRTA*'s records with the problems' own seed: record i was problem
+    # i, and every problem found itself in the database. The records now come from the seed
+    # DATABASE_SEED_OFFSET above; each run is the run with that database.
+    lines = ["..........", "..........", "...@@@@...", "...@@@@...", "..........", ".........."]
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "tiny.map").write_text("type octile\nheight 6\nwidth 10\nmap\n" + "\n".join(lines) + "\n")
+    game_map = experiment.GameMap("tests", "tiny.map", "a test map")
+    rows = experiment.run_comparison(4, (game_map,), jobs=1, progress=False, seed=5, movingai=tmp_path,
+                                     tree_cells=0, algorithms=("knn_lrta_1000",), engine="compiled")
+    grid = read_map(str(tmp_path / "tests" / "tiny.map"))
+    problems_drawn = experiment.draw_problems(grid, 4, seed=5)
+    database = build_knn_database(grid, records=1000, seed=experiment.DATABASE_SEED_OFFSET + 5)
+    assert [(r.start, r.goal) for r in database.records[:4]] != problems_drawn
+    runs = [r for r in rows if r["algorithm"] == "knn_lrta_1000"]
+    for row, (start, goal) in zip(runs, problems_drawn):
+        assert row["cost"] == pytest.approx(cost_value(knn_lrta_star(grid, start, goal, database).cost))
