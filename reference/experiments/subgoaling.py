@@ -803,8 +803,8 @@ def plot_times(rows: Sequence[dict]):
         for algorithm, label in ALGORITHM_LABELS.items():
             if not any(r["algorithm"] == algorithm for r in rows):
                 continue
-            means = [statistics.fmean(r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm)
-                     for m in labels]
+            values = [[r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm] for m in labels]
+            means = [statistics.fmean(v) if v else float("nan") for v in values]   # NaN: not run on that map
             ax.plot(range(len(labels)), means, "o-", label=label)
         ax.set_yscale("log")
         ax.set_xticks(range(len(labels)), labels, rotation=30, fontsize=8)
