@@ -87,7 +87,7 @@ ALGORITHM_LABELS: dict[str, str] = {
     "d_lrta_5": "D LRTA* (5)",
 }
 #: The paper's own algorithms (the default of ``ftr subgoal compare``); the rest of
-#: :data:`ALGORITHM_LABELS` are the algorithms it compares with (readable code only, one
+#: :data:`ALGORITHM_LABELS` are the algorithms it compares with (online: readable code only; one
 #: preprocessing per map: :func:`run_map_with_database`).
 SUBGOALING_ALGORITHMS = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival",
                          "lrta_subgoal_sub_arrival")
@@ -95,12 +95,17 @@ DATABASE_ALGORITHMS = tuple(name for name in ALGORITHM_LABELS if name not in SUB
 #: Readable subgoal trees timed per map (their mean, times the free cells, is the readable code's
 #: preprocessing time, set beside the other algorithms' readable preprocessing).
 READABLE_TREE_SAMPLE = 20
+#: The same with the compiled tree builder (the compiled engine's preprocessing comparison).
+COMPILED_TREE_SAMPLE = 1000
 
 #: The paper's numbers (Figure 2: cost, time of the first search and total time in milliseconds).
 PAPER_FIGURE_2 = {"astar": (198, 3.101, 3.101), "lrta": (39_232, 0.001, 34.446), "lrta_subgoal": (220, 0.024, 0.251)}
 PAPER_PROBLEMS = 500
 DEFAULT_PROBLEMS = 500
 DEFAULT_SEED = 2011
+#: kNN LRTA*'s records are drawn with this much added to the problems' seed: with the same seed
+#: (the first version) record i *was* problem i, so every problem found itself in the database.
+DATABASE_SEED_OFFSET = 10_000
 #: LRTA* runs longer than this many moves end unreached (none did in the committed results).
 MAX_MOVES = 2_000_000
 
@@ -189,15 +194,16 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
     return rows
 
 
-def build_database(algorithm: str, grid: Gridworld, seed: int):
-    """The preprocessing of ``algorithm`` (``knn_lrta_RECORDS`` or ``d_lrta_LEVEL``) on ``grid``."""
+def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "python"):
+    """The preprocessing of ``algorithm`` (``knn_lrta_RECORDS`` or ``d_lrta_LEVEL``) on ``grid``, its
+    searches run by ``engine`` (the same database either way)."""
     from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
     from reference.solutions.subgoaling.knn_lrta import build_knn_database
 
     number = int(algorithm.rsplit("_", 1)[1])
     if algorithm.startswith("knn_lrta_"):
-        return build_knn_database(grid, records=number, seed=seed)
-    return build_d_lrta_database(grid, level=number)
+        return build_knn_database(grid, records=number, seed=seed, engine=engine)
+    return build_d_lrta_database(grid, level=number, engine=engine)
 
 
 def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database):
@@ -209,21 +215,24 @@ def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, 
     return d_lrta_star(grid, start, goal, database, max_moves=MAX_MOVES)
 
 
-def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], int]) -> list[dict[str, Any]]:
-    """One map, one algorithm of :data:`DATABASE_ALGORITHMS` (readable code): its preprocessing
-    (one ``algorithm == "preprocessing"`` row: CPU seconds, expansions, size) and a row per problem
-    as :func:`run_problem` writes them (``optimal`` from a backward Dijkstra, not timed)."""
-    from reference.solutions.shortest_paths import dijkstra
+def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], int, str]) -> list[dict[str, Any]]:
+    """One map, one algorithm of :data:`DATABASE_ALGORITHMS`: its preprocessing, searches run by the
+    task's engine (one ``algorithm == "preprocessing"`` row: CPU seconds, expansions, size), and a
+    row per problem as :func:`run_problem` writes them, online part always the readable code
+    (``optimal`` from an A* of the same engine, not timed)."""
+    from reference.solutions.compiled.shortest_paths import astar_cost
+    from reference.solutions.shortest_paths import astar
 
-    path, label, algorithm, problems, seed = task
+    path, label, algorithm, problems, seed, engine = task
     grid = load_map(path)
-    database = build_database(algorithm, grid, seed)
+    database = build_database(algorithm, grid, seed, engine)
     size = len(database.records) if algorithm.startswith("knn") else database.regions
     rows: list[dict[str, Any]] = [{"map": label, "algorithm": "preprocessing", "method": algorithm,
-                                   "engine": "python", "preprocessing_s": database.seconds,
+                                   "engine": engine, "preprocessing_s": database.seconds,
                                    "preprocessing_expansions": database.expansions, "database_size": size}]
     for number, (start, goal) in enumerate(problems):
-        optimal = dijkstra(grid, goal, connectivity=8, goal=start).cost[start]
+        optimal = (astar_cost(grid.blocked, start, goal, connectivity=8)[0] if engine == "compiled"
+                   else astar(grid, start, goal, connectivity=8).cost)
         gc.disable()
         try:
             run = run_with_database(algorithm, grid, start, goal, database)
@@ -240,17 +249,25 @@ def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], in
     return rows
 
 
-def readable_trees(task: tuple[str, str, int, int]) -> dict[str, Any]:
-    """The readable tree builder's preprocessing on one map, timed on ``cells`` random goals and
-    extrapolated to every free cell (a ``preprocessing`` row beside the other algorithms')."""
-    path, label, cells, seed = task
+def readable_trees(task: tuple[str, str, int, int, str]) -> dict[str, Any]:
+    """The tree builder's preprocessing on one map (``engine``'s: readable or compiled), timed on
+    ``cells`` random goals and extrapolated to every free cell (a ``preprocessing`` row beside the
+    other algorithms')."""
+    from reference.solutions.compiled.subgoaling import every_tree_size
+
+    path, label, cells, seed, engine = task
     grid = load_map(path)
     free = [divmod(int(i), grid.width) for i in np.flatnonzero(~grid.blocked.ravel())]
     chosen = np.random.default_rng(seed).choice(len(free), min(cells, len(free)), replace=False)
+    if engine == "compiled":
+        every_tree_size(grid, 8, [free[0]])   # compile (or load) it before the clock starts
     began = time.process_time()
-    sizes = [build_subgoal_tree(grid, free[i], 8).size for i in sorted(chosen)]
+    if engine == "compiled":
+        sizes = every_tree_size(grid, 8, [free[i] for i in sorted(chosen)])[0].tolist()
+    else:
+        sizes = [build_subgoal_tree(grid, free[i], 8).size for i in sorted(chosen)]
     seconds = time.process_time() - began
-    return {"map": label, "algorithm": "preprocessing", "method": "subgoal_trees", "engine": "python",
+    return {"map": label, "algorithm": "preprocessing", "method": "subgoal_trees", "engine": engine,
             "preprocessing_s": seconds * len(free) / len(chosen), "preprocessing_expansions": float("nan"),
             "database_size": statistics.fmean(sizes)}
 
@@ -265,10 +282,11 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
 
     The tree rows (``algorithm == "trees"``, one per map) come from :func:`every_tree`:
     ``tree_cells`` goals per map (None: every free cell, as the paper; 0: none). Algorithms of
-    :data:`DATABASE_ALGORITHMS` run the readable code whatever ``engine`` says (no compiled twins),
-    after their preprocessing on each map (:func:`run_map_with_database`); then the readable tree
-    builder is timed too (:func:`readable_trees`), so that every preprocessing time is the readable
-    code's.
+    :data:`DATABASE_ALGORITHMS` run their online part in the readable code whatever ``engine`` says
+    (no compiled twins), after their preprocessing on each map (:func:`run_map_with_database`),
+    whose searches ``engine`` runs (the same databases); then the tree builder of the same engine
+    is timed on a sample of goals (:func:`readable_trees`), so that every preprocessing time is one
+    engine's.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -284,13 +302,15 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
         drawn = draw_problems(grid, problems, seed + index)
         for number, (start, goal) in enumerate(drawn if classic else []):
             tasks.append((str(path), game_map.label, number, start, goal, classic, engine))
-        database_tasks += [(str(path), game_map.label, name, drawn, seed + index) for name in with_database]
+        database_tasks += [(str(path), game_map.label, name, drawn, DATABASE_SEED_OFFSET + seed + index, engine)
+                           for name in with_database]
     rows = [row for rows in map_with_progress(run_problem, tasks, jobs, "subgoaling problems", progress) for row in rows]
     if with_database:
         rows += [row for rows in map_with_progress(run_map_with_database, database_tasks, jobs,
                                                    "kNN / D LRTA* (a map each)", progress) for row in rows]
-        rows += map_with_progress(readable_trees, [(str(map_path(m, movingai)), m.label, READABLE_TREE_SAMPLE, seed)
-                                                   for m in maps], jobs, "readable trees (timed)", progress)
+        sample = READABLE_TREE_SAMPLE if engine == "python" else COMPILED_TREE_SAMPLE
+        rows += map_with_progress(readable_trees, [(str(map_path(m, movingai)), m.label, sample, seed, engine)
+                                                   for m in maps], jobs, "trees (timed)", progress)
     if tree_cells != 0:
         rows += map_with_progress(every_tree, [(str(map_path(m, movingai)), m.label, tree_cells, seed) for m in maps],
                                   min(jobs, len(maps)), "every tree of a map", progress)
@@ -433,7 +453,7 @@ def first_goal_table(rows: Sequence[dict]) -> list[dict]:
 
 def preprocessing_table(rows: Sequence[dict]) -> list[dict]:
     """Per preprocessing (subgoal trees, kNN LRTA*'s records, D LRTA*'s database), over the maps:
-    the mean CPU seconds per map (readable code), the smallest and largest, and what it holds."""
+    the mean CPU seconds per map (of the engine that timed them), the smallest and largest, and what it holds."""
     table = []
     methods = {"subgoal_trees": "subgoal trees (every free cell; extrapolated)", **ALGORITHM_LABELS}
     # one row per (method, map): runs read back together may time the same preprocessing twice; the last counts
@@ -509,6 +529,7 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
         other = statistics.fmean(pre[method][m] for m in common)
         return mine, other, other / mine, len(common)
 
+    engine = _preprocessing_words(rows)
     bb = list(BULITKO_BJORNSSON_MAPS)
     for knn, paper_quality in (("knn_lrta_1000", 49.91), ("knn_lrta_10000", 19.52)):
         if knn not in present or "lrta_subgoal" not in present:
@@ -541,8 +562,8 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
             holds = _within(factor, 1, 3) if knn == "knn_lrta_1000" else _within(factor, 7.2, 3)
             result.append(Finding(
                 f"{label} {claim}", holds,
-                f"readable code, CPU seconds per map, mean over {count} map(s): subgoal trees of every free cell "
-                f"{mine:.0f} s (extrapolated from {READABLE_TREE_SAMPLE} per map), {label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
+                f"{engine}, CPU seconds per map, mean over {count} map(s): subgoal trees of every free cell "
+                f"{mine:.0f} s (extrapolated from a sample per map), {label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
                                  "cell, the others' preprocessing a search per record or per abstract region")))
     for d in ("d_lrta_3", "d_lrta_5"):
         if d not in present or "lrta_subgoal" not in present:
@@ -566,7 +587,7 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
             holds = _within(factor, 1, 3)
             result.append(Finding(
                 f"... and preprocessing times comparable to {label}'s (within a factor of 3)", holds,
-                f"readable code, CPU seconds per map, mean over {count} map(s): subgoal trees {mine:.0f} s, "
+                f"{engine}, CPU seconds per map, mean over {count} map(s): subgoal trees {mine:.0f} s, "
                 f"{label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
                                  "cell, the others' preprocessing a search per record or per abstract region")))
         expansions = statistics.fmean(b["expansions"] for _, b in pairs) / statistics.fmean(a["expansions"] for a, _ in pairs)
@@ -596,13 +617,20 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
             f"{ALGORITHM_LABELS[other]} needs more total planning time than LRTA* with subgoaling (the paper: it "
             "needs several expansions per planning episode)", holds,
             f"total planning time {ratio:.2f}× LRTA*+sub's [{interval[0]:.2f}, {interval[1]:.2f}] ({len(pairs)} "
-            f"problems, readable code); {per_episode:.3f} expansions per episode (LRTA*+sub: 1): the kit's version "
+            f"problems, {_engine_words([a for a, _ in pairs] + [b for _, b in pairs])}); {per_episode:.3f} expansions per episode (LRTA*+sub: 1): the kit's version "
             "looks ahead one state" + (", plus the hill-climbing checks of its first episode" if "knn" in other else "")
             + ("" if holds else "; does not hold, because the intervals do not put it above LRTA*+sub")))
     return result
 
 
 # -- the paper's findings ---------------------------------------------------------------------------
+
+
+def _preprocessing_words(rows: Sequence[dict]) -> str:
+    """Which code timed the rows' preprocessing (``kNN LRTA*``'s and ``D LRTA*``'s, and the sampled trees)."""
+    engines = {r.get("engine", "python") for r in rows if r["algorithm"] == "preprocessing"}
+    words = {"compiled": "compiled searches (Numba)", "python": "readable code"}
+    return " and ".join(words[e] for e in sorted(engines)) or "no preprocessing"
 
 
 def _within(value: float, target: float, factor: float) -> bool:
@@ -776,8 +804,8 @@ def plot_times(rows: Sequence[dict]):
         for algorithm, label in ALGORITHM_LABELS.items():
             if not any(r["algorithm"] == algorithm for r in rows):
                 continue
-            means = [statistics.fmean(r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm)
-                     for m in labels]
+            values = [[r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm] for m in labels]
+            means = [statistics.fmean(v) if v else float("nan") for v in values]   # NaN: not run on that map
             ax.plot(range(len(labels)), means, "o-", label=label)
         ax.set_yscale("log")
         ax.set_xticks(range(len(labels)), labels, rotation=30, fontsize=8)
@@ -912,9 +940,12 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
         report += ["## kNN LRTA* and D LRTA*: the paper's comparison, checked", "",
                    "The paper quotes these algorithms' numbers from Bulitko and Björnsson (2009) on their four maps "
                    "(here: the four Baldur's Gate maps); the kit builds both (readable code: "
-                   "`reference/solutions/subgoaling/knn_lrta.py`, `d_lrta.py`) and runs them on the same problems. "
+                   "`reference/solutions/subgoaling/knn_lrta.py`, `d_lrta.py`; their preprocessing's searches "
+                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling_rivals.py`: the same "
+                   "databases) and runs them on the same problems. "
                    "Intervals: 95% bootstrap over problems.", "", findings_markdown(compared),
-                   "## Preprocessing (readable code, CPU seconds per map)", "", to_markdown(tables["preprocessing"][0])]
+                   f"## Preprocessing ({_preprocessing_words(rows)}, CPU seconds per map)", "",
+                   to_markdown(tables["preprocessing"][0])]
     report += [
                "## Figure 2", "", to_markdown(tables["figure2"][0], FIGURE2_COLUMNS),
                "## The first goal, both ways (Algorithm 3, line 5, against Sub(start))", "",

@@ -205,7 +205,7 @@ def test_compare_runs_a_database_algorithm_on_a_map(tmp_path):
     problems_drawn = experiment.draw_problems(grid, 2, seed=1)
     rows = []
     for name in ("d_lrta_1", "knn_lrta_5"):
-        rows += experiment.run_map_with_database((str(path), "tiny", name, problems_drawn, 1))
+        rows += experiment.run_map_with_database((str(path), "tiny", name, problems_drawn, 1, "python"))
     pre = [r for r in rows if r["algorithm"] == "preprocessing"]
     assert [r["method"] for r in pre] == ["d_lrta_1", "knn_lrta_5"] and pre[1]["database_size"] == 5
     runs = [r for r in rows if r["algorithm"] != "preprocessing"]
