@@ -134,6 +134,8 @@ def _import_folder(submission_dir: str, modules: tuple, names: dict) -> dict:
                 if not os.path.exists(path):
                     raise ModuleNotFoundError(f"No module named {module_name!r} ({module_name}.py is missing)")
                 spec = importlib.util.spec_from_file_location(module_name, path)
+                if spec is None or spec.loader is None:  # never for a .py path; said plainly if it were
+                    raise ImportError(f"Python found no way to load {module_name}.py")
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[module_name] = module
                 spec.loader.exec_module(module)
@@ -195,7 +197,7 @@ def run_heap_task(task: dict, names: dict) -> dict:
     outcomes = []
     for sequence in task["sequences"]:
         heap = heap_class()
-        results = []
+        results: list[list[object]] = []  # [0, value] or [1, exception name, message] per op
         for op, item, priority in sequence:
             cell = (item // 1000, item % 1000)
             try:

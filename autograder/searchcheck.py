@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reference.world.grid import Cell, manhattan
+from reference.world.grid import Cell, as_cell, manhattan
 from reference.world.instances import Instance
 from reference.world.replay import ReplayError, heuristic_for, search_contexts
 from reference.world.sensing import Knowledge
@@ -130,7 +130,7 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
         cell = row * width + col
         top = smallest()
         g_goal = g.get(goal, INFINITY)
-        if cell == top[1] if top is not None else False:
+        if top is not None and cell == top[1]:
             if g_goal <= top[0][0]:
                 verdict.problem = _stop_problem(where, number, (row, col), cell == goal, g_goal, top[0][0])
                 return verdict
@@ -392,8 +392,8 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
         if walk_problem:
             return walk_problem, note
         path = trace.searches[searches_walked].path
-        if searches_walked and path and tuple(path[0]) != spec_trajectory[-1]:
-            return (f"{name}, search {searches_walked + 1}: it begins with the agent at {show(tuple(path[0]))}, but "
+        if searches_walked and path and as_cell(path[0]) != spec_trajectory[-1]:
+            return (f"{name}, search {searches_walked + 1}: it begins with the agent at {show(as_cell(path[0]))}, but "
                     f"walking search {searches_walked}'s path the SPEC's way the agent goes on to "
                     f"{show(spec_trajectory[-1])}, as nothing ahead on the path was known to be blocked — {RULE_WALK}"), note
         match = re.match(r"search (\d+): (.*)", str(error), re.DOTALL)
@@ -424,7 +424,7 @@ def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_brea
                            backward=trace.algorithm == "backward")
     if verdict.problem:
         return verdict.problem, None
-    path = [tuple(c) for c in record.path]
+    path = [as_cell(c) for c in record.path]
     if not path:
         if not verdict.open_empty:
             return f"{where}: you report no path, but the search found one of length {verdict.g_goal}", None

@@ -27,6 +27,7 @@ import ast
 import json
 import os
 import stat
+import sys
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -412,6 +413,13 @@ def imports_the_grader(node: ast.stmt) -> bool:
 REQUIRED_NAMES = ("BinaryHeap", "repeated_forward_astar", "repeated_backward_astar", "adaptive_astar")
 
 
+#: Statements made of blocks of statements: ``try``, ``if``, and Python 3.11's ``try``/``except*``.
+if sys.version_info >= (3, 11):
+    _BLOCK_STATEMENTS = (ast.Try, ast.TryStar, ast.If)
+else:
+    _BLOCK_STATEMENTS = (ast.Try, ast.If)
+
+
 def _defines_only(node: ast.stmt) -> bool:
     """A statement that only defines things: an import, def, class, assignment, ``pass``, a docstring,
     or a ``try``/``if`` block made of such statements (``try: import numba except ImportError: ...``)."""
@@ -419,7 +427,7 @@ def _defines_only(node: ast.stmt) -> bool:
         return True
     if isinstance(node, ast.Expr):
         return isinstance(node.value, ast.Constant)
-    if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try), ast.If)):
+    if isinstance(node, _BLOCK_STATEMENTS):
         blocks = node.body + node.orelse + getattr(node, "finalbody", [])
         blocks += [statement for handler in getattr(node, "handlers", []) for statement in handler.body]
         return all(_defines_only(statement) for statement in blocks)
@@ -486,6 +494,8 @@ def _segment(lines: list[str], encoded: dict[int, bytes], node: ast.stmt) -> str
             encoded[number] = lines[number].encode()
         return encoded[number]
 
+    if node.end_lineno is None:  # ast.parse gives every statement its end; a hand-made node may lack it
+        raise TypeError(f"a {type(node).__name__} statement at line {node.lineno} has no end line")
     first, last = node.lineno - 1, node.end_lineno - 1
     decorators = getattr(node, "decorator_list", None)
     if decorators:  # a decorated def or class starts at its first decorator's "@" line, not at the def

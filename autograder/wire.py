@@ -133,19 +133,21 @@ class FrameReader:
             import queue
             import threading
 
-            self._chunks = queue.Queue()
-            threading.Thread(target=self._pump, daemon=True).start()
+            chunks: queue.Queue[bytes] = queue.Queue()
 
-    def _pump(self) -> None:
-        """Windows: read the pipe into a queue until it closes (b"" marks the end)."""
-        while True:
-            try:
-                chunk = os.read(self.fd, 1 << 16)
-            except OSError:
-                chunk = b""
-            self._chunks.put(chunk)
-            if not chunk:
-                return
+            def pump() -> None:
+                """Read the pipe into ``chunks`` until it closes (b"" marks the end)."""
+                while True:
+                    try:
+                        chunk = os.read(fd, 1 << 16)
+                    except OSError:
+                        chunk = b""
+                    chunks.put(chunk)
+                    if not chunk:
+                        return
+
+            self._chunks = chunks
+            threading.Thread(target=pump, daemon=True).start()
 
     def _read_chunk(self, wanted: int, timeout: float) -> bytes | None:
         """Up to ``wanted`` bytes within ``timeout`` seconds; None if nothing came, b"" at the end."""
