@@ -107,7 +107,7 @@ def main() -> None:
             gc.disable()
             began = time.process_time()
             run = run_algorithm(algorithm, trusted_world(instance), instance.start, instance.target,
-                                heuristic, lookahead)
+                                heuristic=heuristic, lookahead=lookahead)
             total["python"] += time.process_time() - began
             gc.enable()
             began = time.process_time()

@@ -48,7 +48,7 @@ def bench_runs(grid, problems: int, seed: int) -> list[list]:
             for engine in ("python", "compiled"):
                 began = time.process_time()
                 run = (compiled.run_compiled(grid, start, goal, name, tree=trees[engine], max_moves=MAX_MOVES)
-                       if engine == "compiled" else readable.run_algorithm(name, grid, start, goal, 8, trees[engine], MAX_MOVES))
+                       if engine == "compiled" else readable.run_algorithm(name, grid, start, goal, tree=trees[engine], max_moves=MAX_MOVES))
                 whole[name, engine] += time.process_time() - began
                 planning[name, engine] += run.total_seconds
                 walks[engine] = (run.reached, run.cost, run.moves, run.first_goal)

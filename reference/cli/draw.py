@@ -205,7 +205,7 @@ def _known_map_run(args: argparse.Namespace) -> GameMapRun:
     if draw_tree or (trace is None and subgoaling):  # to draw, or for a subgoaling run to plan with
         tree = build_subgoal_tree(grid, goal, connectivity)
     if trace is None:
-        trace = run_algorithm(algorithm, grid, start, goal, connectivity, tree, args.max_moves).trace
+        trace = run_algorithm(algorithm, grid, start, goal, connectivity=connectivity, tree=tree, max_moves=args.max_moves).trace
     return GameMapRun(read_terrain(args.path), grid, goal, trace, connectivity, tree if draw_tree else None)
 
 

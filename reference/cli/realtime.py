@@ -138,7 +138,7 @@ def run_command(args: argparse.Namespace) -> int:
                                lookahead=args.lookahead, knowledge=knowledge, record=bool(args.trace))
         else:
             run = run_algorithm(args.algorithm, FogOfWarWorld(instance.grid, instance.start), instance.start,
-                                instance.target, args.heuristic, args.lookahead, knowledge)
+                                instance.target, heuristic=args.heuristic, lookahead=args.lookahead, knowledge=knowledge)
         summary = run.summary()
         if args.jsonl:
             print(json.dumps({"instance": number, "name": instance.name, **summary}), flush=True)

@@ -106,7 +106,7 @@ def run_command(args: argparse.Namespace) -> int:
         from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
 
         tree = build_subgoal_tree(grid, goal, args.connectivity) if with_tree else None
-        run = run_algorithm(args.algorithm, grid, start, goal, args.connectivity, tree)
+        run = run_algorithm(args.algorithm, grid, start, goal, connectivity=args.connectivity, tree=tree)
     result = {"index": args.index, "reached": run.reached, "cost": cost_value(run.cost) if run.reached else None,
               "optimal": optimal, "moves": run.moves, "expansions": run.expansions,
               "first_episode_s": run.first_episode_seconds, "total_s": run.total_seconds}

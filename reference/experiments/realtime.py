@@ -168,7 +168,7 @@ def run_one(task: tuple) -> dict[str, Any]:
         try:
             world = FogOfWarWorld(instance.grid, instance.start, check_moves=False)  # sense: a look-up
             run = run_algorithm(algorithm, world, instance.start, instance.target,
-                                heuristic, lookahead or 1, **order)
+                                heuristic=heuristic, lookahead=lookahead or 1, **order)
         finally:
             gc.enable()
     seconds = time.perf_counter() - began

@@ -180,7 +180,7 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:
             run = (compiled.run_compiled(grid, start, goal, algorithm, tree=tree, max_moves=MAX_MOVES) if engine == "compiled"
-                   else run_algorithm(algorithm, grid, start, goal, 8, tree, MAX_MOVES))
+                   else run_algorithm(algorithm, grid, start, goal, tree=tree, max_moves=MAX_MOVES))
         finally:
             gc.enable()
         rows.append({
@@ -886,7 +886,7 @@ def plot_example_tree(rows: Sequence[dict], movingai: str | Path | None, maps: S
     # of twenty problems, the one whose start and goal lie farthest apart (a picture worth drawing)
     start, goal = max(draw_problems(grid, 20, DEFAULT_SEED), key=lambda p: abs(p[0][0] - p[1][0]) + abs(p[0][1] - p[1][1]))
     tree = build_subgoal_tree(grid, goal, 8)
-    run = run_algorithm("lrta_subgoal", grid, start, goal, 8, tree)
+    run = run_algorithm("lrta_subgoal", grid, start, goal, tree=tree)
     figure = Figure(figsize=(8, 8.4), layout="constrained")
     draw_subgoal_tree(grid, tree, figure.subplots(), run,
                       f"{game_map.label}: the subgoal tree of one goal, and LRTA* with subgoaling")

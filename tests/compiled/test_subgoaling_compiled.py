@@ -25,7 +25,7 @@ NAMES = list(compiled.ALGORITHMS)  # the planners with a twin
 def assert_same_run(grid, start, goal, connectivity, name, max_moves=None):
     tree = readable.build_subgoal_tree(grid, goal, connectivity) if not grid.is_blocked(goal) else None
     twin_tree = compiled.compiled_tree(grid, goal, connectivity)
-    slow = readable.run_algorithm(name, grid, start, goal, connectivity, tree, max_moves)
+    slow = readable.run_algorithm(name, grid, start, goal, connectivity=connectivity, tree=tree, max_moves=max_moves)
     fast = compiled.run_compiled(grid, start, goal, name, connectivity=connectivity, tree=twin_tree, max_moves=max_moves)
     assert (fast.reached, fast.cost, fast.moves, fast.expansions, fast.episodes, fast.first_goal) == (
         slow.reached, slow.cost, slow.moves, slow.expansions, slow.episodes, slow.first_goal)

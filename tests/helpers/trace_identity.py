@@ -79,11 +79,11 @@ def realtime_settings(lookaheads: tuple[int, ...]) -> dict[str, Runner]:
         for name, lookahead in runs:
             settings[f"{name}/{heuristic}/{lookahead}"] = (
                 lambda i, name=name, heuristic=heuristic, lookahead=lookahead:
-                run_algorithm(name, FogOfWarWorld(i.grid, i.start), i.start, i.target, heuristic, lookahead).trace)
+                run_algorithm(name, FogOfWarWorld(i.grid, i.start), i.start, i.target, heuristic=heuristic, lookahead=lookahead).trace)
             settings[f"{name}/{heuristic}/{lookahead}/known"] = (
                 lambda i, name=name, heuristic=heuristic, lookahead=lookahead:
-                run_algorithm(name, FogOfWarWorld(i.grid, i.start), i.start, i.target, heuristic, lookahead,
-                              knowledge_of(i.grid)).trace)
+                run_algorithm(name, FogOfWarWorld(i.grid, i.start), i.start, i.target, heuristic=heuristic, lookahead=lookahead,
+                              knowledge=knowledge_of(i.grid)).trace)
     for lookahead in lookaheads:
         settings[f"lrta_astar/strong/{lookahead}/smaller_g"] = (
             lambda i, lookahead=lookahead:

@@ -78,7 +78,7 @@ def test_registries_run_the_documented_planners_trace_for_trace() -> None:
     for name in KNOWN_MAP:
         settings = KNOWN_MAP.those_taken(name, tree=tree, max_moves=500)
         run = KNOWN_MAP.planner(name, **settings).run(KnownMapWorld(POCKET, start, 4), start, (0, 4))
-        assert run.trace == run_algorithm(name, POCKET, start, (0, 4), 4, tree, 500).trace
+        assert run.trace == run_algorithm(name, POCKET, start, (0, 4), connectivity=4, tree=tree, max_moves=500).trace
 
 
 def test_a_planner_runs_many_problems_each_from_a_fresh_start() -> None:

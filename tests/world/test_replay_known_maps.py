@@ -165,7 +165,7 @@ def test_the_known_map_planners_traces_replay_to_their_own_trajectories(algorith
     rng = random.Random(f"{algorithm}{connectivity}")
     for _ in range(15):
         grid, start, goal = random_problem(rng, rng.randint(3, 12), rng.randint(3, 12))
-        trace = run_algorithm(algorithm, grid, start, goal, connectivity, max_moves=5_000).trace
+        trace = run_algorithm(algorithm, grid, start, goal, connectivity=connectivity, max_moves=5_000).trace
         walked = [start]
         for context in search_contexts(grid, trace, connectivity, known_map=True):
             assert context.agent == walked[-1]

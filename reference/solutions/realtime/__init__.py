@@ -53,7 +53,7 @@ ALGORITHMS = Registry({
 assert set(ALGORITHMS) <= set(TRACE_NAMES), "every real-time algorithm has a trace name"
 
 
-def run_algorithm(name: str, world: World, start: Cell, target: Cell, heuristic: str = "strong",
+def run_algorithm(name: str, world: World, start: Cell, target: Cell, *, heuristic: str = "strong",
                   lookahead: int = 1, knowledge: Knowledge | None = None, successors: str = "fixed",
                   seed: int = 0) -> RealtimeRun:
     """Run the algorithm called ``name`` (a key of :data:`ALGORITHMS`) with those of the settings it

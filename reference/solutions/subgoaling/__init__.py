@@ -94,7 +94,7 @@ ALGORITHMS = Registry({
 assert set(ALGORITHMS) <= set(TRACE_NAMES), "every subgoaling algorithm has a trace name"
 
 
-def run_algorithm(name: str, grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8,
+def run_algorithm(name: str, grid: Gridworld, start: Cell, goal: Cell, *, connectivity: int = 8,
                   tree: SubgoalTree | None = None, max_moves: int | None = None) -> KnownMapRun:
     """Run the algorithm called ``name`` (a key of :data:`ALGORITHMS`) on a known map: the
     subgoaling variants read ``tree`` (built here if not given), A* ignores ``max_moves``."""

@@ -110,7 +110,7 @@ WALLED_IN = Gridworld.from_strings(["..@.", "..@."])  # the target (0, 3) is cut
 @pytest.mark.parametrize("known", [False, True])
 def test_lrta_reports_an_unreachable_target_instead_of_looping(name, lookahead, known):
     knowledge = knowledge_of(WALLED_IN) if known else None
-    run = run_algorithm(name, FogOfWarWorld(WALLED_IN, (0, 0)), (0, 0), (0, 3), "strong", lookahead, knowledge)
+    run = run_algorithm(name, FogOfWarWorld(WALLED_IN, (0, 0)), (0, 0), (0, 3), heuristic="strong", lookahead=lookahead, knowledge=knowledge)
     assert not run.reached
     assert run.trace.searches[-1].path == []
     assert run.moves < 200  # it stopped: values climb to the 6 free cells within a few laps

@@ -42,7 +42,8 @@ def instances(draw, max_side: int = 7):
 
 def run_on(name, grid, start, target, heuristic="strong", lookahead=1, known=False):
     world = FogOfWarWorld(grid, start)
-    run = run_algorithm(name, world, start, target, heuristic, lookahead, knowledge_of(grid) if known else None)
+    run = run_algorithm(name, world, start, target, heuristic=heuristic, lookahead=lookahead,
+                        knowledge=knowledge_of(grid) if known else None)
     return run, world
 
 

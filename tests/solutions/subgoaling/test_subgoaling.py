@@ -224,7 +224,7 @@ def test_runs_reach_every_reachable_goal_no_cheaper_than_optimal(instance, name)
     optimal = dijkstra(grid, goal, connectivity=connectivity).cost_to(start)
     may_cycle = name in ("lrta_subgoal", "lrta_subgoal_sub")
     limit = 50 * grid.size ** 2 if may_cycle else None
-    run = run_algorithm(name, grid, start, goal, connectivity, max_moves=limit)
+    run = run_algorithm(name, grid, start, goal, connectivity=connectivity, max_moves=limit)
     assert run.reached == (optimal is not None) or (may_cycle and run.moves == limit)
     if run.reached:
         assert run.trace.trajectory[0] == start and run.trace.trajectory[-1] == goal
