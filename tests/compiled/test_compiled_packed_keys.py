@@ -92,7 +92,7 @@ def test_a_run_whose_stamps_run_out_and_whose_km_is_rebased():
     start, target = (0, 2), (2, 2)
     expected, stamps, largest_km = readable_run_with_kms(grid, start, target)
     assert stamps >= 2**6 and largest_km >= 16
-    twin = run_compiled("dstar_lite", grid, start, target)
+    twin = run_compiled(grid, start, target, "dstar_lite")
     assert twin.trace == expected.trace and twin.reached == expected.reached
 
 
@@ -102,7 +102,7 @@ def test_a_grid_too_large_to_pack_keeps_three_part_keys():
     grid = Gridworld.from_strings(["." * 30 + "@" + "." * (width - 31), "." * 20 + "@" + "." * (width - 21)])
     start, target = (0, 0), (1, 40)
     expected = DStarLite(FogOfWarWorld(grid, start), start, target).run()
-    twin = run_compiled("dstar_lite", grid, start, target)
+    twin = run_compiled(grid, start, target, "dstar_lite")
     assert twin.trace == expected.trace and twin.reached
 
 
