@@ -122,8 +122,8 @@ def _instances(args: argparse.Namespace):
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from reference.solutions.compiled.realtime import run_compiled
-    from reference.solutions.realtime import knowledge_of, run_algorithm
+    from reference.solutions.compiled.realtime import RealtimeRun as CompiledRealtimeRun, run_compiled
+    from reference.solutions.realtime import RealtimeRun, knowledge_of, run_algorithm
     from reference.world.fileio import atomic_write_text
     from reference.world.sensing import FogOfWarWorld
 
@@ -133,6 +133,7 @@ def run_command(args: argparse.Namespace) -> int:
     rows, traces = [], []
     for number, instance in enumerate(instances):
         knowledge = knowledge_of(instance.grid) if args.known else None
+        run: CompiledRealtimeRun | RealtimeRun   # the twin has the same counts, summary() and trace
         if args.engine == "compiled":
             run = run_compiled(instance.grid, instance.start, instance.target, args.algorithm, heuristic=args.heuristic,
                                lookahead=args.lookahead, knowledge=knowledge, record=bool(args.trace))

@@ -47,8 +47,8 @@ from reference.experiments.parallel import map_with_progress
 from reference.experiments.report import (
     LARGE_RUNS, Finding, ci95, findings_markdown, open_runs, to_csv, to_markdown, write_runs,
 )
-from reference.solutions.compiled.realtime import run_compiled, warm_up
-from reference.solutions.realtime import run_algorithm
+from reference.solutions.compiled.realtime import RealtimeRun as CompiledRealtimeRun, run_compiled, warm_up
+from reference.solutions.realtime import RealtimeRun, run_algorithm
 from reference.world.fileio import atomic_write_text
 from reference.world.generator import generate_maze
 from reference.world.grid import Gridworld, shortest_distance
@@ -155,20 +155,21 @@ def run_one(task: tuple) -> dict[str, Any]:
     """
     kind, number, size, seed, algorithm, heuristic, lookahead, engine, *rest = task
     successors = rest[0] if rest else "fixed"
-    order = {"successors": successors, "seed": order_seed(seed, number)}
+    successor_seed = order_seed(seed, number)
     instance = make_instance(kind, number, size, seed)
     if engine == "compiled":
         warm_up()  # compiling (or loading the compiled code) is not part of the first run's time
+    run: CompiledRealtimeRun | RealtimeRun   # the twin has the same counts and summary()
     began = time.perf_counter()
     if engine == "compiled":  # counts only: a comparison reads no traces
         run = run_compiled(instance.grid, instance.start, instance.target, algorithm, heuristic=heuristic,
-                           lookahead=lookahead or 1, record=False, **order)
+                           lookahead=lookahead or 1, record=False, successors=successors, seed=successor_seed)
     else:
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:
             world = FogOfWarWorld(instance.grid, instance.start, check_moves=False)  # sense: a look-up
             run = run_algorithm(algorithm, world, instance.start, instance.target,
-                                heuristic=heuristic, lookahead=lookahead or 1, **order)
+                                heuristic=heuristic, lookahead=lookahead or 1, successors=successors, seed=successor_seed)
         finally:
             gc.enable()
     seconds = time.perf_counter() - began
@@ -235,7 +236,11 @@ PAPER_COLUMNS = (
 )
 
 
-class RunGroups(dict):
+#: A setting of the comparison: ``(kind, algorithm, heuristic, lookahead)`` (lookahead None: D* Lite).
+Setting = tuple[str, str, str, int | None]
+
+
+class RunGroups(dict[Setting, list[dict[str, Any]]]):
     """Rows grouped by setting, ``(kind, algorithm, heuristic, lookahead)`` -> rows in their order.
 
     Every table, figure and finding averages over settings many times; grouping the rows once
@@ -243,7 +248,11 @@ class RunGroups(dict):
     """
 
 
-def group_runs(rows: Iterable[dict]) -> RunGroups:
+#: What the tables, figures and findings read: the rows of runs, or those rows already grouped.
+Runs = Iterable[dict[str, Any]] | RunGroups
+
+
+def group_runs(rows: Runs) -> RunGroups:
     """The rows as :class:`RunGroups` (rows already grouped are returned as they are)."""
     if isinstance(rows, RunGroups):
         return rows
@@ -257,7 +266,7 @@ def group_runs(rows: Iterable[dict]) -> RunGroups:
 MEASURES = ("expansions", "episodes", "moves", "planning_us")
 
 
-def averages(rows: Iterable[dict], kind: str, algorithm: str, heuristic: str, lookahead: int | None) -> dict | None:
+def averages(rows: Runs, kind: str, algorithm: str, heuristic: str, lookahead: int | None) -> dict | None:
     """Mean expansions, episodes, moves and planning time over the grids of one setting (None if no runs).
 
     ``runs`` is the sample size; ``<measure>_ci95`` the half-width of the mean's 95% confidence interval.
@@ -275,35 +284,35 @@ def averages(rows: Iterable[dict], kind: str, algorithm: str, heuristic: str, lo
     }
 
 
-def lookaheads_in(rows: Iterable[dict]) -> list[int]:
+def lookaheads_in(rows: Runs) -> list[int]:
     return sorted({lookahead for _, _, _, lookahead in group_runs(rows) if lookahead is not None})
 
 
-def paper_table(rows: Sequence[dict], kind: str) -> list[dict]:
+def paper_table(rows: Runs, kind: str) -> list[dict]:
     """Table 2 (``kind="maze"``) or Table 3 (``"random"``): D* Lite, then LRTA* per lookahead."""
-    rows = group_runs(rows)
+    groups = group_runs(rows)
     table = []
-    dstar = averages(rows, kind, "dstar_lite", BEST_HEURISTIC[(kind, "dstar_lite")], None)
+    dstar = averages(groups, kind, "dstar_lite", BEST_HEURISTIC[(kind, "dstar_lite")], None)
     if dstar:
         table.append({"algorithm": "D* Lite", **dstar})
-    for n in lookaheads_in(rows):
-        line = averages(rows, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], n)
+    for n in lookaheads_in(groups):
+        line = averages(groups, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], n)
         if line:
             table.append({"algorithm": "LRTA*", **line})
     return table
 
 
-def heuristics_table(rows: Sequence[dict]) -> list[dict]:
+def heuristics_table(rows: Runs) -> list[dict]:
     """Table 1: planning time and moves of D* Lite and LRTA* with the strong and the weak heuristic."""
-    rows = group_runs(rows)
+    groups = group_runs(rows)
     table = []
-    for algorithm, lookaheads in (("dstar_lite", [None]), ("lrta_astar", lookaheads_in(rows))):
+    for algorithm, lookaheads in (("dstar_lite", [None]), ("lrta_astar", lookaheads_in(groups))):
         for n in lookaheads:
             line: dict[str, Any] = {"algorithm": "D* Lite" if algorithm == "dstar_lite" else "LRTA*",
                                     "lookahead": "-" if n is None else n}
             for kind in KINDS:
                 for heuristic in ("strong", "weak"):
-                    a = averages(rows, kind, algorithm, heuristic, n)
+                    a = averages(groups, kind, algorithm, heuristic, n)
                     if a:
                         line[f"{kind} {heuristic}: planning [us]"] = a["planning_us"]
                         line[f"{kind} {heuristic}: planning ±"] = a["planning_us_ci95"]
@@ -314,15 +323,15 @@ def heuristics_table(rows: Sequence[dict]) -> list[dict]:
     return table
 
 
-def bfs_table(rows: Sequence[dict]) -> list[dict]:
+def bfs_table(rows: Runs) -> list[dict]:
     """Table 4: LRTA* with A* vs breadth-first local search, (b) expansions and (c) moves per grid kind."""
-    rows = group_runs(rows)
+    groups = group_runs(rows)
     table = []
-    for n in lookaheads_in(rows):
+    for n in lookaheads_in(groups):
         line: dict[str, Any] = {"lookahead": n}
         for kind in KINDS:
             for algorithm, label in (("lrta_astar", "A*"), ("lrta_bfs", "BFS")):
-                a = averages(rows, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], n)
+                a = averages(groups, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], n)
                 if a:
                     line[f"{kind} {label}: expansions"] = a["expansions"]
                     line[f"{kind} {label}: moves"] = a["moves"]
@@ -336,11 +345,11 @@ def bfs_table(rows: Sequence[dict]) -> list[dict]:
 # -- the paper's findings ---------------------------------------------------------------------------
 
 
-def _series(rows: Sequence[dict], kind: str, algorithm: str, heuristic: str, measure: str) -> dict[int, float]:
-    rows = group_runs(rows)
+def _series(rows: Runs, kind: str, algorithm: str, heuristic: str, measure: str) -> dict[int, float]:
+    groups = group_runs(rows)
     result = {}
-    for n in lookaheads_in(rows):
-        a = averages(rows, kind, algorithm, heuristic, n)
+    for n in lookaheads_in(groups):
+        a = averages(groups, kind, algorithm, heuristic, n)
         if a:
             result[n] = a[measure]
     return result
@@ -354,7 +363,7 @@ def _spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return float(spearmanr(xs, ys).statistic)
 
 
-def paired_difference(rows: Sequence[dict], kind: str, first: tuple, second: tuple,
+def paired_difference(rows: Runs, kind: str, first: tuple, second: tuple,
                       measure: str | Callable[[dict], float]) -> tuple[float, float, int]:
     """Mean over the grids that ran both settings of (first - second), its 95% CI half-width, and the count.
 
@@ -373,13 +382,13 @@ def paired_difference(rows: Sequence[dict], kind: str, first: tuple, second: tup
     return statistics.fmean(differences), ci95(differences), len(differences)
 
 
-def findings(rows: Sequence[dict]) -> list[Finding]:
+def findings(rows: Runs) -> list[Finding]:
     """Check the paper's findings (the list in the issue, plus Figure 7's and Table 4's) on ``rows``."""
-    rows = group_runs(rows)
+    groups = group_runs(rows)
     result: list[Finding] = []
     maze_lrta = BEST_HEURISTIC[("maze", "lrta_astar")]
     for kind in KINDS:
-        moves = _series(rows, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], "moves")
+        moves = _series(groups, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], "moves")
         if len(moves) >= 4:
             # A trend, not a staircase: the rank correlation is negative, and the smallest quarter
             # of the lookaheads gives longer paths on average than the largest quarter.
@@ -393,22 +402,22 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
                 rho < 0 and large_mean < small_mean,
                 f"mean moves {small_mean:.0f} at lookaheads {small[0]}-{small[-1]}, {large_mean:.0f} at "
                 f"{large[0]}-{large[-1]}; Spearman rank correlation with the lookahead {rho:.2f}"))
-    time_ = _series(rows, "maze", "lrta_astar", maze_lrta, "planning_us")
+    time_ = _series(groups, "maze", "lrta_astar", maze_lrta, "planning_us")
     if len(time_) >= 3:
-        best = min(time_, key=time_.get)
+        best = min(time_, key=time_.__getitem__)
         first, last = min(time_), max(time_)
         result.append(Finding(
             "maze: LRTA*'s planning time first falls, then rises as the lookahead grows",
             first < best < last and time_[best] < time_[first] and time_[best] < time_[last],
             f"{time_[first]:.0f} us at lookahead {first}, least {time_[best]:.0f} us at {best}, "
             f"{time_[last]:.0f} us at {last}"))
-    strong = _series(rows, "maze", "lrta_astar", "strong", "moves")
-    weak = _series(rows, "maze", "lrta_astar", "weak", "moves")
+    strong = _series(groups, "maze", "lrta_astar", "strong", "moves")
+    weak = _series(groups, "maze", "lrta_astar", "weak", "moves")
     small = [n for n in strong if n in weak and n <= 9]
     if small:
         better = [n for n in small if weak[n] < strong[n]]
         evidence = "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)
-        difference, half_width, n = paired_difference(rows, "maze", ("lrta_astar", "weak", small[0]),
+        difference, half_width, n = paired_difference(groups, "maze", ("lrta_astar", "weak", small[0]),
                                                       ("lrta_astar", "strong", small[0]), "moves")
         if n > 1:
             evidence += (f"; at lookahead {small[0]}, weak minus strong on the same mazes: {difference:+.0f} ± "
@@ -416,8 +425,8 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
         result.append(Finding(
             "maze: the weak heuristic serves LRTA* better than the strong one at small lookaheads (shorter paths)",
             len(better) == len(small), evidence))
-    dstar = averages(rows, "maze", "dstar_lite", "strong", None)
-    moves = _series(rows, "maze", "lrta_astar", maze_lrta, "moves")
+    dstar = averages(groups, "maze", "dstar_lite", "strong", None)
+    moves = _series(groups, "maze", "lrta_astar", maze_lrta, "moves")
     if dstar and moves:
         longer = [n for n in moves if moves[n] > dstar["moves"]]
         result.append(Finding(
@@ -425,9 +434,9 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
             len(longer) == len(moves),
             f"D* Lite {dstar['moves']:.0f} moves; LRTA* from {max(moves.values()):.0f} to "
             f"{min(moves.values()):.0f}; LRTA* longer at {len(longer)} of {len(moves)} lookaheads"))
-    dstar = averages(rows, "random", "dstar_lite", "strong", None)
-    time_ = _series(rows, "random", "lrta_astar", "strong", "planning_us")
-    moves = _series(rows, "random", "lrta_astar", "strong", "moves")
+    dstar = averages(groups, "random", "dstar_lite", "strong", None)
+    time_ = _series(groups, "random", "lrta_astar", "strong", "planning_us")
+    moves = _series(groups, "random", "lrta_astar", "strong", "moves")
     if dstar and time_:
         below = [n for n in time_ if time_[n] < dstar["planning_us"]]
         result.append(Finding(
@@ -438,7 +447,7 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
         shorter = [n for n in moves if moves[n] < dstar["moves"]]
         evidence = f"D* Lite {dstar['moves']:.1f} ± {dstar['moves_ci95']:.1f} moves; LRTA* shorter at lookaheads {shorter or 'none'}"
         largest = max(moves)
-        difference, half_width, n = paired_difference(rows, "random", ("lrta_astar", "strong", largest),
+        difference, half_width, n = paired_difference(groups, "random", ("lrta_astar", "strong", largest),
                                                       ("dstar_lite", "strong", None), "moves")
         if n:
             evidence += (f"; at lookahead {largest}, LRTA* minus D* Lite on the same grids: "
@@ -446,16 +455,16 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
         result.append(Finding(
             "random: LRTA*'s paths are shorter than D* Lite's for lookaheads above 13",
             all(n in shorter for n in moves if n > 13) and bool([n for n in moves if n > 13]), evidence))
-    time_ = _series(rows, "random", "lrta_astar", "strong", "planning_us")
+    time_ = _series(groups, "random", "lrta_astar", "strong", "planning_us")
     if len(time_) >= 2 and 1 in time_:
-        best = min(time_, key=time_.get)
-        runner_up = min((n for n in time_ if n != 1), key=time_.get)
-        difference, half_width, n = paired_difference(rows, "random", ("lrta_astar", "strong", 1),
+        best = min(time_, key=time_.__getitem__)
+        runner_up = min((n for n in time_ if n != 1), key=time_.__getitem__)
+        difference, half_width, n = paired_difference(groups, "random", ("lrta_astar", "strong", 1),
                                                       ("lrta_astar", "strong", runner_up), "planning_us")
-        expansions = _series(rows, "random", "lrta_astar", "strong", "expansions")
-        fewest = min(expansions, key=expansions.get)
-        other = min((n for n in expansions if n != 1), key=expansions.get)
-        more, more_half_width, _ = paired_difference(rows, "random", ("lrta_astar", "strong", 1),
+        expansions = _series(groups, "random", "lrta_astar", "strong", "expansions")
+        fewest = min(expansions, key=expansions.__getitem__)
+        other = min((n for n in expansions if n != 1), key=expansions.__getitem__)
+        more, more_half_width, _ = paired_difference(groups, "random", ("lrta_astar", "strong", 1),
                                                      ("lrta_astar", "strong", other), "expansions")
         result.append(Finding(
             "random: a lookahead of one minimises LRTA*'s planning time (Section 7; paper: 498.6 expansions at "
@@ -469,15 +478,15 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
             f"{more_half_width:.1f}"))
     for kind in KINDS:
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
-        expansions = _series(rows, kind, "lrta_astar", heuristic, "expansions")
-        time_ = _series(rows, kind, "lrta_astar", heuristic, "planning_us")
+        expansions = _series(groups, kind, "lrta_astar", heuristic, "expansions")
+        time_ = _series(groups, kind, "lrta_astar", heuristic, "planning_us")
         if len(expansions) >= 3:
             r = float(np.corrcoef(list(expansions.values()), list(time_.values()))[0, 1])
             result.append(Finding(
                 f"{kind}: LRTA*'s planning time is roughly proportional to its expansions (Figure 7)",
                 r > 0.9, f"Pearson correlation over the lookaheads {r:.2f}"))
-    astar = _series(rows, "maze", "lrta_astar", maze_lrta, "moves")
-    bfs = _series(rows, "maze", "lrta_bfs", BEST_HEURISTIC[("maze", "lrta_bfs")], "moves")
+    astar = _series(groups, "maze", "lrta_astar", maze_lrta, "moves")
+    bfs = _series(groups, "maze", "lrta_bfs", BEST_HEURISTIC[("maze", "lrta_bfs")], "moves")
     small = [n for n in astar if n in bfs and 5 <= n <= 15]
     if small:
         better = [n for n in small if bfs[n] < astar[n]]
@@ -486,11 +495,11 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
             "lookaheads (5 to 15; Table 4)",
             len(better) == len(small),
             "moves BFS vs A*: " + ", ".join(f"{n}: {bfs[n]:.0f} vs {astar[n]:.0f}" for n in small)))
-    bound = [r for group in rows.values() for r in group
+    bound = [r for group in groups.values() for r in group
              if r["algorithm"] != "dstar_lite" and r["max_expansions_per_episode"] > r["lookahead"]]
     result.append(Finding("LRTA* never expands more states in an episode than its lookahead (the real-time bound)",
                           not bound, f"{len(bound)} runs broke the bound"))
-    return result + objective_findings(rows)
+    return result + objective_findings(groups)
 
 
 # -- the planning objectives (Section 6: which lookahead, or D* Lite, for which objective) ------------
@@ -500,15 +509,15 @@ def findings(rows: Sequence[dict]) -> list[Finding]:
 X_EXPONENTS = tuple(round(-4 + k / 100, 2) for k in range(801))
 
 
-def _curves(rows: Sequence[dict], kind: str) -> tuple[dict[int, dict], dict | None]:
+def _curves(rows: Runs, kind: str) -> tuple[dict[int, dict], dict | None]:
     """LRTA*'s (A*, the kind's best heuristic) averages per lookahead, and D* Lite's (strong h)."""
-    rows = group_runs(rows)
+    groups = group_runs(rows)
     heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
-    lrta = {n: a for n in lookaheads_in(rows) if (a := averages(rows, kind, "lrta_astar", heuristic, n))}
-    return lrta, averages(rows, kind, "dstar_lite", "strong", None)
+    lrta = {n: a for n in lookaheads_in(groups) if (a := averages(groups, kind, "lrta_astar", heuristic, n))}
+    return lrta, averages(groups, kind, "dstar_lite", "strong", None)
 
 
-def optimal_lookahead_by_x(rows: Sequence[dict], kind: str, exponents: Sequence[float] = X_EXPONENTS) -> list[dict]:
+def optimal_lookahead_by_x(rows: Runs, kind: str, exponents: Sequence[float] = X_EXPONENTS) -> list[dict]:
     """The paper's first objective, planning time + x * path length (its tables "range of x ->
     optimal lookahead"): the ranges of x over which one lookahead minimises LRTA*'s mean sum, and
     whether D* Lite's sum is smaller there. Times in microseconds, so x is microseconds per move.
@@ -537,7 +546,7 @@ def optimal_lookahead_by_x(rows: Sequence[dict], kind: str, exponents: Sequence[
     return table
 
 
-def best_under_limit(rows: Sequence[dict], kind: str, per: str) -> list[dict]:
+def best_under_limit(rows: Runs, kind: str, per: str) -> list[dict]:
     """The paper's second and third objectives: the shortest path when the planning time per
     episode (``per="episode"``, its column (g)) or per move (``"move"``, (h)) may not exceed a limit.
 
@@ -553,8 +562,9 @@ def best_under_limit(rows: Sequence[dict], kind: str, per: str) -> list[dict]:
     for limit in limits:
         fits = [n for n in lrta if lrta[n][column] <= limit]
         best = min(fits, key=lambda n: (lrta[n]["moves"], n)) if fits else None
-        dstar_fits = bool(dstar) and dstar[column] <= limit
-        if dstar_fits and (best is None or dstar["moves"] < lrta[best]["moves"]):
+        dstar_fits = dstar is not None and dstar[column] <= limit
+        dstar_shorter = dstar is not None and (best is None or dstar["moves"] < lrta[best]["moves"])
+        if dstar_fits and dstar_shorter:
             choice = "D* Lite"
         else:
             choice = "LRTA*" if best is not None else "-"
@@ -575,18 +585,18 @@ def _per_move(r: dict) -> float:
     return r["planning_us"] / r["moves"] if r["moves"] else 0.0
 
 
-def objective_findings(rows: Sequence[dict]) -> list[Finding]:
+def objective_findings(rows: Runs) -> list[Finding]:
     """The paper's answers for its three planning objectives (Sections 6 and 7), checked."""
-    rows = group_runs(rows)
+    groups = group_runs(rows)
     result: list[Finding] = []
-    paper = {"maze": {"least": 21, "x": "10^-0.27", "episode": 75, "move": 165},
+    paper: dict[str, dict[str, int | str]] = {"maze": {"least": 21, "x": "10^-0.27", "episode": 75, "move": 165},
              "random": {"least": 1}}
     for kind in KINDS:
-        lrta, dstar = _curves(rows, kind)
+        lrta, dstar = _curves(groups, kind)
         if len(lrta) < 3:
             continue
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
-        by_x = optimal_lookahead_by_x(rows, kind)
+        by_x = optimal_lookahead_by_x(groups, kind)
         optimal = [line["lookahead"] for line in by_x]
         least = min(lrta, key=lambda n: (lrta[n]["planning_us"], n))
         result.append(Finding(
@@ -619,9 +629,9 @@ def objective_findings(rows: Sequence[dict]) -> list[Finding]:
                 if lrta[n][column] >= dstar[column]:
                     break
                 below = n
-            slower, slower_half, count = paired_difference(rows, kind, ("lrta_astar", heuristic, largest),
+            slower, slower_half, count = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
                                                            ("dstar_lite", "strong", None), measure)
-            longer, longer_half, _ = paired_difference(rows, kind, ("lrta_astar", heuristic, largest),
+            longer, longer_half, _ = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
                                                        ("dstar_lite", "strong", None), "moves")
             evidence = (f"D* Lite {dstar[column]:.2f} us per {per}, {dstar['moves']:.1f} moves; LRTA* plans faster per "
                         f"{per} up to lookahead {below or 'none'}" + (f" (paper: {paper[kind][per]})" if kind == "maze" else "")
@@ -642,7 +652,7 @@ def objective_findings(rows: Sequence[dict]) -> list[Finding]:
     return result
 
 
-def objectives_markdown(rows: Sequence[dict]) -> str:
+def objectives_markdown(rows: Runs) -> str:
     """The three objectives' tables for each kind of grid that ``rows`` holds, as Markdown."""
     parts = []
     for kind in KINDS:
@@ -655,18 +665,18 @@ def objectives_markdown(rows: Sequence[dict]) -> str:
     return "\n".join(parts)
 
 
-def plot_planning_objectives(rows: Sequence[dict]):
+def plot_planning_objectives(rows: Runs):
     """Figure 9 (not in the paper, which gives tables): for each kind of grid, the optimal lookahead
     against x, and the shortest mean path against a time limit per episode and per move."""
     from matplotlib.figure import Figure
     from matplotlib.ticker import NullFormatter
 
-    rows = group_runs(rows)
-    kinds = [kind for kind in KINDS if optimal_lookahead_by_x(rows, kind)] or list(KINDS)
+    groups = group_runs(rows)
+    kinds = [kind for kind in KINDS if optimal_lookahead_by_x(groups, kind)] or list(KINDS)
     figure = Figure(figsize=(16, 4.3 * len(kinds)), layout="constrained")
     axes = figure.subplots(len(kinds), 3, squeeze=False)
     for row_axes, kind in zip(axes, kinds):
-        lrta, dstar = _curves(rows, kind)
+        lrta, dstar = _curves(groups, kind)
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
         if not lrta:  # nothing to choose between
             for ax in row_axes:
@@ -716,7 +726,7 @@ def plot_planning_objectives(rows: Sequence[dict]):
 # -- figures ----------------------------------------------------------------------------------------
 
 
-def _figure(rows: Sequence[dict]):
+def _figure(rows: Runs):
     """A figure with one panel per kind of grid that ``rows`` holds; returns it, the axes and the kinds."""
     from matplotlib.figure import Figure
 
@@ -725,19 +735,19 @@ def _figure(rows: Sequence[dict]):
     return figure, figure.subplots(1, len(kinds), squeeze=False)[0], kinds
 
 
-def plot_time_vs_expansions(rows: Sequence[dict]):
+def plot_time_vs_expansions(rows: Runs):
     """Figure 7: LRTA*'s planning time against its expansions, one point per lookahead (log-log)."""
     from matplotlib.ticker import NullFormatter
 
-    rows = group_runs(rows)
-    figure, axes, kinds = _figure(rows)
+    groups = group_runs(rows)
+    figure, axes, kinds = _figure(groups)
     for ax, kind in zip(axes, kinds):
         for algorithm, label in (("lrta_astar", "LRTA* (A*)"), ("lrta_bfs", "LRTA* (BFS)")):
             heuristic = BEST_HEURISTIC[(kind, algorithm)]
-            x = _series(rows, kind, algorithm, heuristic, "expansions")
-            y = _series(rows, kind, algorithm, heuristic, "planning_us")
-            x_ci = _series(rows, kind, algorithm, heuristic, "expansions_ci95")
-            y_ci = _series(rows, kind, algorithm, heuristic, "planning_us_ci95")
+            x = _series(groups, kind, algorithm, heuristic, "expansions")
+            y = _series(groups, kind, algorithm, heuristic, "planning_us")
+            x_ci = _series(groups, kind, algorithm, heuristic, "expansions_ci95")
+            y_ci = _series(groups, kind, algorithm, heuristic, "planning_us_ci95")
             ax.errorbar([x[n] for n in x], [y[n] / 1e3 for n in x],
                         xerr=_log_bars([x[n] for n in x], [x_ci[n] for n in x]),
                         yerr=_log_bars([y[n] / 1e3 for n in x], [y_ci[n] / 1e3 for n in x]),
@@ -747,7 +757,7 @@ def plot_time_vs_expansions(rows: Sequence[dict]):
         ax.set(title=f"{kind} grids: planning time vs expansions",
                xlabel="state expansions (mean per run; bars: 95% CI, cut at mean / 2 below)",
                ylabel="planning time per run [ms]")
-        if any(_series(rows, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], "expansions")
+        if any(_series(groups, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], "expansions")
                for algorithm in ("lrta_astar", "lrta_bfs")):  # a log axis needs points
             ax.set_xscale("log")  # lookahead one expands far more than the rest; proportional = slope one
             ax.set_yscale("log")
@@ -762,25 +772,25 @@ def _log_bars(means: Sequence[float], half_widths: Sequence[float]) -> list[list
     return [[min(h, m / 2) for m, h in zip(means, half_widths)], list(half_widths)]
 
 
-def plot_time_vs_path_length(rows: Sequence[dict]):
+def plot_time_vs_path_length(rows: Runs):
     """Figure 8: planning time against path length; LRTA* one point per lookahead, D* Lite one point."""
     from matplotlib.ticker import NullFormatter
 
-    rows = group_runs(rows)
-    figure, axes, kinds = _figure(rows)
+    groups = group_runs(rows)
+    figure, axes, kinds = _figure(groups)
     for ax, kind in zip(axes, kinds):
         heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
-        moves = _series(rows, kind, "lrta_astar", heuristic, "moves")
-        time_ = _series(rows, kind, "lrta_astar", heuristic, "planning_us")
-        moves_ci = _series(rows, kind, "lrta_astar", heuristic, "moves_ci95")
-        time_ci = _series(rows, kind, "lrta_astar", heuristic, "planning_us_ci95")
+        moves = _series(groups, kind, "lrta_astar", heuristic, "moves")
+        time_ = _series(groups, kind, "lrta_astar", heuristic, "planning_us")
+        moves_ci = _series(groups, kind, "lrta_astar", heuristic, "moves_ci95")
+        time_ci = _series(groups, kind, "lrta_astar", heuristic, "planning_us_ci95")
         ax.errorbar([moves[n] for n in moves], [time_[n] / 1e3 for n in moves],
                     xerr=_log_bars([moves[n] for n in moves], [moves_ci[n] for n in moves]),
                     yerr=_log_bars([time_[n] / 1e3 for n in moves], [time_ci[n] / 1e3 for n in moves]),
                     fmt="o-", capsize=2, elinewidth=0.8, label=f"LRTA*, {heuristic} h (numbers: lookahead)")
         for n in list(moves)[:: max(1, len(moves) // 6)]:
             ax.annotate(f"{n}", (moves[n], time_[n] / 1e3), textcoords="offset points", xytext=(4, 4), fontsize=7)
-        dstar = averages(rows, kind, "dstar_lite", "strong", None)
+        dstar = averages(groups, kind, "dstar_lite", "strong", None)
         if dstar:
             ax.errorbar([dstar["moves"]], [dstar["planning_us"] / 1e3],
                         xerr=_log_bars([dstar["moves"]], [dstar["moves_ci95"]]),
