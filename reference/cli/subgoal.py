@@ -16,11 +16,16 @@ import argparse
 import json
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reference.experiments.report import format_table
 
 from . import UsageError
 from ._common import load_scenario_line
+
+if TYPE_CHECKING:   # for the annotations only: the commands import the engine they run when they run it
+    from reference.solutions.compiled.subgoaling import CompiledTree, KnownMapRun as CompiledKnownMapRun
+    from reference.solutions.subgoaling import KnownMapRun, SubgoalTree
 
 ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival", "lrta_subgoal_sub_arrival")
 #: The algorithms the paper compares with (``compare`` only; readable code, a preprocessing per map).
@@ -89,7 +94,8 @@ def scenario_problem(map_path: Path, scen_path: Path, index: int):
 
     terrain, scenarios, blocked = load_scenario_line(map_path, scen_path, index)
     scenario = scenarios[index]
-    return Gridworld(*terrain.shape, blocked=blocked), scenario.start, scenario.target, scenario.optimal_length
+    height, width = terrain.shape
+    return Gridworld(height, width, blocked=blocked), scenario.start, scenario.target, scenario.optimal_length
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -98,6 +104,9 @@ def run_command(args: argparse.Namespace) -> int:
 
     grid, start, goal, optimal = scenario_problem(args.map, args.scen, args.index)
     with_tree = args.algorithm.startswith("lrta_subgoal") or args.picture
+    # Either engine's tree and run: the twins have the same size, goal and arcs, and the same counts and trace.
+    tree: CompiledTree | SubgoalTree | None
+    run: CompiledKnownMapRun | KnownMapRun
     if args.engine == "compiled":   # imported only when used: loading Numba takes a second
         from reference.solutions.compiled.subgoaling import compiled_tree, run_compiled
 
@@ -108,7 +117,8 @@ def run_command(args: argparse.Namespace) -> int:
 
         tree = build_subgoal_tree(grid, goal, args.connectivity) if with_tree else None
         run = run_algorithm(args.algorithm, grid, start, goal, connectivity=args.connectivity, tree=tree)
-    result = {"index": args.index, "reached": run.reached, "cost": cost_value(run.cost) if run.reached else None,
+    # run.cost is None exactly when the run did not reach the goal
+    result = {"index": args.index, "reached": run.reached, "cost": cost_value(run.cost) if run.cost is not None else None,
               "optimal": optimal, "moves": run.moves, "expansions": run.expansions,
               "first_episode_s": run.first_episode_seconds, "total_s": run.total_seconds}
     if args.jsonl:

@@ -34,17 +34,20 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir
 from reference.experiments.parallel import map_with_progress
 from reference.experiments.report import Finding, findings_markdown, open_runs, to_csv, to_markdown, write_runs
-from reference.solutions.subgoaling import build_subgoal_tree, run_algorithm
+from reference.solutions.subgoaling import KnownMapRun, build_subgoal_tree, run_algorithm
 from reference.world.fileio import atomic_write_text
 from reference.world.grid import Cell, Gridworld, cost_value
 from reference.world.maps import read_map
+
+if TYPE_CHECKING:   # for an annotation only: the compiled engine (Numba) is imported when a run uses it
+    from reference.solutions.compiled.subgoaling import KnownMapRun as CompiledKnownMapRun
 
 
 @dataclass(frozen=True)
@@ -167,29 +170,35 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
         _warm_up_compiled()
         compiled.reserve(grid.size, RESERVED_GOALS, RESERVED_MOVES)   # no table grows in a timed run
         began = time.process_time()
-        tree = compiled.compiled_tree(grid, goal, 8)
+        compiled_tree = compiled.compiled_tree(grid, goal, 8)
         tree_seconds = time.process_time() - began
-        optimal = tree.g(start)
+        optimal = compiled_tree.g(start)
+        tree_size = compiled_tree.size
     else:
         began = time.process_time()
-        tree = build_subgoal_tree(grid, goal, 8)
+        readable_tree = build_subgoal_tree(grid, goal, 8)
         tree_seconds = time.process_time() - began
-        optimal = tree.g[start]
+        optimal = readable_tree.g[start]
+        tree_size = readable_tree.size
+    assert optimal is not None  # draw_problems puts every start in its goal's connected component
     rows = []
     for algorithm in algorithms:
+        run: CompiledKnownMapRun | KnownMapRun   # the twin: the same counts and trajectories
         gc.disable()  # a collection in the middle of an episode would be charged to its planning time
         try:
-            run = (compiled.run_compiled(grid, start, goal, algorithm, tree=tree, max_moves=MAX_MOVES) if engine == "compiled"
-                   else run_algorithm(algorithm, grid, start, goal, tree=tree, max_moves=MAX_MOVES))
+            run = (compiled.run_compiled(grid, start, goal, algorithm, tree=compiled_tree, max_moves=MAX_MOVES)
+                   if engine == "compiled"
+                   else run_algorithm(algorithm, grid, start, goal, tree=readable_tree, max_moves=MAX_MOVES))
         finally:
             gc.enable()
         rows.append({
             "map": label, "problem": number, "algorithm": algorithm, "engine": engine, "reached": run.reached,
-            "cost": cost_value(run.cost) if run.reached else float("nan"), "optimal": cost_value(optimal),
+            # run.cost is None exactly when the run did not reach the goal
+            "cost": cost_value(run.cost) if run.cost is not None else float("nan"), "optimal": cost_value(optimal),
             "moves": run.moves, "expansions": run.expansions, "episodes": run.episodes,
             "first_episode_ms": run.first_episode_seconds * 1e3, "total_ms": run.total_seconds * 1e3,
             "first_goal": "{},{}".format(*(run.first_goal or goal)),
-            "tree_size": tree.size, "tree_ms": tree_seconds * 1e3,
+            "tree_size": tree_size, "tree_ms": tree_seconds * 1e3,
         })
     return rows
 
@@ -233,6 +242,7 @@ def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], in
     for number, (start, goal) in enumerate(problems):
         optimal = (astar_cost(grid.blocked, start, goal, connectivity=8)[0] if engine == "compiled"
                    else astar(grid, start, goal, connectivity=8).cost)
+        assert optimal is not None  # draw_problems puts every start in its goal's connected component
         gc.disable()
         try:
             run = run_with_database(algorithm, grid, start, goal, database)
@@ -602,23 +612,23 @@ def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
                                ": does not hold, because the kit's D LRTA* looks ahead one state, as LRTA* with "
                                "subgoaling does (the search depths of D LRTA*'s database are not built), so its "
                                "expansions are its moves")))
-    for other in [a for a in ("knn_lrta_1000", "knn_lrta_10000", "d_lrta_3", "d_lrta_5") if a in present]:
+    for rival in [a for a in ("knn_lrta_1000", "knn_lrta_10000", "d_lrta_3", "d_lrta_5") if a in present]:
         if "lrta_subgoal" not in present:
             break
-        pairs = _paired(rows, "lrta_subgoal", other)
+        pairs = _paired(rows, "lrta_subgoal", rival)
         if len(pairs) < 2:
             continue
         per_episode = statistics.fmean(b["expansions"] / max(b["episodes"], 1) for _, b in pairs)
-        ratio = statistics.fmean(b["total_ms"] for _, b in pairs) / statistics.fmean(a["total_ms"] for a, _ in pairs)
+        time_ratio = statistics.fmean(b["total_ms"] for _, b in pairs) / statistics.fmean(a["total_ms"] for a, _ in pairs)
         interval = bootstrap_interval([(a["total_ms"], b["total_ms"]) for a, b in pairs],
                                       lambda x, y: float(np.mean(y) / np.mean(x)))
         holds = interval[0] > 1
         result.append(Finding(
-            f"{ALGORITHM_LABELS[other]} needs more total planning time than LRTA* with subgoaling (the paper: it "
+            f"{ALGORITHM_LABELS[rival]} needs more total planning time than LRTA* with subgoaling (the paper: it "
             "needs several expansions per planning episode)", holds,
-            f"total planning time {ratio:.2f}× LRTA*+sub's [{interval[0]:.2f}, {interval[1]:.2f}] ({len(pairs)} "
+            f"total planning time {time_ratio:.2f}× LRTA*+sub's [{interval[0]:.2f}, {interval[1]:.2f}] ({len(pairs)} "
             f"problems, {_engine_words([a for a, _ in pairs] + [b for _, b in pairs])}); {per_episode:.3f} expansions per episode (LRTA*+sub: 1): the kit's version "
-            "looks ahead one state" + (", plus the hill-climbing checks of its first episode" if "knn" in other else "")
+            "looks ahead one state" + (", plus the hill-climbing checks of its first episode" if "knn" in rival else "")
             + ("" if holds else "; does not hold, because the intervals do not put it above LRTA*+sub")))
     return result
 
@@ -924,11 +934,11 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
         written.append(save_figure(plot(rows), outdir / f"{stem}.png", dpi=110))
     written.append(save_figure(plot_example_tree(rows, movingai, maps), outdir / "example_tree.png", dpi=110))
     problems = _problem_rows(rows)
-    maps = list(dict.fromkeys(r["map"] for r in problems))
+    map_labels = list(dict.fromkeys(r["map"] for r in problems))
     count = len({(r["map"], r["problem"]) for r in problems})
     report = [
         "# Hernández & Baier (2011) reproduced: subgoaling for real-time search", "",
-        f"{count} problems on {len(maps)} maps ({', '.join(maps)}), eight-connected, octile h. Times are CPU "
+        f"{count} problems on {len(map_labels)} maps ({', '.join(map_labels)}), eight-connected, octile h. Times are CPU "
         f"milliseconds of the {_engine_words(rows)}, the same engine for every algorithm (compare ratios with "
         "the paper, not absolute values); the time to build every tree of a map is the compiled tree builder's.",
     ]
