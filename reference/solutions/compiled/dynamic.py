@@ -351,12 +351,17 @@ def database_arrays(database, blocked: np.ndarray):
 class CompiledAgent(Agent):
     """An :class:`~reference.solutions.dynamic.lrta.Agent` whose lookahead is compiled.
 
-    ``h`` is the typed table of this module; ``lookahead`` the compiled search. Controllers that read
-    only the history (the decision tree's features) work unchanged; the oracle uses
-    :func:`oracle_compiled`.
+    ``h`` is the typed table of this module; ``lookahead`` the compiled search; ``neighbours`` is
+    None (the compiled search reads the map's blocked array: the readable successor table is never
+    built). Controllers that read only the history (the decision tree's features) work unchanged;
+    the oracle, which searches, is :func:`oracle_compiled`.
     """
 
-    lookahead: Lookahead = None
+    def __init__(self, lookahead: Lookahead, start: Cell, goal: Cell) -> None:
+        # Agent declares `neighbours: Neighbours` and this agent has none (see above): only the readable
+        # search reads it (GeneralLRTA's episodes, lrta.apply, tree.oracle), never with a CompiledAgent.
+        super().__init__(None, start, goal, h=new_heuristic_table(), path=[start])  # type: ignore[arg-type]
+        self.lookahead = lookahead
 
 
 def step_compiled(agent: CompiledAgent, depth: int, goal: Cell, deepest: int | None = None) -> np.ndarray | None:
@@ -390,8 +395,7 @@ def general_lrta_compiled(blocked: np.ndarray, start: Cell, goal: Cell, controll
     """``general_lrta`` with a Python controller (line 3) and the compiled lookahead (lines 4-7)."""
     lookahead = lookahead or Lookahead(blocked)
     _check(lookahead.blocked, start, goal)
-    agent = CompiledAgent(None, start, goal, h=new_heuristic_table(), path=[start])
-    agent.lookahead = lookahead
+    agent = CompiledAgent(lookahead, start, goal)
     while agent.state != goal and len(agent.path) <= max_actions:
         depth, subgoal = controller(agent)
         if subgoal == agent.state:
@@ -411,7 +415,10 @@ def oracle_compiled(d_max: int) -> Controller:
     """The twin of :func:`reference.solutions.dynamic.tree.oracle` for :class:`CompiledAgent`."""
     from reference.solutions.dynamic.tree import depth_label
 
-    def control(agent: CompiledAgent) -> tuple[int, Cell]:
+    def control(agent: Agent) -> tuple[int, Cell]:
+        if not isinstance(agent, CompiledAgent):
+            raise TypeError("oracle_compiled controls a CompiledAgent (general_lrta_compiled); "
+                            "for the readable general_lrta, use reference.solutions.dynamic.tree.oracle")
         steps = steps_by_depth(agent, agent.goal, d_max)
         if not steps:
             return 1, agent.goal
@@ -531,8 +538,7 @@ def collect_samples_compiled(blocked: np.ndarray, start: Cell, goal: Cell, d_max
     n = HISTORY if n is None else n
     deepest = max(d_maxes)
     lookahead = lookahead or Lookahead(blocked)
-    agent = CompiledAgent(None, start, goal, h=new_heuristic_table(), path=[start])
-    agent.lookahead = lookahead
+    agent = CompiledAgent(lookahead, start, goal)
     rows: list[list[float]] = []
     labels: dict[int, list[int]] = {d: [] for d in d_maxes}
     while agent.state != goal and len(agent.path) <= max_actions:
