@@ -108,8 +108,10 @@ def run_command(args: argparse.Namespace) -> int:
     tree: CompiledTree | SubgoalTree | None
     run: CompiledKnownMapRun | KnownMapRun
     if args.engine == "compiled":   # imported only when used: loading Numba takes a second
+        from reference.experiments.subgoaling import warm_up_compiled
         from reference.solutions.compiled.subgoaling import compiled_tree, run_compiled
 
+        warm_up_compiled()   # loading the compiled code is not part of the first episode's time
         tree = compiled_tree(grid, goal, args.connectivity) if with_tree else None
         run = run_compiled(grid, start, goal, args.algorithm, connectivity=args.connectivity, tree=tree)
     else:

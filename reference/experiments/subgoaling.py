@@ -148,9 +148,9 @@ RESERVED_GOALS, RESERVED_MOVES = 64, 1 << 20
 
 
 @lru_cache(maxsize=1)
-def _warm_up_compiled() -> None:
+def warm_up_compiled() -> None:
     """Compile (or load from Numba's cache) every compiled function once per process, on a tiny map,
-    so that no problem's planning time includes it."""
+    so that no problem's planning time includes it (``ftr subgoal run`` calls it too)."""
     from reference.solutions.compiled import subgoaling as compiled
 
     grid = Gridworld.from_strings(["....", ".@@.", "...."])
@@ -167,7 +167,7 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
     if engine == "compiled":
         from reference.solutions.compiled import subgoaling as compiled
 
-        _warm_up_compiled()
+        warm_up_compiled()
         compiled.reserve(grid.size, RESERVED_GOALS, RESERVED_MOVES)   # no table grows in a timed run
         began = time.process_time()
         compiled_tree = compiled.compiled_tree(grid, goal, 8)
