@@ -297,10 +297,13 @@ def _pursue(algorithm: str, grid: Gridworld, start: Cell, goals: list[Cell], con
     if len(set(indices)) < len(indices):
         raise ValueError(f"the goals to pursue repeat a cell: {goals}")
     workspace = lookahead._workspace(grid.size)
-    if workspace.h_straight.shape[0] < len(indices):   # room for every goal's h table before the clock starts
-        lookahead.reserve(grid.size, len(indices), workspace.trajectory.shape[0])
+    rows = workspace.h_straight.shape[0]
+    if rows < len(indices):   # room for every goal's h table before the clock starts (D LRTA* (3): some 40)
+        lookahead.reserve(grid.size, max(len(indices), 2 * rows), workspace.trajectory.shape[0])
         workspace = lookahead._workspace(grid.size)
-    next_goal = _NEXT_GOAL.setdefault(grid.size, np.full(grid.size, -1, np.int64))
+    if grid.size not in _NEXT_GOAL:
+        _NEXT_GOAL[grid.size] = np.full(grid.size, -1, np.int64)
+    next_goal = _NEXT_GOAL[grid.size]
     limit = -1 if max_moves is None else max(max_moves, 0)
     try:
         for here, after in zip(indices, indices[1:]):
