@@ -12,12 +12,15 @@ Gate map.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference.solutions.compiled import subgoaling_rivals as twin
+from reference.solutions.subgoaling import d_lrta, knn_lrta
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database, d_lrta_star
 from reference.solutions.subgoaling.knn_lrta import (
     KnnDatabase, KnnRecord, build_knn_database, choose_record, knn_lrta_star, random_problems,
@@ -159,3 +162,12 @@ def test_runs_agree_on_a_baldurs_gate_map(shared_dir):
         for d_database in d_databases:
             d_pair(grid, start, goal, d_database, max_moves)
     assert used >= 10    # most problems find a record
+
+
+def test_the_twins_take_the_readable_signatures():
+    # SPEC §16: compiled/X.py mirrors X.py by name; here also parameter by parameter, defaults included
+    for readable, compiled in ((knn_lrta.knn_lrta_star, twin.knn_lrta_star), (d_lrta.d_lrta_star, twin.d_lrta_star)):
+        assert compiled.__name__ == readable.__name__
+        theirs, ours = inspect.signature(readable).parameters, inspect.signature(compiled).parameters
+        assert [(p.name, p.kind, p.default) for p in ours.values()] == [(p.name, p.kind, p.default)
+                                                                          for p in theirs.values()]
