@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--algorithms", metavar="NAME,...", help=f"only these (default: {','.join(ALGORITHM_NAMES)}); the paper's comparison adds "
                          f"{','.join(COMPARED_NAMES)} (kNN LRTA* with 1000 or 10000 records, D LRTA* at abstraction "
                          "level 3 or 5, a preprocessing per map: compiled searches under --engine compiled; their online "
-                         "part is readable code whatever --engine says)")
+                         "part too)")
     compare.add_argument("--no-trees", action="store_true", help="skip building every tree of each map")
     compare.add_argument("--runs", type=Path, action="append", metavar="CSV",
                          help="instead of running: re-make the report from runs.csv files (repeat to merge runs)")

@@ -215,9 +215,13 @@ def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "py
     return build_d_lrta_database(grid, level=number, engine=engine)
 
 
-def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database):
-    from reference.solutions.subgoaling.d_lrta import d_lrta_star
-    from reference.solutions.subgoaling.knn_lrta import knn_lrta_star
+def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database, engine: str = "python"):
+    """One run of kNN LRTA* or D LRTA* with its ``database``, online part by ``engine`` (the same run either way)."""
+    if engine == "compiled":
+        from reference.solutions.compiled.subgoaling_rivals import d_lrta_star, knn_lrta_star
+    else:
+        from reference.solutions.subgoaling.d_lrta import d_lrta_star
+        from reference.solutions.subgoaling.knn_lrta import knn_lrta_star
 
     if algorithm.startswith("knn_lrta_"):
         return knn_lrta_star(grid, start, goal, database, 8, max_moves=MAX_MOVES)
@@ -227,7 +231,7 @@ def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, 
 def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], int, str]) -> list[dict[str, Any]]:
     """One map, one algorithm of :data:`DATABASE_ALGORITHMS`: its preprocessing, searches run by the
     task's engine (one ``algorithm == "preprocessing"`` row: CPU seconds, expansions, size), and a
-    row per problem as :func:`run_problem` writes them, online part always the readable code
+    row per problem as :func:`run_problem` writes them, online part by the task's engine too
     (``optimal`` from an A* of the same engine, not timed)."""
     from reference.solutions.compiled.shortest_paths import astar_cost
     from reference.solutions.shortest_paths import astar
@@ -245,11 +249,11 @@ def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], in
         assert optimal is not None  # draw_problems puts every start in its goal's connected component
         gc.disable()
         try:
-            run = run_with_database(algorithm, grid, start, goal, database)
+            run = run_with_database(algorithm, grid, start, goal, database, engine)
         finally:
             gc.enable()
         rows.append({
-            "map": label, "problem": number, "algorithm": algorithm, "engine": "python", "reached": run.reached,
+            "map": label, "problem": number, "algorithm": algorithm, "engine": engine, "reached": run.reached,
             "cost": cost_value(run.cost) if run.reached else float("nan"), "optimal": cost_value(optimal),
             "moves": run.moves, "expansions": run.expansions, "episodes": run.episodes,
             "first_episode_ms": run.first_episode_seconds * 1e3, "total_ms": run.total_seconds * 1e3,
@@ -292,11 +296,10 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
 
     The tree rows (``algorithm == "trees"``, one per map) come from :func:`every_tree`:
     ``tree_cells`` goals per map (None: every free cell, as the paper; 0: none). Algorithms of
-    :data:`DATABASE_ALGORITHMS` run their online part in the readable code whatever ``engine`` says
-    (no compiled twins), after their preprocessing on each map (:func:`run_map_with_database`),
-    whose searches ``engine`` runs (the same databases); then the tree builder of the same engine
-    is timed on a sample of goals (:func:`readable_trees`), so that every preprocessing time is one
-    engine's.
+    :data:`DATABASE_ALGORITHMS` run on ``engine`` too (the same runs), after their preprocessing on
+    each map (:func:`run_map_with_database`), whose searches ``engine`` runs (the same databases);
+    then the tree builder of the same engine is timed on a sample of goals (:func:`readable_trees`),
+    so that every preprocessing time is one engine's.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")

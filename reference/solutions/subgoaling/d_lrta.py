@@ -53,7 +53,7 @@ from reference.solutions.shortest_paths import dijkstra
 from reference.world.grid import Cell, Gridworld, add_costs
 from reference.world.sensing import KnownMapWorld
 
-from .lrta import KnownMapRun
+from .lrta import KnownMapRun, check_ends
 from .pursuit import SubgoalPursuit
 
 
@@ -120,25 +120,47 @@ def build_d_lrta_database(grid: Gridworld, level: int = 3, engine: str = "python
     return database
 
 
+class SubgoalLookup:
+    """D LRTA*'s choice of subgoals in one run toward ``goal``: :meth:`next` from the agent's state
+    (in the first episode, and on standing on the subgoal pursued), each subgoal taken at most once.
+
+    >>> grid = Gridworld.from_strings(["....", "...."])
+    >>> lookup = SubgoalLookup(build_d_lrta_database(grid, level=1), (1, 0))
+    >>> lookup.next((1, 3)), lookup.next((0, 1))    # (0, 1) lies in the goal's region
+    ((0, 1), (1, 0))
+    """
+
+    def __init__(self, database: DLrtaDatabase, goal: Cell) -> None:
+        self.database, self.goal = database, goal
+        self.goal_region = database.region(goal)
+        self.taken: set[Cell] = set()
+
+    def next(self, s: Cell) -> Cell:
+        """The subgoal for (``s``'s region, the goal's region), or the goal in the goal's region;
+        one already taken: the subgoal of the region it lies in, and so on (the goal when the chain
+        runs out)."""
+        region, seen = self.database.region(s), set()
+        while region != self.goal_region and region not in seen:   # skip subgoals already taken, along the chain
+            seen.add(region)
+            subgoal = self.database.subgoal.get((region, self.goal_region), self.goal)
+            if subgoal not in self.taken:
+                self.taken.add(subgoal)
+                return subgoal
+            region = self.database.region(subgoal)
+        return self.goal
+
+
 def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: DLrtaDatabase,
                 max_moves: int | None = None) -> KnownMapRun:
     """D LRTA* on a known map, eight-connected (trace name ``d_lrta``); ``database`` from
     :func:`build_d_lrta_database` for the same map."""
-    goal_region = database.region(goal)
-    taken: set[Cell] = set()
+    check_ends(grid, start, goal)
+    lookup = SubgoalLookup(database, goal)
 
     def policy(s: Cell, current: Cell | None) -> tuple[Cell, list[Cell]]:
         if current is not None and s != current:
             return current, []
-        region, seen = database.region(s), set()
-        while region != goal_region and region not in seen:   # skip subgoals already taken, along the chain
-            seen.add(region)
-            subgoal = database.subgoal.get((region, goal_region), goal)
-            if subgoal not in taken:
-                taken.add(subgoal)
-                return subgoal, []
-            region = database.region(subgoal)
-        return goal, []
+        return lookup.next(s), []
 
     pursuit = SubgoalPursuit(algorithm="d_lrta", policy=policy, max_moves=max_moves)
     return pursuit.run(KnownMapWorld(grid, start, 8), start, goal)

@@ -133,6 +133,45 @@ def build_knn_database(grid: Gridworld, records: int = 1000, seed: int = 0, conn
     return KnnDatabase(stored, connectivity, time.process_time() - began, expansions)
 
 
+def nearest_records(database: KnnDatabase, start: Cell, goal: Cell, k: int = DEFAULT_K) -> list[int]:
+    """The indices of the ``k`` records nearest the problem, nearest first: by ``h(start, record
+    start) + h(record goal, goal)``, ties to the record drawn first.
+
+    >>> database = KnnDatabase([KnnRecord((0, 3), (2, 3), [(2, 3)]), KnnRecord((0, 0), (2, 0), [(2, 0)])], 4)
+    >>> nearest_records(database, (0, 1), (2, 0), k=2)     # 1 + 0 beats 2 + 3
+    [1, 0]
+    """
+    def h(a: Cell, b: Cell) -> float:
+        return cost_value(heuristic_cost(a, b, database.connectivity))
+
+    records = database.records
+    return sorted(range(len(records)), key=lambda i: (h(start, records[i].start) + h(records[i].goal, goal), i))[:k]
+
+
+def choose_record(grid: Gridworld, start: Cell, goal: Cell, database: KnnDatabase, k: int = DEFAULT_K,
+                  limit: int = CLIMB_LIMIT) -> tuple[KnnRecord | None, list[Cell]]:
+    """The first episode's choice: the first of the :func:`nearest_records` whose start is
+    hill-climbing reachable from ``start`` and from whose goal ``goal`` is (None: none is), and the
+    states the checks expanded, in the order they ran.
+
+    >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
+    >>> database = KnnDatabase([KnnRecord((0, 0), (2, 2), [(2, 0), (2, 2)])], connectivity=4)
+    >>> choose_record(grid, (0, 1), (2, 3), database)     # (0, 1) W to (0, 0); (2, 2) E to (2, 3)
+    (KnnRecord(start=(0, 0), goal=(2, 2), subgoals=[(2, 0), (2, 2)]), [(0, 1), (2, 2)])
+    """
+    checked: list[Cell] = []
+    for record in (database.records[i] for i in nearest_records(database, start, goal, k)):
+        there, expanded = hill_climb(grid, start, record.start, database.connectivity, limit)
+        checked += expanded
+        if not there:
+            continue
+        back, expanded = hill_climb(grid, record.goal, goal, database.connectivity, limit)
+        checked += expanded
+        if back:
+            return record, checked
+    return None, checked
+
+
 def knn_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: KnnDatabase, connectivity: int = 8,
                   k: int = DEFAULT_K, max_moves: int | None = None, limit: int = CLIMB_LIMIT) -> KnownMapRun:
     """kNN LRTA* on a known map (trace name ``knn_lrta``); ``database`` from :func:`build_knn_database`."""
@@ -140,24 +179,12 @@ def knn_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: KnnDatabas
         raise ValueError(f"the database is {database.connectivity}-connected, the run {connectivity}-connected")
     queue: list[Cell] = []
 
-    def h(a: Cell, b: Cell) -> float:
-        return cost_value(heuristic_cost(a, b, connectivity))
-
     def policy(s: Cell, current: Cell | None) -> tuple[Cell, list[Cell]]:
         checked: list[Cell] = []
         if current is None:   # the first episode: choose a record
-            nearest = sorted(range(len(database.records)),
-                             key=lambda i: (h(start, database.records[i].start) + h(database.records[i].goal, goal), i))
-            for record in (database.records[i] for i in nearest[:k]):
-                there, expanded = hill_climb(grid, start, record.start, connectivity, limit)
-                checked += expanded
-                if not there:
-                    continue
-                back, expanded = hill_climb(grid, record.goal, goal, connectivity, limit)
-                checked += expanded
-                if back:
-                    queue.extend([record.start, *record.subgoals])
-                    break
+            record, checked = choose_record(grid, start, goal, database, k, limit)
+            if record is not None:
+                queue.extend([record.start, *record.subgoals])
             queue.append(goal)
         while len(queue) > 1 and s == queue[0]:   # switch on arrival
             queue.pop(0)

@@ -93,17 +93,19 @@ def test_an_unknown_engine_is_refused():
         build_d_lrta_database(grid, level=1, engine="numba")
 
 
-def test_the_experiment_times_the_compiled_preprocessing(tmp_path):
+@pytest.mark.parametrize("algorithm", ["knn_lrta_6", "d_lrta_1"])
+def test_the_experiment_runs_both_parts_on_the_engine_asked(tmp_path, algorithm):
     # the same tiny map as test_compare_runs_a_database_algorithm_on_a_map: the compiled engine's
-    # preprocessing rows say so, and the runs (readable online code) are the python engine's runs
+    # rows say so (preprocessing and runs), and every field but the times is the python engine's
     lines = ["........", "........", "..@@@@..", "..@@@@..", "........", "........"]
     path = tmp_path / "tiny.map"
     path.write_text("type octile\nheight 6\nwidth 8\nmap\n" + "\n".join(lines) + "\n")
     grid = read_map(str(path))
     drawn = experiment.draw_problems(grid, 3, seed=2)
-    by_engine = {engine: experiment.run_map_with_database((str(path), "tiny", "knn_lrta_6", drawn, 2, engine))
+    by_engine = {engine: experiment.run_map_with_database((str(path), "tiny", algorithm, drawn, 2, engine))
                  for engine in ("python", "compiled")}
-    assert [r["engine"] for r in by_engine["compiled"]] == ["compiled", "python", "python", "python"]
+    for engine, rows in by_engine.items():
+        assert [r["engine"] for r in rows] == [engine] * 4
     drop = ("preprocessing_s", "first_episode_ms", "total_ms", "engine", "tree_size", "tree_ms")   # times; NaNs
     assert [{k: v for k, v in r.items() if k not in drop} for r in by_engine["compiled"]] == \
         [{k: v for k, v in r.items() if k not in drop} for r in by_engine["python"]]
