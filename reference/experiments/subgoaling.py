@@ -217,15 +217,14 @@ def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "py
 
 def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database, engine: str = "python"):
     """One run of kNN LRTA* or D LRTA* with its ``database``, online part by ``engine`` (the same run either way)."""
-    if engine == "compiled":
-        from reference.solutions.compiled.subgoaling_rivals import d_lrta_star, knn_lrta_star
-    else:
-        from reference.solutions.subgoaling.d_lrta import d_lrta_star
-        from reference.solutions.subgoaling.knn_lrta import knn_lrta_star
+    from reference.solutions.compiled import subgoaling_rivals as twins
+    from reference.solutions.subgoaling import d_lrta, knn_lrta
 
     if algorithm.startswith("knn_lrta_"):
-        return knn_lrta_star(grid, start, goal, database, 8, max_moves=MAX_MOVES)
-    return d_lrta_star(grid, start, goal, database, max_moves=MAX_MOVES)
+        knn = twins.knn_lrta_star if engine == "compiled" else knn_lrta.knn_lrta_star
+        return knn(grid, start, goal, database, 8, max_moves=MAX_MOVES)
+    d = twins.d_lrta_star if engine == "compiled" else d_lrta.d_lrta_star
+    return d(grid, start, goal, database, max_moves=MAX_MOVES)
 
 
 def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], int, str]) -> list[dict[str, Any]]:
