@@ -1037,8 +1037,7 @@ def lrta_star_bfs(grid: Gridworld, start: Cell, target: Cell, lookahead: int, he
     Returns
     -------
     RealtimeRun
-        The counts, the planning time and, recorded, the trace as arrays; ``run.trace`` equals the
-        readable planner's.
+        As :func:`lrta_star_lookahead`.
 
     Raises
     ------
