@@ -2,13 +2,16 @@
 
     python bench/known_map_astar.py --baseline /tmp/old-kit            # 300 lines of bg512/AR0011SR, 5 rounds each
     python bench/known_map_astar.py --baseline /tmp/old-kit --map ../shared/movingai/bgmaps/AR0700SR.map --random 40
+    python bench/known_map_astar.py --baseline /tmp/old-kit --three-part-keys --connectivity 4
 
 Each round starts one process per kit (this one first on odd rounds, the baseline first on even ones);
 a process loads the compiled A* (``astar_cost``: ``compiled/shortest_paths.py``, or ``compiled/astar.py``
 in older checkouts), warms it up on the first line, then times the scenario lines (CPU seconds) and
 prints the expansions and costs, which must agree between the kits. The best and median rounds are
 printed with the ratio this kit / baseline. ``--random N`` replaces the scenario lines by N random pairs
-of passable cells (seed 1), for maps without a ``.scen`` file.
+of passable cells (seed 1), for maps without a ``.scen`` file. ``--three-part-keys`` turns the packed
+keys off in both kits (``key_plan`` answers None), so that the fallback ``astar_arrays`` is timed in
+place of ``astar_packed``; ``--connectivity 4`` times four-connected searches.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ except ImportError:  # checkouts before the twins mirrored the readable tree
     from reference.solutions.compiled.astar import astar_cost
 from reference.world.maps import read_scen, read_terrain
 from reference.world.terrain import passable, scenario_capability
+if {three_part_keys}:  # every search on the heap of (f, tie, stamp) triples: astar_arrays
+    import reference.solutions.compiled.shortest_paths as kernels
+    kernels.key_plan = lambda height, width, connectivity: None
 terrain = read_terrain({map!r})
 problems = []
 if {random}:
@@ -46,9 +52,9 @@ if {random}:
 else:
     for scenario in read_scen({scen!r})[-{lines}:]:
         problems.append((~passable(terrain, scenario_capability(terrain, scenario.start)), scenario.start, scenario.target))
-astar_cost(*problems[0], connectivity=8)
+astar_cost(*problems[0], connectivity={connectivity})
 began = time.process_time()
-answers = [astar_cost(*problem, connectivity=8) for problem in problems]
+answers = [astar_cost(*problem, connectivity={connectivity}) for problem in problems]
 print(json.dumps([time.process_time() - began, answers]))
 """
 
@@ -60,9 +66,13 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=300)
     parser.add_argument("--random", type=int, default=0, metavar="N", help="N random problems instead of the .scen lines")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--connectivity", type=int, choices=(4, 8), default=8)
+    parser.add_argument("--three-part-keys", action="store_true",
+                        help="turn the packed keys off in both kits: time astar_arrays, not astar_packed")
     args = parser.parse_args()
     map_path = args.map.resolve()  # the processes run in the kits' folders
-    code = ONE_PROCESS.format(map=str(map_path), scen=str(map_path) + ".scen", lines=args.lines, random=args.random)
+    code = ONE_PROCESS.format(map=str(map_path), scen=str(map_path) + ".scen", lines=args.lines, random=args.random,
+                              connectivity=args.connectivity, three_part_keys=args.three_part_keys)
     kits = {"this kit": REPO, "baseline": args.baseline.resolve()}
     seconds: dict[str, list[float]] = {name: [] for name in kits}
     answers = {}
@@ -75,11 +85,14 @@ def main() -> None:
             seconds[name].append(spent)
         assert answers["this kit"] == answers["baseline"], "the two kits' A* disagree"
     problems = f"{args.random} random problems" if args.random else f"{args.lines} lines"
-    print(f"{args.map.name}, {problems}, {sum(a[1] for a in answers['this kit']):,} expansions; CPU s over {args.rounds} rounds")
+    kernel = "astar_arrays (three-part keys)" if args.three_part_keys else "packed keys where they fit"
+    expansions = sum(answer[1] for answer in answers["this kit"])
+    print(f"{args.map.name}, {problems}, {args.connectivity}-connected, {kernel}: {expansions:,} expansions; "
+          f"CPU s over {args.rounds} rounds")
     for name, times in seconds.items():
         print(f"  {name}: best {min(times):.3f}, median {statistics.median(times):.3f}")
-    print(f"  this kit / baseline: best {min(seconds['this kit']) / min(seconds['baseline']):.2f}, "
-          f"median {statistics.median(seconds['this kit']) / statistics.median(seconds['baseline']):.2f}")
+    print(f"  this kit / baseline: best {min(seconds['this kit']) / min(seconds['baseline']):.3f}, "
+          f"median {statistics.median(seconds['this kit']) / statistics.median(seconds['baseline']):.3f}")
 
 
 if __name__ == "__main__":

@@ -914,13 +914,51 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "l
 
 def lrta_star(grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong", tie_break: str = "larger_g",
               knowledge: Knowledge | None = None, *, record: bool = True) -> RealtimeRun:
-    """Korf's LRTA* (lookahead one) for the fog-of-war agent, compiled.
+    """Korf's LRTA* (lookahead one) for the fog-of-war agent, compiled: :func:`run_compiled` with ``"lrta"``.
 
-    Parameters and result: :func:`run_compiled`'s, with ``algorithm="lrta"``.
+    Parameters
+    ----------
+    grid : Gridworld
+        The true grid; the agent senses it exactly as ``FogOfWarWorld`` does.
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell (free) and of the target.
+    heuristic : {"strong", "weak"}
+        The initial values: Manhattan distance, or max(|dx|, |dy|).
+    tie_break : {"larger_g", "smaller_g"}
+        Recorded in the trace; it cannot matter here (every candidate has g = 1).
+    knowledge : Knowledge, optional
+        What the agent knows before it starts: nothing (default, unknown terrain), or
+        :func:`~reference.solutions.realtime.knowledge_of` the grid (known terrain).
+    record : bool
+        False keeps the counts and the total planning time only, no trace.
+
+    Returns
+    -------
+    RealtimeRun
+        The counts, the planning time (``lookahead`` 1) and, recorded, the trace as arrays; ``run.trace``
+        equals the readable planner's.
+
+    Raises
+    ------
+    ValueError
+        A start or target outside the grid, a blocked start, an unknown heuristic or tie rule, or
+        knowledge of another size.
 
     See Also
     --------
     reference.solutions.realtime.lrta_star : the readable reference this twin mirrors.
+    run_compiled : every compiled real-time planner by name (``"lrta"``), the settings described there.
+
+    Examples
+    --------
+    >>> from reference.world import FogOfWarWorld, Gridworld
+    >>> from reference.solutions import realtime
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run = lrta_star(grid, (2, 0), (0, 2))
+    >>> run.reached, run.moves, run.episodes
+    (True, 4, 4)
+    >>> run.trace == realtime.lrta_star(FogOfWarWorld(grid, (2, 0)), (2, 0), (0, 2)).trace
+    True
     """
     return run_compiled(grid, start, target, "lrta", heuristic=heuristic, tie_break=tie_break, knowledge=knowledge,
                         record=record)
@@ -929,13 +967,55 @@ def lrta_star(grid: Gridworld, start: Cell, target: Cell, heuristic: str = "stro
 def lrta_star_lookahead(grid: Gridworld, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
                         tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
                         seed: int = 0, *, record: bool = True) -> RealtimeRun:
-    """Koenig's LRTA* with an A* lookahead of ``lookahead`` expansions per planning episode, compiled.
+    """Koenig's LRTA* with an A* lookahead of ``lookahead`` expansions per planning episode, compiled:
+    :func:`run_compiled` with ``"lrta_astar"``.
 
-    Parameters and result: :func:`run_compiled`'s, with ``algorithm="lrta_astar"``.
+    Parameters
+    ----------
+    grid : Gridworld
+        The true grid; the agent senses it exactly as ``FogOfWarWorld`` does.
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell (free) and of the target.
+    lookahead : int
+        At most this many expansions per episode (at least 1).
+    heuristic : {"strong", "weak"}
+        The initial values: Manhattan distance, or max(|dx|, |dy|).
+    tie_break : {"larger_g", "smaller_g"}
+        The A* key's tie rule among equal f (SPEC §5).
+    knowledge : Knowledge, optional
+        What the agent knows before it starts: nothing (default), or
+        :func:`~reference.solutions.realtime.knowledge_of` the grid (known terrain).
+    successors : {"fixed", "random"}
+        Generate successors east, south, west, north, or in a fresh random order per expansion.
+    seed : int
+        The random order's seed (the readable :class:`~reference.solutions.realtime.lookahead.SuccessorOrder`'s).
+    record : bool
+        False keeps the counts and the total planning time only, no trace.
+
+    Returns
+    -------
+    RealtimeRun
+        The counts, the planning time and, recorded, the trace as arrays; ``run.trace`` equals the
+        readable planner's.
+
+    Raises
+    ------
+    ValueError
+        A lookahead below 1, a start or target outside the grid, a blocked start, an unknown
+        heuristic, tie rule or successor order, or knowledge of another size.
 
     See Also
     --------
     reference.solutions.realtime.lrta_star_lookahead : the readable reference this twin mirrors.
+    run_compiled : every compiled real-time planner by name (``"lrta_astar"``), the settings described there.
+
+    Examples
+    --------
+    >>> from reference.world import Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run = lrta_star_lookahead(grid, (2, 0), (0, 2), lookahead=4)
+    >>> run.trace.trajectory, run.episodes    # as the readable planner's docstring shows
+    ([(2, 0), (2, 1), (2, 2), (1, 2), (0, 2)], 1)
     """
     return run_compiled(grid, start, target, "lrta_astar", heuristic=heuristic, lookahead=lookahead,
                         knowledge=knowledge, tie_break=tie_break, record=record, successors=successors, seed=seed)
@@ -944,13 +1024,38 @@ def lrta_star_lookahead(grid: Gridworld, start: Cell, target: Cell, lookahead: i
 def lrta_star_bfs(grid: Gridworld, start: Cell, target: Cell, lookahead: int, heuristic: str = "strong",
                   tie_break: str = "larger_g", knowledge: Knowledge | None = None, successors: str = "fixed",
                   seed: int = 0, *, record: bool = True) -> RealtimeRun:
-    """LRTA* whose local search space is the first ``lookahead`` states of a breadth-first search, compiled.
+    """LRTA* whose local search space is the first ``lookahead`` states of a breadth-first search,
+    compiled: :func:`run_compiled` with ``"lrta_bfs"``.
 
-    Parameters and result: :func:`run_compiled`'s, with ``algorithm="lrta_bfs"``.
+    Parameters
+    ----------
+    grid, start, target, lookahead, heuristic, knowledge, successors, seed, record
+        As :func:`lrta_star_lookahead`.
+    tie_break : {"larger_g", "smaller_g"}
+        Orders the border states the agent may walk to.
+
+    Returns
+    -------
+    RealtimeRun
+        As :func:`lrta_star_lookahead`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`lrta_star_lookahead`.
 
     See Also
     --------
     reference.solutions.realtime.lrta_star_bfs : the readable reference this twin mirrors.
+    run_compiled : every compiled real-time planner by name (``"lrta_bfs"``), the settings described there.
+
+    Examples
+    --------
+    >>> from reference.world import Gridworld
+    >>> grid = Gridworld.from_strings(["...", ".@.", "..."])
+    >>> run = lrta_star_bfs(grid, (2, 0), (0, 2), lookahead=4)
+    >>> run.reached, run.moves, run.episodes    # as the readable planner's docstring shows
+    (True, 4, 2)
     """
     return run_compiled(grid, start, target, "lrta_bfs", heuristic=heuristic, lookahead=lookahead,
                         knowledge=knowledge, tie_break=tie_break, record=record, successors=successors, seed=seed)
@@ -958,13 +1063,42 @@ def lrta_star_bfs(grid: Gridworld, start: Cell, target: Cell, lookahead: int, he
 
 def dstar_lite(grid: Gridworld, start: Cell, target: Cell, heuristic: str = "strong",
                knowledge: Knowledge | None = None, *, record: bool = True) -> RealtimeRun:
-    """D* Lite for the fog-of-war agent, searching from the target, compiled.
+    """D* Lite for the fog-of-war agent, searching from the target, compiled: :func:`run_compiled` with
+    ``"dstar_lite"``.
 
-    Parameters and result: :func:`run_compiled`'s, with ``algorithm="dstar_lite"``.
+    Parameters
+    ----------
+    grid : Gridworld
+        The true grid; the agent senses it exactly as ``FogOfWarWorld`` does.
+    start, target : Cell
+        ``(row, col)`` of the agent's first cell (free) and of the target.
+    heuristic : {"strong", "weak"}
+        h(agent, s): Manhattan distance, or max(|dx|, |dy|).
+    knowledge : Knowledge, optional
+        What the agent knows before it starts: nothing (default), or
+        :func:`~reference.solutions.realtime.knowledge_of` the grid (known terrain).
+    record : bool
+        False keeps the counts and the total planning time only, no trace.
+
+    Returns
+    -------
+    RealtimeRun
+        The counts, the planning time and, recorded, the trace as arrays: one record per planning
+        episode, searched from the target toward the agent (``tie_break`` ``"smaller_g"``, ``lookahead``
+        None); ``run.trace`` equals the readable planner's.
+
+    Raises
+    ------
+    ValueError
+        A start or target outside the grid, a blocked start, an unknown heuristic, or knowledge of
+        another size.
+    RuntimeError
+        A D* Lite invariant broken inside the compiled code (a bug, never a property of the input).
 
     See Also
     --------
     reference.solutions.realtime.dstar_lite : the readable reference this twin mirrors.
+    run_compiled : every compiled real-time planner by name (``"dstar_lite"``), the settings described there.
 
     Examples
     --------

@@ -163,6 +163,11 @@ def astar_arrays(blocked, start, goal, connectivity, larger_g, move_rows, move_c
             if not allowed:
                 continue
             t = r * width + c
+            # The relaxation of (s, t), written out here and again in astar_packed (each keeps its own push).
+            # A shared @njit helper changed the compiled loops and was slower: bench/known_map_astar.py, the
+            # median of 5 interleaved rounds, 3 runs a case, up to 1.11 times these copies' time on packed keys
+            # and 1.03 to 1.11 on three-part keys (Numba's inline="always": 1.27 to 1.48; docs/speed.md).
+            # tests/compiled/test_compiled_astar_kernels.py holds the two copies as one.
             new_straight = g_straight[s] + (0 if diagonal else 1)
             new_diagonal = g_diagonal[s] + (1 if diagonal else 0)
             new_value = float(new_straight) + float(new_diagonal) * sqrt2
@@ -339,6 +344,8 @@ def astar_packed(blocked, start, goal, connectivity, larger_g, move_rows, move_c
             if not allowed:
                 continue
             t = r * width + c
+            # Written out as in astar_arrays (the relaxation of (s, t)): a shared helper was up to 1.11 times
+            # slower; see the comment there. tests/compiled/test_compiled_astar_kernels.py holds the two as one.
             new_straight = g_straight[s] + (0 if diagonal else 1)
             new_diagonal = g_diagonal[s] + (1 if diagonal else 0)
             new_value = float(new_straight) + float(new_diagonal) * sqrt2
