@@ -339,6 +339,13 @@ class Sandbox:
             if folder is not None:
                 remove_tree(folder)
 
+    def folders(self) -> tuple[Path, Path]:
+        """The sandbox folder (``lib``, ``submission``) and the grader's private one (the children's
+        printed output): both exist from ``with Sandbox(...)`` on until its end."""
+        if self.root is None or self.private is None:
+            raise RuntimeError("a Sandbox runs children only inside `with Sandbox(...) as sandbox:`")
+        return self.root, self.private
+
     def run(self, lanes: list[Lane], workers: int = 1, deadline: float | None = None) -> Iterator[TaskOutcome]:
         """Run the lanes, ``workers`` at a time (one at a time in the plain sandbox as root, whose
         children are set up between fork and exec); yield outcomes as they arrive."""
@@ -384,7 +391,7 @@ class Sandbox:
 
     def _run_lane(self, lane: Lane, deadline: float, stop: threading.Event) -> Iterator[TaskOutcome]:
         pending = list(lane.tasks)
-        first = lane.hello is not None
+        hello_id = lane.hello  # reported by the lane's first child only: None once it is
         while pending:
             if time.monotonic() >= deadline or stop.is_set():
                 for task, _ in pending:
@@ -399,14 +406,14 @@ class Sandbox:
                     hello = child.start()
                 except (wire.FrameError, OSError) as error:
                     failure = child.explain(error, "while importing your code")
-                    if first:
-                        yield TaskOutcome(lane.hello, failure=failure)
+                    if hello_id is not None:
+                        yield TaskOutcome(hello_id, failure=failure)
                     for task, _ in pending:
                         yield TaskOutcome(task["id"], failure=failure)
                     return
-                if first:
-                    yield TaskOutcome(lane.hello, header=hello)
-                    first = False
+                if hello_id is not None:
+                    yield TaskOutcome(hello_id, header=hello)
+                    hello_id = None
                 while pending:
                     task, arrays = pending.pop(0)
                     if task.get("group") in self.timed_out_groups:
@@ -458,10 +465,11 @@ class _Child:
     def start(self) -> dict:
         """Start the child; return its hello (import errors, names found)."""
         sandbox, limits, setup = self.sandbox, self.limits, self.sandbox.setup
+        root, private = sandbox.folders()
         task_read, self.task_write = os.pipe()
         self.result_read, result_write = os.pipe()
         self.reader = wire.FrameReader(self.result_read, 1 << 20, limits.total_result_bytes)
-        self.output_path = sandbox.private / f"output-{self.token}.txt"
+        self.output_path = private / f"output-{self.token}.txt"
         if _is_root():
             self.lease = UidLease()
             self.group = ChildGroup.create(self.token, limits.memory_bytes, limits.processes)
@@ -476,21 +484,21 @@ class _Child:
         preexec = None
         if sandbox.bwrap:
             lib, submission, work, site = f"{INSIDE}/lib", f"{INSIDE}/submission", f"{INSIDE}/work", f"{INSIDE}/site"
-            prefix = bwrap_command(sandbox.bwrap, sandbox.python, sandbox.root / "lib", sandbox.root / "submission",
+            prefix = bwrap_command(sandbox.bwrap, sandbox.python, root / "lib", root / "submission",
                                    setup.site, limits.scratch_bytes, list(setup.covered))
             cwd = "/"
         else:
-            lib, submission, site = str(sandbox.root / "lib"), str(sandbox.root / "submission"), str(setup.site)
-            self.work_dir = Path(tempfile.mkdtemp(prefix="work-", dir=sandbox.root))
+            lib, submission, site = str(root / "lib"), str(root / "submission"), str(setup.site)
+            self.work_dir = Path(tempfile.mkdtemp(prefix="work-", dir=root))
             work, cwd, prefix = str(self.work_dir), str(self.work_dir), []
             if self.lease:
                 uid = self.lease.uid
                 os.chown(self.work_dir, uid, uid)
-                needed = [os.path.realpath(p) for p in (sandbox.python, sandbox.root, setup.site)]
+                needed = [os.path.realpath(p) for p in (sandbox.python, root, setup.site)]
                 scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm")
                            if os.path.isdir(path) and not any(inside(n, os.path.realpath(path)) for n in needed)]
                 scratch.append((work, f"size={limits.scratch_bytes},mode=0700,uid={uid},gid={uid}"))
-                preexec = cover_and_switch(paths_to_cover(sandbox.python, sandbox.root, setup.covered), scratch, uid)
+                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, uid)
             self.work_dir.chmod(0o700)
         env["HOME"] = work
         settings["site"] = site
