@@ -504,14 +504,15 @@ class _Child:
         settings["site"] = site
         command = prefix + [sandbox.python, "-I", "-S", "-B", f"{lib}/ftr_child.py", lib, submission,
                             json.dumps(settings)]
-        # bubblewrap: switch uid before exec (bwrap then runs unprivileged, in a user namespace of that uid).
-        as_user = ({"user": self.lease.uid, "group": self.lease.uid, "extra_groups": []}
-                   if self.lease and sandbox.bwrap else {})
+        # bubblewrap: switch uid before exec (bwrap then runs unprivileged, in a user namespace of that uid);
+        # None leaves user, group and extra groups as they are (Popen's defaults).
+        switch_uid = self.lease.uid if self.lease and sandbox.bwrap else None
         try:
             with open(self.output_path, "wb") as output:
-                self.process = subprocess.Popen(
+                self.process = process = subprocess.Popen(
                     command, cwd=cwd, env=env, stdin=task_read, stdout=result_write, stderr=output,
-                    start_new_session=True, preexec_fn=preexec, **as_user,
+                    start_new_session=True, preexec_fn=preexec, user=switch_uid, group=switch_uid,
+                    extra_groups=None if switch_uid is None else [],
                 )
         finally:
             os.close(task_read)
@@ -522,8 +523,8 @@ class _Child:
         header, _ = self._read(deadline, 1 << 16, limits.task_seconds, 2 * limits.idle_seconds)
         if header.get("kind") != "ready":
             raise wire.FrameError("the child did not start properly")
-        if self.group is not None:
-            self.group.adopt(self._own_pids())
+        if self.group is not None and self.lease is not None:  # as root both, else neither (made together above)
+            self.group.adopt(_own_pids(process.pid, self.lease.uid))
         wire.write_frame(self.task_write, {"kind": "start", "id": -1})
         header, _ = self._read(deadline, 1 << 20, limits.task_seconds, limits.idle_seconds)
         if header.get("kind") != "hello":
@@ -537,18 +538,6 @@ class _Child:
         return {"kind": "hello", "errors": {k[:100]: v[:3000] for k, v in list(errors.items())[:50]},
                 "names": [n[:100] for n in names[:20]], "reached": [r[:300] for r in reached[:20]]}
 
-    def _own_pids(self) -> list[int]:
-        """The child's processes (as root: every process of its leased uid, bubblewrap's included)."""
-        pids = [self.process.pid]
-        for entry in os.listdir(PROC):
-            if entry.isdigit():
-                try:
-                    if os.stat(f"{PROC}/{entry}").st_uid == self.lease.uid:
-                        pids.append(int(entry))
-                except OSError:
-                    continue
-        return sorted(set(pids))
-
     def cpu_seconds(self) -> float | None:
         """CPU time of the child's whole tree so far: its control group's, else /proc's; None where unknown."""
         if self.group is not None:
@@ -556,18 +545,26 @@ class _Child:
                 return self.group.cpu_seconds()
             except (OSError, ValueError):
                 pass
-        return tree_cpu_seconds(self.process.pid)
+        return tree_cpu_seconds(self._pid())
 
     def busy(self) -> bool | None:
         """Is any thread of the child's tree running or runnable (None where unknown: no /proc)?"""
-        pids = self.group.pids() if self.group is not None else tree_pids(self.process.pid)
+        pids = self.group.pids() if self.group is not None else tree_pids(self._pid())
         return any_busy(pids)
+
+    def _pid(self) -> int:
+        """The child's first process (bubblewrap's, in a bubblewrap sandbox)."""
+        # Only start() (after launching the process) and run_task() read and time the child.
+        assert self.process is not None, "the child is read and timed only once start() launched it"
+        return self.process.pid
 
     def _read(self, deadline: float, limit: int, cpu_budget: float | None = None,
               idle_seconds: float | None = None) -> tuple[dict, list[array]]:
         """The next frame; ChannelTimeout at the wall deadline, when the CPU budget is spent, or when the
         child's tree has spent more than ``idle_seconds`` with no thread running or waiting for a CPU
         (sleeping, waiting on something: a busy machine's queue for the CPU does not count)."""
+        # start() makes the reader before anything is read (and stop() never unsets it).
+        assert self.reader is not None, "a child's replies are read only once start() made the reader"
         began = last = time.monotonic()
         cpu_start = self.cpu_seconds() if cpu_budget is not None else None
         idle = 0.0
@@ -578,7 +575,7 @@ class _Child:
             frame = self.reader.poll(min(deadline - now, 0.25), limit)
             if frame is not None:
                 return frame
-            if cpu_start is not None:
+            if cpu_start is not None and cpu_budget is not None:  # (cpu_start is measured only with a budget)
                 used = self.cpu_seconds()
                 if used is not None and used - cpu_start > cpu_budget:
                     raise CpuLimitExceeded(f"more than {cpu_budget:g} s of CPU time")
@@ -596,6 +593,9 @@ class _Child:
         wall = max(3 * cpu_budget, cpu_budget + 20) + self.limits.idle_seconds
         deadline = min(began + wall, self.submission_deadline)
         cpu_start = self.cpu_seconds()
+        # Tasks run only between a successful start() (which opens the pipe) and stop() (which closes it:
+        # a lane stops sending tasks to a child once one failed, and every failure stops the child).
+        assert self.task_write is not None, "a task is sent only to a started child that is not stopped"
         try:
             wire.write_frame(self.task_write, task, arrays)
             header, reply_arrays = self._read(deadline, int(task.get("reply_bytes", self.limits.result_bytes)),
@@ -655,13 +655,15 @@ class _Child:
         """The tail of what the child printed (feedback only; never parsed)."""
         if self._printed is not None:
             return self._printed
+        if self.output_path is None:  # start() failed before naming the file
+            return ""
         try:
             with open(self.output_path, "rb") as file:
                 file.seek(0, os.SEEK_END)
                 size = file.tell()
                 file.seek(max(0, size - self.limits.output_shown))
                 return file.read().decode("utf-8", "replace").strip()
-        except (OSError, TypeError):
+        except OSError:
             return ""
 
     def stop(self) -> None:
@@ -719,6 +721,20 @@ class CpuLimitExceeded(wire.ChannelTimeout):
 
 class IdleLimitExceeded(wire.ChannelTimeout):
     """A task spent too long not computing (sleeping, waiting on something that never comes)."""
+
+
+def _own_pids(pid: int, uid: int) -> list[int]:
+    """A child's processes as root: its first process ``pid`` and every process of its leased ``uid``
+    (bubblewrap's included)."""
+    pids = [pid]
+    for entry in os.listdir(PROC):
+        if entry.isdigit():
+            try:
+                if os.stat(f"{PROC}/{entry}").st_uid == uid:
+                    pids.append(int(entry))
+            except OSError:
+                continue
+    return sorted(set(pids))
 
 
 def _kill_marked(token: str) -> None:
