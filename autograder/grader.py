@@ -201,11 +201,13 @@ class Task:
 
 @dataclass
 class Probe:
-    """The efficiency probe of one grading: the instance, the reference's run and CPU time, the limit."""
+    """The efficiency probe of one grading: the instance, the reference's run and CPU time, the ratio
+    allowed and the limit it gives (``ratio`` x the reference's time + the slack)."""
 
     instance: Instance
     expected: ExpectedRun
     reference_seconds: float
+    ratio: float
     limit: float
 
 
@@ -293,12 +295,10 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     if not isinstance(submission, Submission):
         submission = load_submission(submission)
     rubric = load_rubric()
-    if options.efficiency_ratio is None:
-        options = replace(options, efficiency_ratio=rubric.efficiency_ratio)
     wanted = options.checks or tuple(rubric.autograded) + tuple(rubric.extra_credit)
     plan = plan_tasks(options, rubric, wanted)
     replies = run_tasks(submission, plan, options.progress)
-    results = score(plan, replies, rubric, wanted, submission, options)
+    results = score(plan, replies, rubric, wanted, submission)
     return GradeReport(submission.name, submission.kind, _set_label(options), results,
                        submission.warnings + _import_warnings(replies.hello), time.monotonic() - began)
 
@@ -344,8 +344,8 @@ def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan
     if "efficiency" in wanted:
         instance = efficiency_probe(probe_seed())
         reference_cpu, expected = reference_seconds(instance)
-        probe = Probe(instance, expected, reference_cpu, options.efficiency_ratio * reference_cpu
-                      + EFFICIENCY_SLACK_SECONDS)
+        ratio = options.efficiency_ratio if options.efficiency_ratio is not None else rubric.efficiency_ratio
+        probe = Probe(instance, expected, reference_cpu, ratio, ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS)
         runs = []
         for number in range(2):  # the faster of two runs counts; a run far over is stopped (not the other)
             task = Task(len(tasks), "efficiency", instance, expected=expected)
@@ -386,8 +386,7 @@ def run_tasks(submission: Submission, plan: Plan, progress: bool = False) -> Rep
     return replies
 
 
-def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submission: Submission,
-          options: GradingOptions) -> list[CheckResult]:
+def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submission: Submission) -> list[CheckResult]:
     """Each wanted check's result from the judged replies, in the rubric's order."""
     missing = _missing_names(replies.hello, submission)
     judged = replies.judged
@@ -401,7 +400,8 @@ def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submiss
                                         missing))
         elif check_id == "efficiency":
             runs = [judged.get(task.id) for task in plan.of_check("efficiency")]
-            results.append(_efficiency_result(points, plan.probe, runs, missing, options))
+            assert plan.probe is not None  # plan_tasks makes the probe whenever "efficiency" is wanted
+            results.append(_efficiency_result(points, plan.probe, runs, missing))
         else:
             weights = rubric.groups
             in_play = {group for instance_set in plan.sets for group, _ in instance_set.instances}
@@ -657,22 +657,21 @@ def _calibrated_seconds(probe: Instance) -> float:
     return CALIBRATION_FACTOR * (time.process_time() - began)
 
 
-def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None], missing: dict,
-                       options: GradingOptions) -> CheckResult:
+def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None], missing: dict) -> CheckResult:
     result = CheckResult("efficiency", TITLES["efficiency"], 0.0, points)
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
-    runs = [run or _Judged(problem="not run") for run in runs]
-    wrong = next((run.problem for run in runs if run.problem and not run.timed_out
+    verdicts = [run or _Judged(problem="not run") for run in runs]
+    wrong = next((run.problem for run in verdicts if run.problem and not run.timed_out
                   and not run.problem.startswith("not run")), None)
     if wrong:  # every timed run must compute what it should, or its time means nothing
         result.messages.append("the probe's run must be the run Repeated Forward A* makes before its speed "
                                f"counts, and it is not:\n{wrong}")
         return result.finish()
     good = [run.cpu_seconds if run.cpu_seconds is not None else run.seconds
-            for run in runs if not run.timed_out and not run.problem]
-    student = min(good) if good else max(run.seconds for run in runs)
+            for run in verdicts if not run.timed_out and not run.problem]
+    student = min(good) if good else max(run.seconds for run in verdicts)
     result.seconds = student
     took = f"took {student:.2f} s of CPU time" if good else f"was stopped after {student:.2f} s"
     estimated = "" if _has_reference() else " (estimated: this installation has no reference solutions)"
@@ -680,7 +679,7 @@ def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None],
     reference, limit = timing.reference_seconds, timing.limit
     summary = (f"{probe.grid.height} x {probe.grid.width} grid, {searches} "
                f"small searches: your code {took}, the reference {reference:.2f} s{estimated} "
-               f"(limit {options.efficiency_ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
+               f"(limit {timing.ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
     if good and student <= limit:
         result.points = points
         result.messages.append(summary)
