@@ -198,6 +198,11 @@ class Task:
     group: str | None = None
     expected: ExpectedRun | None = None
 
+    @property
+    def name(self) -> str:
+        """What the grader's messages call the task: its instance's name, else "the heap check"."""
+        return self.instance.name if self.instance is not None else "the heap check"
+
 
 @dataclass
 class Probe:
@@ -439,21 +444,40 @@ def _judge_safely(outcome: TaskOutcome, task: Task | None, sequences: list) -> _
     instance = task.instance
     try:
         if task.check in ("heap", "heap_from_scratch"):
-            if outcome.failure or outcome.header.get("kind") != "heap":
-                reason = outcome.failure or str(outcome.header.get("error", "an unexpected reply"))[:3000]
+            reply = _reply(outcome, "heap")
+            if reply is None:
+                reason = outcome.failure or _error_reply(outcome)[:3000]
                 judged.messages = [f"the heap check did not complete: {reason}"]
             else:
-                judged.passed, judged.messages = heapcheck.judge_heap(sequences, outcome.header.get("outcomes"))
-        elif task.check == "efficiency":
-            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome, task.expected)
-            judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
+                judged.passed, judged.messages = heapcheck.judge_heap(sequences, reply[0].get("outcomes"))
         else:
-            judged.tier, judged.problem, judged.note = _judge(task.check, instance, outcome)
+            assert instance is not None  # plan_tasks gives every search and efficiency task its instance
+            if task.check == "efficiency":
+                judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome, task.expected)
+                judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
+            else:
+                judged.tier, judged.problem, judged.note = _judge(task.check, instance, outcome)
     except Exception as error:  # noqa: BLE001
         judged.tier = "wrong"
-        judged.problem = f"{getattr(instance, 'name', 'the heap check')}: the reply could not be judged ({type(error).__name__})"
+        judged.problem = f"{task.name}: the reply could not be judged ({type(error).__name__})"
         judged.messages = [judged.problem]
     return judged
+
+
+def _reply(outcome: TaskOutcome | None, kind: str) -> tuple[dict, list] | None:
+    """The child's reply (header, arrays) if it is one of ``kind`` ("heap", "trace"); None for a task
+    not run, a failure, or a reply of another kind (the child's error reply)."""
+    # The sandbox gives every outcome either a failure or a header (sandbox.TaskOutcome).
+    if outcome is None or outcome.failure or outcome.header is None or outcome.header.get("kind") != kind:
+        return None
+    return outcome.header, outcome.arrays
+
+
+def _error_reply(outcome: TaskOutcome) -> str:
+    """The error named by the reply of a task that did not fail but did not answer as asked either."""
+    # Not a failure, so a reply: the sandbox gives every outcome either a failure or a header.
+    assert outcome.header is not None, "an outcome without a failure carries the child's reply"
+    return str(outcome.header.get("error", "an unexpected reply"))
 
 
 def _set_label(options: GradingOptions) -> str:
@@ -516,7 +540,7 @@ def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
         return "not run"
     if outcome.failure:
         return outcome.failure
-    text = str(outcome.header.get("error", "an unexpected reply"))
+    text = _error_reply(outcome)
     if "sensed first from" in text:
         text += "\n(" + RULE_OBSERVE + ")"
     elif "jumped from" in text and check_id == "backward":
@@ -527,11 +551,13 @@ def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
 
 def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
     """(tier, message or None, note or None) for one instance's run."""
-    if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
+    reply = _reply(outcome, "trace")
+    if reply is None:
         text = _failure_text(outcome, check_id)
         return "wrong", f"{instance.name}: {text}{_size_hint(text, expected_run(instance, check_id))}", None
     algorithm, tie_break, _ = SETTINGS[check_id]
-    verdict = judge_run(instance, algorithm, tie_break, outcome.header, outcome.arrays, expected_run(instance, check_id))
+    header, arrays = reply
+    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected_run(instance, check_id))
     return verdict.tier, verdict.problem, verdict.note
 
 
@@ -569,7 +595,7 @@ def _search_result(check_id: str, point_per_weight: float, weights: dict[str, fl
         return result.finish()
     problems, summaries, points = [], [], 0.0
     for group in groups:
-        verdicts = [judged.get(task.id) or _Judged(problem=f"{task.instance.name}: not run") for task in tasks
+        verdicts = [judged.get(task.id) or _Judged(problem=f"{task.name}: not run") for task in tasks
                     if task.group == group]
         result.seconds += sum(v.seconds for v in verdicts)
         group_points = point_per_weight * weights[group]
@@ -694,10 +720,12 @@ def _probe_problem(probe: Instance, outcome: TaskOutcome | None, expected: Expec
     makes on the probe (judged like any instance: exactly the expected run, or a correct A* that
     breaks remaining ties otherwise). A run that computes something else is not timed: returning no
     search, or a walk without searching, takes no time at all."""
-    if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
+    reply = _reply(outcome, "trace")
+    if reply is None:
         return _failure_text(outcome)
     expected = expected or expected_run(probe, "forward_larger_g")
-    verdict = judge_run(probe, "forward", "larger_g", outcome.header, outcome.arrays, expected)
+    header, arrays = reply
+    verdict = judge_run(probe, "forward", "larger_g", header, arrays, expected)
     return verdict.problem if verdict.tier == "wrong" else None
 
 

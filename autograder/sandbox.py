@@ -92,7 +92,8 @@ class Limits:
 
 @dataclass
 class TaskOutcome:
-    """What came back for one task: a reply (``header``, ``arrays``) or a ``failure`` message.
+    """What came back for one task: a reply (``header``, ``arrays``) or a ``failure`` message (every
+    outcome has exactly one of ``header`` and ``failure``).
 
     ``cpu_seconds``: the CPU time the child's processes spent on the task (None where unknown).
     """
