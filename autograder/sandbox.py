@@ -316,6 +316,16 @@ class Sandbox:
         self.timed_out_groups: set = set()
 
     def __enter__(self) -> Sandbox:
+        try:
+            self._make_folders()
+        except BaseException:  # `with` calls __exit__ only after __enter__ returned: remove what was made
+            self.__exit__()
+            raise
+        return self
+
+    def _make_folders(self) -> None:
+        """The sandbox folder (a copy of the public world, the harness, the submission; read-only for the
+        children) and the grader's private folder beside it."""
         self.root = Path(tempfile.mkdtemp(prefix="sandbox-", dir=_private_dir("sandboxes")))
         self.private = Path(tempfile.mkdtemp(prefix="ftr-grader-"))  # 0700: the child cannot look in
         lib, submission = self.root / "lib", self.root / "submission"
@@ -333,7 +343,6 @@ class Sandbox:
             for path in [folder, *folder.rglob("*")]:
                 path.chmod(0o755 if path.is_dir() else 0o644)
         self.root.chmod(0o711)
-        return self
 
     def __exit__(self, *exc_info) -> None:
         for folder in (self.root, self.private):
