@@ -198,14 +198,21 @@ class Task:
     group: str | None = None
     expected: ExpectedRun | None = None
 
+    @property
+    def name(self) -> str:
+        """What the grader's messages call the task: its instance's name, else "the heap check"."""
+        return self.instance.name if self.instance is not None else "the heap check"
+
 
 @dataclass
 class Probe:
-    """The efficiency probe of one grading: the instance, the reference's run and CPU time, the limit."""
+    """The efficiency probe of one grading: the instance, the reference's run and CPU time, the ratio
+    allowed and the limit it gives (``ratio`` x the reference's time + the slack)."""
 
     instance: Instance
     expected: ExpectedRun
     reference_seconds: float
+    ratio: float
     limit: float
 
 
@@ -293,12 +300,10 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     if not isinstance(submission, Submission):
         submission = load_submission(submission)
     rubric = load_rubric()
-    if options.efficiency_ratio is None:
-        options = replace(options, efficiency_ratio=rubric.efficiency_ratio)
     wanted = options.checks or tuple(rubric.autograded) + tuple(rubric.extra_credit)
     plan = plan_tasks(options, rubric, wanted)
     replies = run_tasks(submission, plan, options.progress)
-    results = score(plan, replies, rubric, wanted, submission, options)
+    results = score(plan, replies, rubric, wanted, submission)
     return GradeReport(submission.name, submission.kind, _set_label(options), results,
                        submission.warnings + _import_warnings(replies.hello), time.monotonic() - began)
 
@@ -344,8 +349,8 @@ def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan
     if "efficiency" in wanted:
         instance = efficiency_probe(probe_seed())
         reference_cpu, expected = reference_seconds(instance)
-        probe = Probe(instance, expected, reference_cpu, options.efficiency_ratio * reference_cpu
-                      + EFFICIENCY_SLACK_SECONDS)
+        ratio = options.efficiency_ratio if options.efficiency_ratio is not None else rubric.efficiency_ratio
+        probe = Probe(instance, expected, reference_cpu, ratio, ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS)
         runs = []
         for number in range(2):  # the faster of two runs counts; a run far over is stopped (not the other)
             task = Task(len(tasks), "efficiency", instance, expected=expected)
@@ -386,8 +391,7 @@ def run_tasks(submission: Submission, plan: Plan, progress: bool = False) -> Rep
     return replies
 
 
-def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submission: Submission,
-          options: GradingOptions) -> list[CheckResult]:
+def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submission: Submission) -> list[CheckResult]:
     """Each wanted check's result from the judged replies, in the rubric's order."""
     missing = _missing_names(replies.hello, submission)
     judged = replies.judged
@@ -401,7 +405,8 @@ def score(plan: Plan, replies: Replies, rubric, wanted: tuple[str, ...], submiss
                                         missing))
         elif check_id == "efficiency":
             runs = [judged.get(task.id) for task in plan.of_check("efficiency")]
-            results.append(_efficiency_result(points, plan.probe, runs, missing, options))
+            assert plan.probe is not None  # plan_tasks makes the probe whenever "efficiency" is wanted
+            results.append(_efficiency_result(points, plan.probe, runs, missing))
         else:
             weights = rubric.groups
             in_play = {group for instance_set in plan.sets for group, _ in instance_set.instances}
@@ -439,21 +444,40 @@ def _judge_safely(outcome: TaskOutcome, task: Task | None, sequences: list) -> _
     instance = task.instance
     try:
         if task.check in ("heap", "heap_from_scratch"):
-            if outcome.failure or outcome.header.get("kind") != "heap":
-                reason = outcome.failure or str(outcome.header.get("error", "an unexpected reply"))[:3000]
+            reply = _reply(outcome, "heap")
+            if reply is None:
+                reason = outcome.failure or _error_reply(outcome)[:3000]
                 judged.messages = [f"the heap check did not complete: {reason}"]
             else:
-                judged.passed, judged.messages = heapcheck.judge_heap(sequences, outcome.header.get("outcomes"))
-        elif task.check == "efficiency":
-            judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome, task.expected)
-            judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
+                judged.passed, judged.messages = heapcheck.judge_heap(sequences, reply[0].get("outcomes"))
         else:
-            judged.tier, judged.problem, judged.note = _judge(task.check, instance, outcome)
+            assert instance is not None  # plan_tasks gives every search and efficiency task its instance
+            if task.check == "efficiency":
+                judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome, task.expected)
+                judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
+            else:
+                judged.tier, judged.problem, judged.note = _judge(task.check, instance, outcome)
     except Exception as error:  # noqa: BLE001
         judged.tier = "wrong"
-        judged.problem = f"{getattr(instance, 'name', 'the heap check')}: the reply could not be judged ({type(error).__name__})"
+        judged.problem = f"{task.name}: the reply could not be judged ({type(error).__name__})"
         judged.messages = [judged.problem]
     return judged
+
+
+def _reply(outcome: TaskOutcome | None, kind: str) -> tuple[dict, list] | None:
+    """The child's reply (header, arrays) if it is one of ``kind`` ("heap", "trace"); None for a task
+    not run, a failure, or a reply of another kind (the child's error reply)."""
+    # The sandbox gives every outcome either a failure or a header (sandbox.TaskOutcome).
+    if outcome is None or outcome.failure or outcome.header is None or outcome.header.get("kind") != kind:
+        return None
+    return outcome.header, outcome.arrays
+
+
+def _error_reply(outcome: TaskOutcome) -> str:
+    """The error named by the reply of a task that did not fail but did not answer as asked either."""
+    # Not a failure, so a reply: the sandbox gives every outcome either a failure or a header.
+    assert outcome.header is not None, "an outcome without a failure carries the child's reply"
+    return str(outcome.header.get("error", "an unexpected reply"))
 
 
 def _set_label(options: GradingOptions) -> str:
@@ -516,7 +540,7 @@ def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
         return "not run"
     if outcome.failure:
         return outcome.failure
-    text = str(outcome.header.get("error", "an unexpected reply"))
+    text = _error_reply(outcome)
     if "sensed first from" in text:
         text += "\n(" + RULE_OBSERVE + ")"
     elif "jumped from" in text and check_id == "backward":
@@ -527,11 +551,13 @@ def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
 
 def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
     """(tier, message or None, note or None) for one instance's run."""
-    if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
+    reply = _reply(outcome, "trace")
+    if reply is None:
         text = _failure_text(outcome, check_id)
         return "wrong", f"{instance.name}: {text}{_size_hint(text, expected_run(instance, check_id))}", None
     algorithm, tie_break, _ = SETTINGS[check_id]
-    verdict = judge_run(instance, algorithm, tie_break, outcome.header, outcome.arrays, expected_run(instance, check_id))
+    header, arrays = reply
+    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected_run(instance, check_id))
     return verdict.tier, verdict.problem, verdict.note
 
 
@@ -569,7 +595,7 @@ def _search_result(check_id: str, point_per_weight: float, weights: dict[str, fl
         return result.finish()
     problems, summaries, points = [], [], 0.0
     for group in groups:
-        verdicts = [judged.get(task.id) or _Judged(problem=f"{task.instance.name}: not run") for task in tasks
+        verdicts = [judged.get(task.id) or _Judged(problem=f"{task.name}: not run") for task in tasks
                     if task.group == group]
         result.seconds += sum(v.seconds for v in verdicts)
         group_points = point_per_weight * weights[group]
@@ -657,22 +683,21 @@ def _calibrated_seconds(probe: Instance) -> float:
     return CALIBRATION_FACTOR * (time.process_time() - began)
 
 
-def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None], missing: dict,
-                       options: GradingOptions) -> CheckResult:
+def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None], missing: dict) -> CheckResult:
     result = CheckResult("efficiency", TITLES["efficiency"], 0.0, points)
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
         return result.finish()
-    runs = [run or _Judged(problem="not run") for run in runs]
-    wrong = next((run.problem for run in runs if run.problem and not run.timed_out
+    verdicts = [run or _Judged(problem="not run") for run in runs]
+    wrong = next((run.problem for run in verdicts if run.problem and not run.timed_out
                   and not run.problem.startswith("not run")), None)
     if wrong:  # every timed run must compute what it should, or its time means nothing
         result.messages.append("the probe's run must be the run Repeated Forward A* makes before its speed "
                                f"counts, and it is not:\n{wrong}")
         return result.finish()
     good = [run.cpu_seconds if run.cpu_seconds is not None else run.seconds
-            for run in runs if not run.timed_out and not run.problem]
-    student = min(good) if good else max(run.seconds for run in runs)
+            for run in verdicts if not run.timed_out and not run.problem]
+    student = min(good) if good else max(run.seconds for run in verdicts)
     result.seconds = student
     took = f"took {student:.2f} s of CPU time" if good else f"was stopped after {student:.2f} s"
     estimated = "" if _has_reference() else " (estimated: this installation has no reference solutions)"
@@ -680,7 +705,7 @@ def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None],
     reference, limit = timing.reference_seconds, timing.limit
     summary = (f"{probe.grid.height} x {probe.grid.width} grid, {searches} "
                f"small searches: your code {took}, the reference {reference:.2f} s{estimated} "
-               f"(limit {options.efficiency_ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
+               f"(limit {timing.ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
     if good and student <= limit:
         result.points = points
         result.messages.append(summary)
@@ -695,10 +720,12 @@ def _probe_problem(probe: Instance, outcome: TaskOutcome | None, expected: Expec
     makes on the probe (judged like any instance: exactly the expected run, or a correct A* that
     breaks remaining ties otherwise). A run that computes something else is not timed: returning no
     search, or a walk without searching, takes no time at all."""
-    if outcome is None or outcome.failure or outcome.header.get("kind") != "trace":
+    reply = _reply(outcome, "trace")
+    if reply is None:
         return _failure_text(outcome)
     expected = expected or expected_run(probe, "forward_larger_g")
-    verdict = judge_run(probe, "forward", "larger_g", outcome.header, outcome.arrays, expected)
+    header, arrays = reply
+    verdict = judge_run(probe, "forward", "larger_g", header, arrays, expected)
     return verdict.problem if verdict.tier == "wrong" else None
 
 

@@ -92,7 +92,8 @@ class Limits:
 
 @dataclass
 class TaskOutcome:
-    """What came back for one task: a reply (``header``, ``arrays``) or a ``failure`` message.
+    """What came back for one task: a reply (``header``, ``arrays``) or a ``failure`` message (every
+    outcome has exactly one of ``header`` and ``failure``).
 
     ``cpu_seconds``: the CPU time the child's processes spent on the task (None where unknown).
     """
@@ -315,6 +316,16 @@ class Sandbox:
         self.timed_out_groups: set = set()
 
     def __enter__(self) -> Sandbox:
+        try:
+            self._make_folders()
+        except BaseException:  # `with` calls __exit__ only after __enter__ returned: remove what was made
+            self.__exit__()
+            raise
+        return self
+
+    def _make_folders(self) -> None:
+        """The sandbox folder (a copy of the public world, the harness, the submission; read-only for the
+        children) and the grader's private folder beside it."""
         self.root = Path(tempfile.mkdtemp(prefix="sandbox-", dir=_private_dir("sandboxes")))
         self.private = Path(tempfile.mkdtemp(prefix="ftr-grader-"))  # 0700: the child cannot look in
         lib, submission = self.root / "lib", self.root / "submission"
@@ -332,12 +343,18 @@ class Sandbox:
             for path in [folder, *folder.rglob("*")]:
                 path.chmod(0o755 if path.is_dir() else 0o644)
         self.root.chmod(0o711)
-        return self
 
     def __exit__(self, *exc_info) -> None:
         for folder in (self.root, self.private):
             if folder is not None:
                 remove_tree(folder)
+
+    def folders(self) -> tuple[Path, Path]:
+        """The sandbox folder (``lib``, ``submission``) and the grader's private one (the children's
+        printed output): both exist from ``with Sandbox(...)`` on until its end."""
+        if self.root is None or self.private is None:
+            raise RuntimeError("a Sandbox runs children only inside `with Sandbox(...) as sandbox:`")
+        return self.root, self.private
 
     def run(self, lanes: list[Lane], workers: int = 1, deadline: float | None = None) -> Iterator[TaskOutcome]:
         """Run the lanes, ``workers`` at a time (one at a time in the plain sandbox as root, whose
@@ -384,7 +401,7 @@ class Sandbox:
 
     def _run_lane(self, lane: Lane, deadline: float, stop: threading.Event) -> Iterator[TaskOutcome]:
         pending = list(lane.tasks)
-        first = lane.hello is not None
+        hello_id = lane.hello  # reported by the lane's first child only: None once it is
         while pending:
             if time.monotonic() >= deadline or stop.is_set():
                 for task, _ in pending:
@@ -399,14 +416,14 @@ class Sandbox:
                     hello = child.start()
                 except (wire.FrameError, OSError) as error:
                     failure = child.explain(error, "while importing your code")
-                    if first:
-                        yield TaskOutcome(lane.hello, failure=failure)
+                    if hello_id is not None:
+                        yield TaskOutcome(hello_id, failure=failure)
                     for task, _ in pending:
                         yield TaskOutcome(task["id"], failure=failure)
                     return
-                if first:
-                    yield TaskOutcome(lane.hello, header=hello)
-                    first = False
+                if hello_id is not None:
+                    yield TaskOutcome(hello_id, header=hello)
+                    hello_id = None
                 while pending:
                     task, arrays = pending.pop(0)
                     if task.get("group") in self.timed_out_groups:
@@ -458,10 +475,11 @@ class _Child:
     def start(self) -> dict:
         """Start the child; return its hello (import errors, names found)."""
         sandbox, limits, setup = self.sandbox, self.limits, self.sandbox.setup
+        root, private = sandbox.folders()
         task_read, self.task_write = os.pipe()
         self.result_read, result_write = os.pipe()
         self.reader = wire.FrameReader(self.result_read, 1 << 20, limits.total_result_bytes)
-        self.output_path = sandbox.private / f"output-{self.token}.txt"
+        self.output_path = private / f"output-{self.token}.txt"
         if _is_root():
             self.lease = UidLease()
             self.group = ChildGroup.create(self.token, limits.memory_bytes, limits.processes)
@@ -476,34 +494,35 @@ class _Child:
         preexec = None
         if sandbox.bwrap:
             lib, submission, work, site = f"{INSIDE}/lib", f"{INSIDE}/submission", f"{INSIDE}/work", f"{INSIDE}/site"
-            prefix = bwrap_command(sandbox.bwrap, sandbox.python, sandbox.root / "lib", sandbox.root / "submission",
+            prefix = bwrap_command(sandbox.bwrap, sandbox.python, root / "lib", root / "submission",
                                    setup.site, limits.scratch_bytes, list(setup.covered))
             cwd = "/"
         else:
-            lib, submission, site = str(sandbox.root / "lib"), str(sandbox.root / "submission"), str(setup.site)
-            self.work_dir = Path(tempfile.mkdtemp(prefix="work-", dir=sandbox.root))
+            lib, submission, site = str(root / "lib"), str(root / "submission"), str(setup.site)
+            self.work_dir = Path(tempfile.mkdtemp(prefix="work-", dir=root))
             work, cwd, prefix = str(self.work_dir), str(self.work_dir), []
             if self.lease:
                 uid = self.lease.uid
                 os.chown(self.work_dir, uid, uid)
-                needed = [os.path.realpath(p) for p in (sandbox.python, sandbox.root, setup.site)]
+                needed = [os.path.realpath(p) for p in (sandbox.python, root, setup.site)]
                 scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm")
                            if os.path.isdir(path) and not any(inside(n, os.path.realpath(path)) for n in needed)]
                 scratch.append((work, f"size={limits.scratch_bytes},mode=0700,uid={uid},gid={uid}"))
-                preexec = cover_and_switch(paths_to_cover(sandbox.python, sandbox.root, setup.covered), scratch, uid)
+                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, uid)
             self.work_dir.chmod(0o700)
         env["HOME"] = work
         settings["site"] = site
         command = prefix + [sandbox.python, "-I", "-S", "-B", f"{lib}/ftr_child.py", lib, submission,
                             json.dumps(settings)]
-        # bubblewrap: switch uid before exec (bwrap then runs unprivileged, in a user namespace of that uid).
-        as_user = ({"user": self.lease.uid, "group": self.lease.uid, "extra_groups": []}
-                   if self.lease and sandbox.bwrap else {})
+        # bubblewrap: switch uid before exec (bwrap then runs unprivileged, in a user namespace of that uid);
+        # None leaves user, group and extra groups as they are (Popen's defaults).
+        switch_uid = self.lease.uid if self.lease and sandbox.bwrap else None
         try:
             with open(self.output_path, "wb") as output:
-                self.process = subprocess.Popen(
+                self.process = process = subprocess.Popen(
                     command, cwd=cwd, env=env, stdin=task_read, stdout=result_write, stderr=output,
-                    start_new_session=True, preexec_fn=preexec, **as_user,
+                    start_new_session=True, preexec_fn=preexec, user=switch_uid, group=switch_uid,
+                    extra_groups=None if switch_uid is None else [],
                 )
         finally:
             os.close(task_read)
@@ -514,8 +533,8 @@ class _Child:
         header, _ = self._read(deadline, 1 << 16, limits.task_seconds, 2 * limits.idle_seconds)
         if header.get("kind") != "ready":
             raise wire.FrameError("the child did not start properly")
-        if self.group is not None:
-            self.group.adopt(self._own_pids())
+        if self.group is not None and self.lease is not None:  # as root both, else neither (made together above)
+            self.group.adopt(_own_pids(process.pid, self.lease.uid))
         wire.write_frame(self.task_write, {"kind": "start", "id": -1})
         header, _ = self._read(deadline, 1 << 20, limits.task_seconds, limits.idle_seconds)
         if header.get("kind") != "hello":
@@ -529,18 +548,6 @@ class _Child:
         return {"kind": "hello", "errors": {k[:100]: v[:3000] for k, v in list(errors.items())[:50]},
                 "names": [n[:100] for n in names[:20]], "reached": [r[:300] for r in reached[:20]]}
 
-    def _own_pids(self) -> list[int]:
-        """The child's processes (as root: every process of its leased uid, bubblewrap's included)."""
-        pids = [self.process.pid]
-        for entry in os.listdir(PROC):
-            if entry.isdigit():
-                try:
-                    if os.stat(f"{PROC}/{entry}").st_uid == self.lease.uid:
-                        pids.append(int(entry))
-                except OSError:
-                    continue
-        return sorted(set(pids))
-
     def cpu_seconds(self) -> float | None:
         """CPU time of the child's whole tree so far: its control group's, else /proc's; None where unknown."""
         if self.group is not None:
@@ -548,18 +555,26 @@ class _Child:
                 return self.group.cpu_seconds()
             except (OSError, ValueError):
                 pass
-        return tree_cpu_seconds(self.process.pid)
+        return tree_cpu_seconds(self._pid())
 
     def busy(self) -> bool | None:
         """Is any thread of the child's tree running or runnable (None where unknown: no /proc)?"""
-        pids = self.group.pids() if self.group is not None else tree_pids(self.process.pid)
+        pids = self.group.pids() if self.group is not None else tree_pids(self._pid())
         return any_busy(pids)
+
+    def _pid(self) -> int:
+        """The child's first process (bubblewrap's, in a bubblewrap sandbox)."""
+        # Only start() (after launching the process) and run_task() read and time the child.
+        assert self.process is not None, "the child is read and timed only once start() launched it"
+        return self.process.pid
 
     def _read(self, deadline: float, limit: int, cpu_budget: float | None = None,
               idle_seconds: float | None = None) -> tuple[dict, list[array]]:
         """The next frame; ChannelTimeout at the wall deadline, when the CPU budget is spent, or when the
         child's tree has spent more than ``idle_seconds`` with no thread running or waiting for a CPU
         (sleeping, waiting on something: a busy machine's queue for the CPU does not count)."""
+        # start() makes the reader before anything is read (and stop() never unsets it).
+        assert self.reader is not None, "a child's replies are read only once start() made the reader"
         began = last = time.monotonic()
         cpu_start = self.cpu_seconds() if cpu_budget is not None else None
         idle = 0.0
@@ -570,7 +585,7 @@ class _Child:
             frame = self.reader.poll(min(deadline - now, 0.25), limit)
             if frame is not None:
                 return frame
-            if cpu_start is not None:
+            if cpu_start is not None and cpu_budget is not None:  # (cpu_start is measured only with a budget)
                 used = self.cpu_seconds()
                 if used is not None and used - cpu_start > cpu_budget:
                     raise CpuLimitExceeded(f"more than {cpu_budget:g} s of CPU time")
@@ -588,6 +603,9 @@ class _Child:
         wall = max(3 * cpu_budget, cpu_budget + 20) + self.limits.idle_seconds
         deadline = min(began + wall, self.submission_deadline)
         cpu_start = self.cpu_seconds()
+        # Tasks run only between a successful start() (which opens the pipe) and stop() (which closes it:
+        # a lane stops sending tasks to a child once one failed, and every failure stops the child).
+        assert self.task_write is not None, "a task is sent only to a started child that is not stopped"
         try:
             wire.write_frame(self.task_write, task, arrays)
             header, reply_arrays = self._read(deadline, int(task.get("reply_bytes", self.limits.result_bytes)),
@@ -647,13 +665,15 @@ class _Child:
         """The tail of what the child printed (feedback only; never parsed)."""
         if self._printed is not None:
             return self._printed
+        if self.output_path is None:  # start() failed before naming the file
+            return ""
         try:
             with open(self.output_path, "rb") as file:
                 file.seek(0, os.SEEK_END)
                 size = file.tell()
                 file.seek(max(0, size - self.limits.output_shown))
                 return file.read().decode("utf-8", "replace").strip()
-        except (OSError, TypeError):
+        except OSError:
             return ""
 
     def stop(self) -> None:
@@ -711,6 +731,20 @@ class CpuLimitExceeded(wire.ChannelTimeout):
 
 class IdleLimitExceeded(wire.ChannelTimeout):
     """A task spent too long not computing (sleeping, waiting on something that never comes)."""
+
+
+def _own_pids(pid: int, uid: int) -> list[int]:
+    """A child's processes as root: its first process ``pid`` and every process of its leased ``uid``
+    (bubblewrap's included)."""
+    pids = [pid]
+    for entry in os.listdir(PROC):
+        if entry.isdigit():
+            try:
+                if os.stat(f"{PROC}/{entry}").st_uid == uid:
+                    pids.append(int(entry))
+            except OSError:
+                continue
+    return sorted(set(pids))
 
 
 def _kill_marked(token: str) -> None:

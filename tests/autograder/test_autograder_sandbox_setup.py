@@ -19,7 +19,7 @@ import pytest
 
 from autograder.grader import GradingOptions, grade_submission
 from autograder.rubric import load_rubric
-from autograder.sandbox import Lane, Limits, Sandbox, SandboxSetupError, sandbox_setup
+from autograder.sandbox import ChildSetup, Lane, Limits, Sandbox, SandboxSetupError, sandbox_setup
 
 HERE = Path(__file__).resolve().parents[1]
 REPO = HERE.parent
@@ -442,3 +442,23 @@ def test_child_site_folders_of_vanished_installations_are_pruned(tmp_path):
     assert entries[0] == "numpy" and set(entries) <= {"numpy", "numpy.libs"}
     assert (site / ".source").read_text() == numpy_site()
     assert top_level_entries([f"{numpy_site()}/numpy/__init__.py"], numpy_site()) == ["numpy"]
+
+
+# -- a sandbox that cannot be made leaves nothing behind ---------------------------------------
+
+def test_a_sandbox_that_cannot_be_made_leaves_no_folder(tmp_path: Path, monkeypatch) -> None:
+    """``with`` never calls ``__exit__`` when ``__enter__`` raises, so ``__enter__`` removes what it made.
+
+    Worked by hand: the files are written in order; ``a`` becomes a file, so the folder ``a`` that
+    ``a/b.py`` needs cannot be made (FileExistsError). Before that, ``__enter__`` made the sandbox
+    folder under ``<TMPDIR>/ftr-kit-<uid>/sandboxes/`` and the grader's private ``<TMPDIR>/ftr-grader-*``:
+    afterwards ``sandboxes`` must be empty and TMPDIR hold only ``ftr-kit-<uid>``.
+    """
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this test's own TMPDIR: no other grading's folders
+    setup = ChildSetup(sys.executable, None, tmp_path / "site")  # no child starts: __enter__ only makes folders
+    with pytest.raises(FileExistsError):
+        with Sandbox({"a": b"x", "a/b.py": b""}, Limits(), setup=setup):
+            pass
+    own = f"ftr-kit-{os.geteuid()}"
+    assert sorted(path.name for path in tmp_path.iterdir()) == [own]
+    assert list((tmp_path / own / "sandboxes").iterdir()) == []
