@@ -1,8 +1,8 @@
 """The linter and the type checker hold the whole tree (their settings: pyproject.toml).
 
 ruff: pyflakes, pycodestyle and bugbear over the kit, its tests, benchmarks and notebooks (the
-submissions under tests/ are students' code in many styles and are left out). mypy: the packages
-``reference`` and ``autograder``, but for the modules pyproject.toml lists as not typed yet.
+submissions under tests/ are students' code in many styles and are left out). mypy: every module of
+the packages ``reference`` and ``autograder``, with no module excused from its errors.
 """
 
 from __future__ import annotations
@@ -38,3 +38,9 @@ def test_mypy_finds_nothing() -> None:
     result = subprocess.run(_tool("mypy") + ["--cache-dir", "/dev/null"], cwd=REPO, capture_output=True, text=True,
                             timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_module_is_excused_from_the_type_checker() -> None:
+    """pyproject.toml keeps no ``ignore_errors`` list: a module that stops type-checking fails above."""
+    settings = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert "ignore_errors" not in settings
