@@ -54,7 +54,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
     compare.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
                          help="abstraction levels (default 1-6; compiled, level 1 takes about 2 min per map; "
-                              "level 0 builds only the columns toward the problems' goals and runs pdb G only)")
+                              "level 0 builds only the columns toward the problems' goals and runs pdb G only, "
+                              "unless --full-level-0)")
+    compare.add_argument("--full-level-0", action="store_true",
+                         help="level 0: build the whole table (|V|^2 pairs: 58-87 million, about 0.5 GB and 10-30 "
+                              "processor minutes per study map) and run pdb G+I and I there too")
     compare.add_argument("--depths", type=int, nargs="+", default=list(range(1, 15)), help="fixed depths (default 1-14)")
     compare.add_argument("--tree-depths", type=int, nargs="+", default=[5, 10, 15, 20],
                          help="d_max of the trees (default 5 10 15 20)")
@@ -169,7 +173,7 @@ def run_compare(args: argparse.Namespace) -> int:
         study = Study(maps=tuple(args.maps or STUDY_MAPS), problems=args.problems, levels=tuple(args.levels), fixed_depths=tuple(args.depths),
                       tree_depths=tuple(args.tree_depths), engine=args.engine,
                       tree_trajectories=args.tree_trajectories, goal_rules=tuple(args.goal_rules),
-                      parts=tuple(args.parts))
+                      parts=tuple(args.parts), full_level_zero=args.full_level_0)
         scaling = None if args.scaling_problems <= 0 else Study(
             maps=(SCALING_MAP,), problems=args.scaling_problems, cost_range=SCALING_COST_RANGE, cap=SCALING_CAP,
             fixed_depths=(1, 2, 4, 6, 8, 10, 14), tree_depths=tuple(args.scaling_tree_depths),

@@ -5,7 +5,8 @@ in the paper. Every method runs general LRTA* (:mod:`reference.solutions.dynamic
 own line 3 of Figure 1: fixed depth, the decision tree (trained as the paper does, on the same maps
 with 10-fold cross-validation, :mod:`reference.experiments.dynamic_trees`; and, as a generalisation
 study, on the *other* maps' problems), the oracle, and pattern databases at several abstraction
-levels with goal selection G, G+I, I (level 0: only toward the problems' goals, G only).
+levels with goal selection G, G+I, I (level 0: only toward the problems' goals, G only, unless
+``Study.full_level_zero``).
 A point of a figure is one setting: mean sub-optimality (cost / optimal) against mean expansions
 per action, both averaged over problems.
 
@@ -237,6 +238,7 @@ class Study:
     goal_rules: Sequence[str] = GOAL_RULES   # intermediate goals per action (the paper) and/or kept, once (the kit)
     parts: Sequence[str] = PARTS      # which methods to run (the others' rows are kept from the last run)
     cv_folds: int = 10                # the paper's protocol: folds of the cross-validation
+    full_level_zero: bool = False     # level 0: the whole |V|^2 table, so G+I and I run too (else the goals' columns, G only)
 
 
 
@@ -333,7 +335,7 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
         trees += cross_validated_trees(maps, problems, cv_depths, study, evaluate, bar, log)
         for level in levels:
             for name in maps:
-                if level == 0:
+                if level == 0 and not study.full_level_zero:
                     # No abstraction: |V|^2 pairs (87 million on AR0405SR). Only the columns toward the
                     # problems' goals are built, all that goal selection G reads (see docs/dynamic.md).
                     database = maps[name].database(0, study.cap, goal_regions=sorted(
@@ -343,7 +345,7 @@ def run_study(movingai: Path, study: Study, progress: bool = True,
                     database = maps[name].database(level, study.cap)
                 databases.append(database_row(name, database))
                 for goals, rule, method in databases_run:
-                    if level > 0 or goals == "g":
+                    if database.goal_regions is None or goals == "g":   # G+I and I read every column
                         evaluate(method, level, name, maps[name].with_database(database, goals, rule), bar, database)
     return rows, databases, trees
 

@@ -50,3 +50,27 @@ def test_csv_rows_with_new_columns_follow_older_rows(tmp_path):
     write_csv([{"map": "m", "level": 1}, {"map": "m", "level": 0, "goal_columns_built": 3}], tmp_path / "t.csv")
     assert read_csv(tmp_path / "t.csv") == [{"map": "m", "level": 1, "goal_columns_built": ""},
                                             {"map": "m", "level": 0, "goal_columns_built": 3}]
+
+
+def test_a_full_level_zero_runs_every_goal_selection_and_g_as_on_the_goal_columns(tmp_path):
+    # A 12 x 12 open room with a wall across rows 4-7 (a gap at column 11): problems of optimal cost
+    # 10-14, two of them. With the goal columns only, level 0 runs pdb G alone; with the whole table
+    # (full_level_zero) it runs G, G+I and I, and G walks the same walks either way (G reads only
+    # the goal's column, which both tables hold alike).
+    from reference.experiments.dynamic import Study, run_study
+    from reference.world.grid import Gridworld
+    from reference.world.maps import write_map
+
+    rows_text = ["." * 12] * 4 + ["@" * 11 + "."] * 4 + ["." * 12] * 4
+    (tmp_path / "t").mkdir()
+    write_map(Gridworld.from_strings(rows_text), tmp_path / "t" / "room.map")
+    settings = dict(maps=("t/room.map",), problems=2, cost_range=(10.0, 14.0), cap=6, fixed_depths=(),
+                    tree_depths=(), levels=(0,), parts=("pdb",), goal_rules=("paper",))
+    columns, _, _ = run_study(tmp_path, Study(**settings), progress=False, log=lambda text: None)
+    full, tables, _ = run_study(tmp_path, Study(**settings, full_level_zero=True), progress=False,
+                                log=lambda text: None)
+    assert {row["method"] for row in columns} == {"pdb G"}
+    assert {row["method"] for row in full} == {"pdb G", "pdb G+I", "pdb I"}
+    walk = lambda rows: [(r["problem"], r["cost"], r["reached"]) for r in rows if r["method"] == "pdb G"]  # noqa: E731
+    assert walk(full) == walk(columns)
+    assert tables[0]["goal_columns_built"] == tables[0]["regions"]   # the whole table: every column
