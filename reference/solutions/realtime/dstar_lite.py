@@ -226,7 +226,8 @@ def dstar_lite(world: World, start: Cell, target: Cell, heuristic: str = "strong
     See Also
     --------
     lrta_star_lookahead : real-time search instead of incremental search.
-    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"dstar_lite"``), the same trace.
+    reference.solutions.compiled.realtime.dstar_lite : the compiled twin, the same trace (also
+        ``run_compiled(..., "dstar_lite")``).
 
     Examples
     --------

@@ -298,7 +298,8 @@ def lrta_star_lookahead(world: World, start: Cell, target: Cell, lookahead: int,
     --------
     lrta_star_bfs : the same with a breadth-first local search.
     lrta_star : Korf's LRTA*, lookahead one.
-    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"lrta_astar"``), the same trace.
+    reference.solutions.compiled.realtime.lrta_star_lookahead : the compiled twin, the same trace (also
+        ``run_compiled(..., "lrta_astar")``).
 
     Examples
     --------
@@ -323,7 +324,8 @@ def lrta_star_bfs(world: World, start: Cell, target: Cell, lookahead: int, heuri
     See Also
     --------
     lrta_star_lookahead : the same with an A* local search.
-    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"lrta_bfs"``), the same trace.
+    reference.solutions.compiled.realtime.lrta_star_bfs : the compiled twin, the same trace (also
+        ``run_compiled(..., "lrta_bfs")``).
 
     Examples
     --------

@@ -90,7 +90,8 @@ def lrta_star(world: World, start: Cell, target: Cell, heuristic: str = "strong"
     See Also
     --------
     lrta_star_lookahead : Koenig's LRTA* with a lookahead of many expansions.
-    reference.solutions.compiled.realtime.run_compiled : the compiled twin (``"lrta"``), the same trace.
+    reference.solutions.compiled.realtime.lrta_star : the compiled twin, the same trace (also
+        ``run_compiled(..., "lrta")``).
 
     Examples
     --------
