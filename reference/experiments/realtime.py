@@ -799,9 +799,10 @@ def plot_time_vs_path_length(rows: Runs):
         ax.set(title=f"{kind} grids: planning time vs path length",
                xlabel="path length [moves] (mean per run; bars: 95% CI, cut at mean / 2 below)",
                ylabel="planning time per run [ms]")
-        ax.set_xscale("log")  # lookahead one's paths are far longer than the rest
-        ax.set_yscale("log")
-        ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
+        if moves or dstar:  # a log axis needs points (a run of breadth-first lookahead alone has none here)
+            ax.set_xscale("log")  # lookahead one's paths are far longer than the rest
+            ax.set_yscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     return figure

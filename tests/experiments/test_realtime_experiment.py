@@ -96,6 +96,18 @@ def test_write_report_writes_tables_figures_and_findings(tmp_path):
     assert read_runs(tmp_path / "runs.csv") == rows  # `ftr realtime compare --runs` re-reads it exactly
 
 
+@pytest.mark.parametrize("algorithms, heuristics", [(("lrta_bfs",), ("strong",)), (("dstar_lite", "lrta_astar"), ("weak",))])
+def test_a_report_of_some_settings_only_draws_its_figures(tmp_path, algorithms, heuristics):
+    # Breadth-first lookahead alone, or the weak heuristic alone, leaves Figure 8 (LRTA* with A*
+    # lookahead and the kind's best heuristic, D* Lite with the strong one) without a point: its axes
+    # stay linear instead of failing on a log scale with nothing to scale.
+    rows = run_comparison(mazes=0, grids=1, size=11, lookaheads=(1, 3), algorithms=algorithms, heuristics=heuristics,
+                          progress=False)
+    write_report(rows, tmp_path)
+    for png in ("figure7_time_vs_expansions.png", "figure8_time_vs_path_length.png", "figure9_planning_objectives.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def ftr(*args):
     return subprocess.run([sys.executable, "-m", "reference.cli", *args], capture_output=True, text=True, timeout=300)
 
