@@ -81,6 +81,28 @@ def test_findings_recognise_falling_then_rising_planning_time():
     assert not found["maze: LRTA*'s path length falls as the lookahead grows"].holds
 
 
+def test_findings_judge_the_heuristics_and_the_local_searches_on_random_grids():
+    # Table 1's claim: weak and strong about the same at lookaheads 25 and above, relative to the strong
+    # heuristic's path. At lookahead 49, 300 against 310 moves differ by 10 / 310 = 3.2% (within 5%:
+    # holds); 330 against 310 by 20 / 310 = 6.5% (does not).
+    # Table 4's: A* lookahead shorter than breadth-first at 5-15; BFS longer at 5 and 15 holds, BFS
+    # shorter at 15 does not.
+    def claims(weak_moves, bfs_at_15):
+        rows = [*synthetic("random", "strong", {25: 310, 49: 310}, [3, 4]),
+                *synthetic("random", "weak", {25: 300, 49: weak_moves}, [3, 4]),
+                *synthetic("random", "strong", {5: 320, 15: 310}, [1, 2]),
+                row(kind="random", algorithm="lrta_bfs", heuristic="strong", lookahead=5, expansions=1, episodes=1,
+                    moves=330, planning_us=1.0),
+                row(kind="random", algorithm="lrta_bfs", heuristic="strong", lookahead=15, expansions=1, episodes=1,
+                    moves=bfs_at_15, planning_us=1.0)]
+        found = {f.claim.split(" (")[0]: f.holds for f in findings(rows)}
+        return (found["random: LRTA* performs about the same with the strong and the weak heuristic at larger lookaheads"],
+                found["random: LRTA* with A* local search finds shorter paths than with breadth-first at smaller lookaheads"])
+
+    assert claims(weak_moves=300, bfs_at_15=315) == (True, True)
+    assert claims(weak_moves=330, bfs_at_15=305) == (False, False)
+
+
 def test_write_report_writes_tables_figures_and_findings(tmp_path):
     rows = run_comparison(mazes=1, grids=1, size=11, lookaheads=(1, 3, 5), progress=False)
     written = write_report(rows, tmp_path)
