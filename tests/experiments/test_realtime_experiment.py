@@ -128,6 +128,11 @@ def test_a_report_of_some_settings_only_draws_its_figures(tmp_path, algorithms, 
     write_report(rows, tmp_path)
     for png in ("figure7_time_vs_expansions.png", "figure8_time_vs_path_length.png", "figure9_planning_objectives.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Table 1 holds the rows that ran, with their columns (no empty D* Lite row taking the header's place).
+    table1 = (tmp_path / "table1_heuristics.md").read_text().splitlines()
+    assert ("D* Lite" in "\n".join(table1)) == ("dstar_lite" in algorithms)
+    if "lrta_astar" in algorithms:
+        assert "random weak: moves" in table1[0]
 
 
 def ftr(*args):
