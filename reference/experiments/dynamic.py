@@ -1143,7 +1143,7 @@ def findings(study: Study, summary, databases, seconds: float | None, rows: Sequ
         f["expansions_per_action"] for f in fixed if f["suboptimality"] == min(g["suboptimality"] for g in fixed))),
         key=lambda r: (r["method"], r["setting"]))
     if dominating:
-        text.append("\nBeyond the fixed-depth curve (no ratio can be read off, the curve does not reach them): "
+        text.append("\nBeyond the fixed-depth curve (no work ratio can be read off: the curve does not reach their sub-optimality): "
                     + "; ".join(_setting(r) for r in dominating)
                     + " have a lower sub-optimality than every fixed depth, with fewer expansions per action than "
                       "the best fixed depth.\n")
