@@ -319,7 +319,7 @@ def heuristics_table(rows: Runs) -> list[dict]:
                         line[f"{kind} {heuristic}: moves"] = a["moves"]
                         line[f"{kind} {heuristic}: moves ±"] = a["moves_ci95"]
                         line[f"{kind} {heuristic}: n"] = a["runs"]
-            if len(line) > 2:  # a setting that ran (a report of LRTA* alone has no D* Lite row)
+            if len(line) > 2:  # only settings that ran (a report of LRTA* alone has no D* Lite row)
                 table.append(line)
     return table
 

@@ -54,8 +54,8 @@ def to_markdown(table: Sequence[dict], columns: Sequence[tuple[str, str] | str] 
                 empty: str | None = "(no runs)\n") -> str:
     """A GitHub Markdown table, one line per row.
 
-    ``columns``: (key, header) pairs, or keys that are their own headers; default every key of the
-    first row. ``number`` writes a cell; ``rule`` is each column's line under the header (``"---:"``
+    ``columns``: (key, header) pairs, or keys that are their own headers; default every key of any
+    row in first-seen order (as :func:`to_csv`), a row without a key leaving its cell empty. ``number`` writes a cell; ``rule`` is each column's line under the header (``"---:"``
     right-aligned, ``"---"`` the default alignment); an empty ``table`` gives ``empty``, or, when
     ``empty`` is None, the header alone.
 
@@ -66,7 +66,8 @@ def to_markdown(table: Sequence[dict], columns: Sequence[tuple[str, str] | str] 
     """
     if not table and (empty is not None or columns is None):
         return empty or ""
-    pairs = [(c, c) if isinstance(c, str) else c for c in (columns or list(table[0]))]
+    keys = list(dict.fromkeys(key for row in table for key in row))
+    pairs = [(c, c) if isinstance(c, str) else c for c in (columns or keys)]
     lines = ["| " + " | ".join(header for _, header in pairs) + " |", "|" + "|".join(rule for _ in pairs) + "|"]
     lines += ["| " + " | ".join(number(row.get(key, "")) for key, _ in pairs) + " |" for row in table]
     return "\n".join(lines) + "\n"
