@@ -703,11 +703,116 @@ def compare_scaling(out: Path, movingai: Path, scaling: Study, progress: bool = 
     began = time.time()
     rows, databases, trees = run_study(movingai, scaling, progress, log)
     rows, databases = keep_other_parts(out, "runs_512.csv", "table2_512.csv", scaling, rows, databases)
+    databases = [d for d in databases if is_built(d)]   # the levels below the lowest built, counted again
+    for name in scaling.maps:
+        databases += unbuilt_levels(load_map(movingai, name), name, databases)
     if "cv" in scaling.parts:
         write_csv(trees, out / "trees_cv_512.csv")
     write_runs_csv(rows, out / "runs_512.csv")
     write_csv(databases, out / "table2_512.csv")
     return scaling_report(out, scaling, rows, databases, time.time() - began)
+
+
+def is_built(database: dict) -> bool:
+    """Whether a Table 2 row was built (it has a build time) or only counted (:func:`unbuilt_levels`)."""
+    return database.get("seconds") not in (None, "")
+
+
+def unbuilt_levels(blocked: np.ndarray, name: str, databases: Sequence[dict]) -> list[dict]:
+    """Table 2 rows, regions and size only, for the levels below the lowest one built on map ``name``.
+
+    On its 512 x 512 map the paper, too, built levels 3-7 only and estimated levels 0-2 ("prohibitively
+    expensive"); :func:`table2_beside_paper` estimates these rows' build times from the built ones.
+    Counting the regions costs one clique abstraction (seconds), not a database.
+    """
+    from reference.solutions.dynamic.abstraction import clique_hierarchy
+
+    built = [d["level"] for d in databases if d["map"] == name and is_built(d)]
+    if not built or min(built) == 0:
+        return []
+    hierarchy = clique_hierarchy(Neighbours(blocked), min(built) - 1)
+    return [{"map": name, "level": level, "regions": len(hierarchy.levels[level].members),
+             "size": len(hierarchy.levels[level].members) ** 2} for level in range(min(built))]
+
+
+def build_time_law(databases: Sequence[dict]) -> tuple[float, float] | None:
+    """``(a, b)`` of ``seconds = a * regions + b * regions ** 2``, fitted to the built levels.
+
+    The build runs one Dijkstra over the whole map per goal region (the ``a`` term) and one
+    optimal-depth search per pair of regions (the ``b`` term). Least squares on relative errors (each
+    level's equation divided by its seconds), so the small levels count as much as the large ones.
+
+    >>> a, b = build_time_law([{"regions": 10, "seconds": 2.0}, {"regions": 100, "seconds": 110.0}])
+    >>> round(a, 6), round(b, 6)
+    (0.1, 0.01)
+    """
+    built = [(d["regions"], d.get("seconds_all_columns") or d["seconds"]) for d in databases if is_built(d)]
+    if len(built) < 2:
+        return None
+    regions, seconds = np.array(built, dtype=float).T
+    terms = np.column_stack([regions, regions ** 2]) / seconds[:, None]
+    (a, b), *_ = np.linalg.lstsq(terms, np.ones(len(built)), rcond=None)
+    return float(a), float(b)
+
+
+def duration(seconds: float) -> str:
+    """A build time in the unit a reader would use, as the paper's Table 2 gives them.
+
+    >>> duration(50), duration(3000), duration(56_000), duration(1_300_000)
+    ('50 s', '50 min', '15.6 hours', '15 days')
+    """
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.0f} days"
+
+
+#: The paper's Table 2 (pattern databases for a 512 x 512 map) by abstraction level: stored
+#: (depth, intermediate goal) entries, build time as printed (``est.`` where it did not build the
+#: level), and the resulting LRTA*'s sub-optimality and states expanded per action.
+PAPER_TABLE2_512 = {0: (1.1e10, "est. 1 year", None, None), 1: (7.4e8, "est. 1 month", None, None),
+                    2: (5.9e7, "est. 4 days", None, None), 3: (6.1e6, "19 hours", 1.09, 5),
+                    4: (8.6e5, "5 hours", 1.11, 16), 5: (1.5e5, "2 hours", 1.65, 111),
+                    6: (3.1e4, "50 min", 1.99, 253), 7: (6.4e3, "20 min", 3.12, 529)}
+
+
+def table2_beside_paper(databases: Sequence[dict], summary: Sequence[dict],
+                        methods: Sequence[str] = ("pdb I", "pdb I, once")) -> str:
+    """The paper's Table 2 beside the kit's, level by level: the pattern databases' sizes, build times
+    (``est.``: a level not built, its time from :func:`build_time_law`, as the paper estimated its
+    levels 0-2) and each of ``methods``' sub-optimality (solved share) and expansions per action."""
+    law = build_time_law(databases)
+    point = {(row["method"], row["setting"]): row for row in summary}
+    by_level = {d["level"]: d for d in databases}
+    rows = []
+    for level in sorted(set(by_level) | set(PAPER_TABLE2_512)):
+        ours = by_level.get(level, {})
+        paper_size, paper_time, paper_suboptimality, paper_expansions = PAPER_TABLE2_512.get(level, (None,) * 4)
+        if not ours:
+            time_text = None
+        elif is_built(ours):
+            time_text = duration(ours["seconds"])
+        else:
+            time_text = None if law is None else "est. " + duration(law[0] * ours["regions"] + law[1] * ours["regions"] ** 2)
+        row = {"level": level, "regions": ours.get("regions"),
+               "size": f"{ours['size']:.1e}" if ours else None, "time": time_text}
+        for method in methods:
+            run = point.get((method, level))
+            row[f"{method}: sub-optimality (solved)"] = (
+                None if run is None else f"{run['suboptimality']:.2f} ({run['reached']}/{run['problems']})")
+            row[f"{method}: expansions"] = None if run is None else f"{run['expansions_per_action']:.1f}"
+        rows.append(row | {"paper: size": None if paper_size is None else f"{paper_size:.1e}", "paper: time": paper_time,
+                           "paper: sub-optimality": paper_suboptimality, "paper: expansions": paper_expansions})
+    law_text = "" if law is None else (f" `est.`: not built; the time fitted to the built levels' times, "
+                                       f"{law[0]:.3g} s x regions + {law[1]:.3g} s x regions² (one Dijkstra per goal "
+                                       "region, one depth search per pair).")
+    return (markdown_table(rows) + "\n`size`: stored pairs (regions²); `time`: processor time to build, compiled;"
+            f"{law_text} Sub-optimality and expansions per action where the level ran (an unsolved run counts with "
+            "the cost it had run up). The paper's columns are its Table 2; its `est.` rows are its own estimates, "
+            "and it does not say which goal selection its last two columns used.\n\n")
 
 
 def _best(heads: Sequence[dict], methods: Sequence[str], key: str) -> dict | None:
@@ -995,8 +1100,11 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
             f"run up by then. Methods: `pdb G+I`, `pdb I` use the paper's goal rule (re-selected at every action), "
             "`pdb G+I, once`, `pdb I, once` the kit's (kept until reached, each at most once).\n\n"
             + _every_setting(summary, heads) + RATIO_LEGEND
+            + "## Table 2 beside the paper's (512 x 512)\n\n"
+            + table2_beside_paper(databases, summary)
             + "## Table 2 rows (512 x 512)\n\n"
-            + markdown_table(list(databases), ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"])
+            + markdown_table(sorted((d for d in databases if is_built(d)), key=lambda d: d["level"]),
+                             ["map", "level", "regions", "size", "seconds", "capped_pairs", "capped_intermediate"])
             + "\n`capped_pairs`, `capped_intermediate`: shares of pairs of connected regions (not of actions).\n\n"
             + "## The cap per action\n\n" + markdown_table(shares, CAP_TABLE_COLUMNS)
             + "\nShares of actions (`capped_global_solved`: over the solved runs' actions only); intervals: 95%, "
