@@ -45,7 +45,7 @@ import numpy as np
 
 from reference.experiments.parallel import map_with_progress
 from reference.experiments.report import (
-    LARGE_RUNS, Finding, ci95, findings_markdown, open_runs, to_csv, to_markdown, write_runs,
+    LARGE_RUNS, Finding, ci95, findings_markdown, open_runs, runs_file, to_csv, to_markdown, write_runs,
 )
 from reference.solutions.compiled.realtime import RealtimeRun as CompiledRealtimeRun, run_compiled, warm_up
 from reference.solutions.realtime import RealtimeRun, run_algorithm
@@ -207,10 +207,14 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
 
 
 def read_runs(path: str | Path) -> list[dict[str, Any]]:
-    """The rows of a ``runs.csv`` (or ``runs.csv.gz``) that :func:`write_report` wrote, with their types back."""
+    """The rows of a ``runs.csv`` (or ``runs.csv.gz``) that :func:`write_report` wrote, with their types back.
+
+    ``DIR/runs.csv`` reads ``DIR/runs.csv.gz`` where only that exists (a large comparison's runs are
+    written gzipped), so one command merges parts of any size.
+    """
     integers = ("instance", "size", "expansions", "episodes", "moves", "max_expansions_per_episode")
     rows = []
-    with open_runs(path) as file:
+    with open_runs(runs_file(path)) as file:
         for raw in csv.DictReader(file):
             row: dict[str, Any] = dict(raw)
             row.setdefault("engine", "python")  # runs.csv files from before the compiled twins

@@ -177,6 +177,7 @@ def test_large_samples_are_written_gzipped_and_read_back(tmp_path, monkeypatch):
     experiment.write_report(rows, tmp_path)
     assert not (tmp_path / "runs.csv").exists()
     assert experiment.read_runs(tmp_path / "runs.csv.gz") == rows
+    assert experiment.read_runs(tmp_path / "runs.csv") == rows   # the name a merge command gives every part
     assert "runs.csv.gz" in (tmp_path / "findings.md").read_text()
 
 
