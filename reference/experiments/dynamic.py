@@ -703,7 +703,8 @@ def compare_scaling(out: Path, movingai: Path, scaling: Study, progress: bool = 
     began = time.time()
     rows, databases, trees = run_study(movingai, scaling, progress, log)
     rows, databases = keep_other_parts(out, "runs_512.csv", "table2_512.csv", scaling, rows, databases)
-    databases = [d for d in databases if is_built(d)]   # the levels below the lowest built, counted again
+    # The counted-only rows of an earlier run go; the levels below the lowest built are counted anew.
+    databases = [d for d in databases if is_built(d)]
     for name in scaling.maps:
         databases += unbuilt_levels(load_map(movingai, name), name, databases)
     if "cv" in scaling.parts:
@@ -783,7 +784,8 @@ def table2_beside_paper(databases: Sequence[dict], summary: Sequence[dict],
                         methods: Sequence[str] = ("pdb I", "pdb I, once")) -> str:
     """The paper's Table 2 beside the kit's, level by level: the pattern databases' sizes, build times
     (``est.``: a level not built, its time from :func:`build_time_law`, as the paper estimated its
-    levels 0-2) and each of ``methods``' sub-optimality (solved share) and expansions per action."""
+    levels 0-2) and each of ``methods``' sub-optimality (solved share) and expansions per action.
+    ``databases``: the Table 2 rows of one map (the scaling run has one)."""
     law = build_time_law(databases)
     point = {(row["method"], row["setting"]): row for row in summary}
     by_level = {d["level"]: d for d in databases}
