@@ -55,7 +55,8 @@ def to_markdown(table: Sequence[dict], columns: Sequence[tuple[str, str] | str] 
     """A GitHub Markdown table, one line per row.
 
     ``columns``: (key, header) pairs, or keys that are their own headers; default every key of any
-    row in first-seen order (as :func:`to_csv`), a row without a key leaving its cell empty. ``number`` writes a cell; ``rule`` is each column's line under the header (``"---:"``
+    row in first-seen order (as :func:`to_csv`), a row without a key leaving its cell empty.
+    ``number`` writes a cell; ``rule`` is each column's line under the header (``"---:"``
     right-aligned, ``"---"`` the default alignment); an empty ``table`` gives ``empty``, or, when
     ``empty`` is None, the header alone.
 
