@@ -51,21 +51,18 @@ def show(cell: Cell) -> str:
 
 # -- one search, expansion by expansion -----------------------------------------------------------------
 
-#: Rules for remaining ties (equal f and g) that a correct A* may follow instead of the SPEC's, each
-#: picking one cell of a tied bucket ``{cell: (stamp, first stamp)}`` (cells as indices row * width + col).
-#: Only a run whose every tie follows one of them all along earns the "other ties" credit: a run whose
-#: ties follow no rule (a wrong h, a key lowered without re-insertion) differs by more than tie order.
-TIE_RULES: dict[str, Callable] = {
-    "first inserted first (the SPEC)": lambda bucket, width: min(bucket, key=lambda c: bucket[c][0]),
-    "last inserted first": lambda bucket, width: max(bucket, key=lambda c: bucket[c][0]),
-    "first inserted first, a lowered key keeping its first stamp":
-        lambda bucket, width: min(bucket, key=lambda c: (bucket[c][1], bucket[c][0])),
-    "by (row, col), smallest first": lambda bucket, width: min(bucket),
-    "by (row, col), largest first": lambda bucket, width: max(bucket),
-    "by (col, row), smallest first": lambda bucket, width: min(bucket, key=lambda c: (c % width, c)),
-    "by (col, row), largest first": lambda bucket, width: max(bucket, key=lambda c: (c % width, c)),
-}
-SPEC_TIE_RULE = "first inserted first (the SPEC)"
+@dataclass
+class TieEvidence:
+    """What the searches of one run showed about how it breaks ties, for messages backed by evidence.
+
+    ``g_ties_kept``: expansions where OPEN held entries of the smallest f with different g and the run
+    took the one the tie rule names (larger or smaller g): evidence that its tie rule is right.
+    ``other_order``: expansions that took another entry equal in f and g than the SPEC's first
+    inserted one: legal, and what the "other ties" credit is for.
+    """
+
+    g_ties_kept: int = 0
+    other_order: int = 0
 
 
 @dataclass
@@ -80,20 +77,24 @@ class SearchVerdict:
 
 
 def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell], int], tie_break: str,
-                 where: str = "", tie_rules: set[str] | None = None, backward: bool = False) -> SearchVerdict:
+                 where: str = "", evidence: TieEvidence | None = None, backward: bool = False) -> SearchVerdict:
     """Replay ``record.expanded`` against ComputePath's rules (SPEC §5) on the agent's ``knowledge``.
 
-    ``where`` prefixes messages (e.g. ``"maze_07, search 3"``). Expansions are numbered from 1.
-    Cells are handled as indices ``row * width + col`` inside the loop (it replays many thousands).
-    ``tie_rules`` (shared by the searches of a run): the :data:`TIE_RULES` that every tie seen so far
-    follows; each tie removes the rules that would have chosen another cell. ``backward``: the
-    pointer path is read from the goal (the agent) on, else reversed (SPEC §5).
+    Each expansion must be a *legal* A* choice: an entry of OPEN (as the run's own expansions so far
+    made it) whose key ``(f, ±g)`` is the smallest, with f = g + h; among entries equal in f and g any
+    may go first (a binary heap's internal order, cell coordinates, a random tiebreak), and the note
+    ``first_tie`` says where the run left the SPEC's first-inserted-first order. ``where`` prefixes
+    messages (e.g. ``"maze_07, search 3"``); expansions are numbered from 1. ``evidence`` (shared by the
+    searches of a run) collects how the run breaks ties. ``backward``: the pointer path is read from
+    the goal (the agent) on, else reversed (SPEC §5). Cells are indices ``row * width + col`` inside
+    the loop (it replays many thousands).
     """
     height, width = knowledge.height, knowledge.width
     blocked = knowledge.blocked
     start = record.start[0] * width + record.start[1]
     goal = record.goal[0] * width + record.goal[1]
     sign = -1 if tie_break == "larger_g" else 1
+    evidence = evidence if evidence is not None else TieEvidence()
     h_cache: dict[int, int] = {}
 
     def h_of(index: int) -> int:
@@ -103,12 +104,13 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
         return value
 
     g: dict[int, int] = {start: 0}
+    # OPEN: each cell's key (f, ±g, stamp); the heap holds stale entries, skipped when they surface
     open_keys: dict[int, tuple[int, int, int]] = {start: (h_of(start), 0, 0)}
     heap = [((h_of(start), 0, 0), start)]
+    # f -> {±g: entries of OPEN with that key}: does OPEN hold entries of equal f and another g?
+    g_values_of_f: dict[int, dict[int, int]] = {h_of(start): {0: 1}}
     closed: dict[int, int] = {}
     parent: dict[int, int] = {}
-    # (f, ±g) -> {cell: (stamp, first stamp)}: the entries of OPEN that tie on f and g, for the tie rules
-    buckets: dict[tuple[int, int], dict[int, tuple[int, int]]] = {(h_of(start), 0): {start: (0, 0)}}
     history: dict[int, list[tuple[int, tuple[int, int, int]]]] = {start: [(0, (h_of(start), 0, 0))]}
     stamp = 0
     verdict = SearchVerdict()
@@ -117,6 +119,15 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
         while heap and open_keys.get(heap[0][1]) != heap[0][0]:
             heapq.heappop(heap)  # an entry whose cell was re-inserted with a new key, or expanded
         return heap[0] if heap else None
+
+    def leave_open(key: tuple[int, int, int]) -> None:
+        counts = g_values_of_f[key[0]]
+        counts[key[1]] -= 1
+        if not counts[key[1]]:
+            del counts[key[1]]
+
+    def learned(index: int) -> bool:
+        return h_of(index) != manhattan(divmod(index, width), record.goal)
 
     def describe(index: int, full: bool = False) -> str:
         key = open_keys[index]
@@ -136,18 +147,18 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
                 return verdict
         else:
             problem, tie = _wrong_choice(where, number, (row, col), cell, top, g_goal, goal, open_keys, closed,
-                                         knowledge, tie_break, describe)
+                                         knowledge, tie_break, describe, evidence, learned)
             if problem:
                 verdict.problem = problem
                 return verdict
+            evidence.other_order += 1
             verdict.first_tie = verdict.first_tie or tie
         key = open_keys[cell]
-        bucket = buckets[key[:2]]
-        if tie_rules and len(bucket) > 1:  # a remaining tie: which rules would have chosen this cell?
-            tie_rules.intersection_update({name for name in tie_rules if TIE_RULES[name](bucket, width) == cell})
+        if len(g_values_of_f[key[0]]) > 1:  # entries of this f with another g wait in OPEN: the tie rule decided
+            evidence.g_ties_kept += 1
         # Expand: ComputePath lines 3-13.
         del open_keys[cell]
-        del bucket[cell]
+        leave_open(key)
         closed[cell] = number
         g_next = g[cell] + 1
         for t in (cell + 1 if col + 1 < width else -1, cell + width if row + 1 < height else -1,
@@ -160,11 +171,11 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
                 stamp += 1
                 key = (g_next + h_of(t), sign * g_next, stamp)
                 old = open_keys.get(t)
-                first = stamp
                 if old is not None:  # a lowered key: the entry is inserted anew (SPEC §5), with a new stamp
-                    first = buckets[old[:2]].pop(t)[1]
+                    leave_open(old)
                 open_keys[t] = key
-                buckets.setdefault(key[:2], {})[t] = (stamp, first)
+                counts = g_values_of_f.setdefault(key[0], {})
+                counts[key[1]] = counts.get(key[1], 0) + 1
                 history.setdefault(t, []).append((number, key))
                 heapq.heappush(heap, (key, t))
     top = smallest()
@@ -188,11 +199,17 @@ def _stop_problem(where: str, number: int, cell: Cell, is_goal: bool, g_goal: fl
             f"g(goal) = {g_goal} and the smallest f in OPEN is {f_min} — {rule}")
 
 
-def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, closed, knowledge, tie_break,
-                  describe) -> tuple[str | None, str | None]:
-    """The student expanded something other than the smallest key in OPEN: which rule does it break?
+#: Said only where a learned h (Adaptive A*) is one of the two keys a wrong choice compares.
+LEARNED_H_HINT = ("one of these h-values is learned: after a search, h(s) = g(goal) - g(s) for every state s it "
+                  "expanded, with that search's own g(goal) and g(s) (SPEC §7)")
 
-    Returns (problem, None), or (None, tie note) when only the insertion order of equal (f, g) differs.
+
+def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, closed, knowledge, tie_break,
+                  describe, evidence, learned) -> tuple[str | None, str | None]:
+    """The student expanded something other than the SPEC's next entry of OPEN: which rule does it break?
+
+    Returns (problem, None), or (None, tie note) when the choice is legal: an entry equal in f and g
+    to the smallest, taken in another order than first inserted first.
     """
     here = f"{where}, expansion {number}"
     if top is None:
@@ -212,13 +229,23 @@ def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, cl
             reason = "it is not in OPEN (no expanded state has generated it)"
         return f"{here}: expected {describe(top[1])}; you expanded {show(cell_rc)}, but {reason}", None
     mine, best = open_keys[cell], top[0]
+    chose = f"{here}: expected {describe(top[1], True)} (or any entry equal to it in f and g); you expanded " \
+            f"{describe(cell, True)}"
+    learned_key = learned(cell) or learned(top[1])
     if mine[0] > best[0]:
-        return f"{here}: expected {describe(top[1], True)}; you expanded {describe(cell, True)} — {RULE_F}", None
+        return f"{chose} — {RULE_F}" + (f"; {LEARNED_H_HINT}" if learned_key else ""), None
     if mine[1] != best[1]:
-        return (f"{here}: expected {describe(top[1], True)}; you expanded {describe(cell, True)} — "
-                f"{RULE_TIES[tie_break]}"), None
-    return None, (f"{here}: expected {describe(top[1], True)}; you expanded {describe(cell, True)} — remaining "
-                  "ties go to the entry inserted into OPEN first (a lowered key is inserted anew)")
+        problem = f"{chose} — {RULE_TIES[tie_break]}"
+        if learned_key:
+            problem += f"; {LEARNED_H_HINT}"
+        if evidence.g_ties_kept:
+            problem += (f". Your run broke {evidence.g_ties_kept} earlier ties in f this way, so its tie rule looks "
+                        "right and one of these two keys is probably wrong: is every g and h right when the entry is "
+                        "inserted, and is a state whose key is lowered inserted again?")
+        return problem, None
+    return None, (f"{here}: the SPEC's order takes {describe(top[1], True)} first; you took {describe(cell, True)}, "
+                  "equal in f and g — remaining ties go to the entry inserted into OPEN first (a lowered key is "
+                  "inserted anew)")
 
 
 def _why_key(index: int, key: tuple, h: int, distance: int, pushes: list, sign: int) -> str:
@@ -307,42 +334,76 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
         return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
     trace = decode_trace(header, arrays, grid.width)
-    tie_rules = set(TIE_RULES)
-    problem, note = _replay(instance, trace, tie_break, first_different, tie_rules)
+    problem, note = _replay(instance, trace, tie_break, first_different)
     if problem:
         return RunVerdict("wrong", problem)
-    if note and tie_rules and first_different > 0:
-        _narrow_tie_rules(instance, trace, tie_break, first_different, tie_rules)
-    if note and not tie_rules:  # ties broken by no rule: something else (h, a key) decided the order
-        return RunVerdict("wrong", f"{note}.\n{NO_TIE_RULE}")
     return RunVerdict("ties", None, note)
 
 
-NO_TIE_RULE = ("Your run's remaining ties (equal f and g) follow no single rule — neither the SPEC's "
-               "first-inserted-first, nor last-inserted-first, nor an order of the cells — so it differs from the "
-               "expected run by more than the order of equal entries: is every key right when it is inserted? "
-               "(Adaptive A*: h(s) = g(goal) - g(s) for every state expanded in an earlier search, the Manhattan "
-               "distance for the others; a state whose key is lowered is inserted anew, with a new stamp.)")
+def verified_work(trace: Trace) -> int:
+    """The expansions of a run that could be real A* work, counted for the efficiency check's limit.
+
+    Per search, a cell counts once, if it lies inside the grid (the trace was validated), is the
+    search's start or next to a cell counted before it in that search (A* expands only cells an
+    expanded neighbour generated), and, when the search found a path of L moves, satisfies
+    ``manhattan(start, cell) + manhattan(cell, goal) <= L`` (every state A* expands has f <= g(goal), and
+    g and h are at least the Manhattan distances). Re-expansions, cells out of reach and padding add
+    nothing, so reporting more cells than a search could expand cannot buy a larger time limit.
+
+    >>> run = Trace("forward", "larger_g", True, [(0, 0), (0, 1), (0, 2)],
+    ...             [SearchRecord((0, 0), (0, 2), [(0, 0), (0, 1), (0, 1), (5, 5)], [(0, 0), (0, 1), (0, 2)])])
+    >>> verified_work(run)  # (0, 1) twice and the far (5, 5) do not count
+    2
+    """
+    total = 0
+    for record in trace.searches:
+        start, goal = as_cell(record.start), as_cell(record.goal)
+        bound = len(record.path) - 1 if record.path else None
+        counted: set[Cell] = set()
+        for cell in map(as_cell, record.expanded):
+            if cell in counted:
+                continue
+            if bound is not None and manhattan(start, cell) + manhattan(cell, goal) > bound:
+                continue
+            row, col = cell
+            if cell == start or {(row, col + 1), (row + 1, col), (row, col - 1), (row - 1, col)} & counted:
+                counted.add(cell)
+        total += len(counted)
+    return total
 
 
-def _narrow_tie_rules(instance: Instance, trace: Trace, tie_break: str, searches: int, tie_rules: set[str]) -> None:
-    """The evidence of the first ``searches`` searches (those equal to the reference's, not replayed
-    for problems): each tie there removes the rules that would have chosen otherwise. A run that
-    follows the SPEC's order for many searches and leaves it once (a wrong learned h) follows no rule."""
+def real_search_problem(instance: Instance, header: dict, arrays: list[array]) -> tuple[str | None, int]:
+    """Does a timed run (the efficiency probe) do real search? Returns (why not, or None; its verified work).
+
+    The efficiency check times what the run computes, not whether it is the SPEC's run (the search checks
+    charge for that, once): it needs a well-formed Repeated Forward A* trace that reaches the target
+    along the walk the world saw, with at least one expansion that could be real for every move.
+    """
+    grid = instance.grid
     try:
-        for context in search_contexts(instance.grid, trace):
-            if context.index >= searches or not tie_rules:
-                return
-            check_search(trace.searches[context.index], context.knowledge, heuristic_for(trace, context.index, context),
-                         tie_break, "", tie_rules, backward=trace.algorithm == "backward")
-    except ReplayError:
-        return  # the first replay walked these searches already: not reached
+        if (header.get("algorithm"), header.get("tie_break")) != ("forward", "larger_g"):
+            return "the trace does not say algorithm='forward', tie_break='larger_g'", 0
+        validate_run(header, arrays, grid.height, grid.width)
+    except TraceFormatError as error:
+        return f"the returned trace is malformed: {error}", 0
+    trace = decode_trace(header, arrays, grid.width)
+    walk, seen = list(trace.trajectory), [divmod(c, grid.width) for c in arrays[4]]
+    if not trace.reached or walk[-1] != instance.target:
+        return "the agent does not reach the target", 0
+    if seen not in (walk, walk[:-1], walk[1:], walk[1:-1]):  # sensing on the start or the target is forgiven here
+        return "its trajectory is not the walk the world saw", 0
+    work = verified_work(trace)
+    if not trace.searches or work < len(walk) - 1:
+        return (f"it reports {work} expansions that could be real for {len(walk) - 1} moves (each move follows a "
+                "path whose cells a search expanded)"), work
+    return None, work
 
 
 def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: int,
-            tie_rules: set[str] | None = None) -> tuple[str | None, str | None]:
-    """Walk the run on the true grid; return (first problem, first tie note). ``tie_rules`` is narrowed
-    to the tie rules the replayed searches follow (see :func:`check_search`)."""
+            evidence: TieEvidence | None = None) -> tuple[str | None, str | None]:
+    """Walk the run on the true grid, each search on the knowledge and from the cell that the run's own
+    trajectory gave; return (first problem, first note of a legal tie taken in another order)."""
+    evidence = evidence or TieEvidence()
     name, grid = instance.name, instance.grid
     start, target = instance.start, instance.target
     forward = trace.algorithm in ("forward", "adaptive")
@@ -357,6 +418,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
     spec_trajectory = [start]
     note = None
     last_agent = start
+    last_path: list[Cell] = []
     searches_walked = 0
     try:
         for context in search_contexts(grid, trace):
@@ -364,7 +426,8 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
             where = f"{name}, search {k + 1}"
             record = trace.searches[k]
             agent = context.agent
-            walk_problem = _compare_walk(name, k, trace.trajectory, spec_trajectory)
+            walk_problem = _compare_walk(name, k, trace.trajectory, spec_trajectory, path=last_path,
+                                         searched_at=_agent_of(record, forward))
             if walk_problem:
                 return walk_problem, note
             if agent == target:
@@ -375,7 +438,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         f"{show(agent)}: a {'forward' if forward else 'backward'} search runs from "
                         f"{show(want_start)} to {show(want_goal)}"), note
             if k >= first_different:  # earlier searches hash like the reference's: nothing to replay
-                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, tie_rules)
+                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, evidence)
                 if problem:
                     return problem, note
                 note = note or tie
@@ -384,14 +447,16 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         "reached=False"), note
             spec_trajectory.extend(context.moves)
             last_agent = spec_trajectory[-1]
+            last_path = [as_cell(c) for c in record.path]
             searches_walked = k + 1
     except ReplayError as error:
         # A recorded path cannot be walked from where the SPEC's agent stands: usually the student's
         # agent walked differently (compare the walks), else the path itself is broken.
-        walk_problem = _compare_walk(name, searches_walked, trace.trajectory, spec_trajectory)
+        path = trace.searches[searches_walked].path
+        walk_problem = _compare_walk(name, searches_walked, trace.trajectory, spec_trajectory, path=last_path,
+                                     searched_at=_agent_of(trace.searches[searches_walked], forward))
         if walk_problem:
             return walk_problem, note
-        path = trace.searches[searches_walked].path
         if searches_walked and path and as_cell(path[0]) != spec_trajectory[-1]:
             return (f"{name}, search {searches_walked + 1}: it begins with the agent at {show(as_cell(path[0]))}, but "
                     f"walking search {searches_walked}'s path the SPEC's way the agent goes on to "
@@ -399,7 +464,8 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
         match = re.match(r"search (\d+): (.*)", str(error), re.DOTALL)
         where = f"search {int(match.group(1)) + 1}: {match.group(2)}" if match else str(error)
         return f"{name}, {where}", note
-    walk_problem = _compare_walk(name, len(trace.searches), trace.trajectory, spec_trajectory, final=True)
+    walk_problem = _compare_walk(name, len(trace.searches), trace.trajectory, spec_trajectory, final=True,
+                                 path=last_path)
     if walk_problem:
         return walk_problem, note
     if trace.searches and not trace.searches[-1].path:
@@ -416,11 +482,16 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
     return None, note
 
 
+def _agent_of(record: SearchRecord, forward: bool) -> Cell:
+    """Where a search record puts the agent: its start (forward, adaptive) or its goal (backward)."""
+    return as_cell(record.start if forward else record.goal)
+
+
 def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_break: str, agent: Cell,
-               target: Cell, tie_rules: set[str] | None = None) -> tuple[str | None, str | None]:
+               target: Cell, evidence: TieEvidence) -> tuple[str | None, str | None]:
     """Expansions, stop rule and path of one search."""
     h = heuristic_for(trace, context.index, context)
-    verdict = check_search(record, context.knowledge, h, tie_break, where, tie_rules,
+    verdict = check_search(record, context.knowledge, h, tie_break, where, evidence,
                            backward=trace.algorithm == "backward")
     if verdict.problem:
         return verdict.problem, None
@@ -458,18 +529,46 @@ def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_brea
     return None, verdict.first_tie
 
 
-def _compare_walk(name: str, searches_done: int, trajectory: list[Cell], spec: list[Cell], final: bool = False) -> str | None:
-    """Does the student's trajectory so far match the SPEC's walk along the recorded paths?"""
+def _compare_walk(name: str, searches_done: int, trajectory: list[Cell], spec: list[Cell], final: bool = False,
+                  path: list[Cell] | None = None, searched_at: Cell | None = None) -> str | None:
+    """Does the student's trajectory so far match the SPEC's walk along the recorded paths?
+
+    Where it does not, the message says what the evidence shows: ``path`` is the path of search
+    ``searches_done`` (the one being walked) and ``searched_at`` where the run's next recorded search
+    puts the agent. A move along that path past the SPEC's stop is walking on; a stop where the next
+    search begins is searching too early; a move off the path with no search recorded there is a
+    search that was made but not recorded.
+    """
     upto = len(spec) if not final else max(len(spec), len(trajectory))
     mine = trajectory[:upto]
     if mine == spec:
         return None
+    ahead = _ahead_on(path, spec[-1]) if path else []
+    after = f"after search {searches_done}"
     for i, (a, b) in enumerate(zip(mine, spec)):
         if a != b:
-            return (f"{name}: move {i} (after search {searches_done}) goes to {show(a)}; walking the path the SPEC's "
-                    f"way goes to {show(b)} — {RULE_WALK}")
+            if searched_at == mine[i - 1]:
+                return (f"{name}: {after} the agent searched again at {show(mine[i - 1])}, but nothing on the rest of "
+                        f"the path was known to be blocked, so it walks on to {show(b)} — {RULE_WALK}")
+            return (f"{name}: move {i} ({after}) goes to {show(a)}, off the path, which goes on to {show(b)}: every move "
+                    f"follows the latest search's path — {RULE_WALK}")
     if len(mine) < len(spec):
-        return (f"{name}: after search {searches_done} the agent stopped at {show(mine[-1])}; it should have walked on "
+        return (f"{name}: {after} the agent stopped at {show(mine[-1])}; it should have walked on "
                 f"to {show(spec[len(mine)])} — {RULE_WALK}")
-    return (f"{name}: after search {searches_done} the agent walked on to {show(mine[len(spec)])}; it should have "
-            f"stopped at {show(spec[-1])} — {RULE_WALK}")
+    extra = mine[len(spec)]
+    if ahead and extra == ahead[0]:
+        return (f"{name}: {after} the agent walked on along the path to {show(extra)}; it should have stopped at "
+                f"{show(spec[-1])}, where a cell on the rest of the path was known to be blocked — {RULE_WALK}")
+    return (f"{name}: {after} the agent stood at {show(spec[-1])} and then made {len(mine) - len(spec)} more moves "
+            f"(first to {show(extra)}) that no recorded search explains: is every search recorded in the trace's "
+            "searches, the last one too?")
+
+
+def _ahead_on(path: list[Cell], here: Cell) -> list[Cell]:
+    """The cells of ``path`` after ``here`` (empty if ``here`` is not on it).
+
+    >>> _ahead_on([(0, 0), (0, 1), (0, 2)], (0, 1))
+    [(0, 2)]
+    """
+    cells = [as_cell(c) for c in path]
+    return cells[cells.index(here) + 1:] if here in cells else []

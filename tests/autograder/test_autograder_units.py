@@ -4,6 +4,7 @@ source check, notebook extraction, the rubric and the instance sets."""
 from __future__ import annotations
 
 import os
+import sys
 from array import array
 from pathlib import Path
 try:
@@ -415,3 +416,83 @@ def test_the_autograder_modules_run_on_python_3_10_to_3_13():
             if isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     assert (node.module, alias.name) not in newer_than_3_10, f"{module.name}: {node.module}.{alias.name}"
+
+
+def _random_ties_module(tmp_path_factory):
+    """Our dict-and-tuple submission with remaining ties broken by a random number instead of a stamp:
+    a legal A* whose choices among entries equal in f and g follow nothing the grader could guess."""
+    import importlib.util
+    import shutil
+
+    folder = tmp_path_factory.mktemp("random_ties")
+    for name in ("heap.py", "search_helpers.py", "replanning.py"):
+        shutil.copy(Path(__file__).parents[1] / "submissions" / "correct_dicts" / name, folder / name)
+    source = (folder / "replanning.py").read_text()
+    anchor = "return (g[cell] + h(cell), second, stamp)"
+    assert anchor in source
+    (folder / "replanning.py").write_text("import random\n" + source.replace(anchor, "return (g[cell] + h(cell), second, "
+                                                                             "random.random())"))
+    sys.path[:0] = [str(folder)]
+    try:
+        spec = importlib.util.spec_from_file_location("random_ties_replanning", folder / "replanning.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        del sys.path[0]
+        for name in ("heap", "search_helpers"):
+            sys.modules.pop(name, None)
+    return module
+
+
+@pytest.fixture(scope="module")
+def random_ties(tmp_path_factory):
+    return _random_ties_module(tmp_path_factory)
+
+
+@given(small_instances(), st.sampled_from(sorted(SETTINGS)), st.integers(0, 2**32 - 1))
+@settings(max_examples=120, deadline=None)
+def test_any_order_among_equal_f_and_g_is_a_legal_run(random_ties, instance, check_id, seed):
+    """The property behind the "other ties" credit: an A* whose remaining ties fall by chance is never
+    judged wrong; it is exact or earns the tie credit (SPEC §5's keys, any order among equal ones)."""
+    import random
+
+    from autograder.expected import compute_expected
+    from autograder.searchcheck import judge_run
+    from reference.world.sensing import FogOfWarWorld
+    from reference.world.trace import encode_trace
+
+    algorithm, tie_break, function = SETTINGS[check_id]
+    random.seed(seed)
+    world = FogOfWarWorld(instance.grid, instance.start)
+    trace = getattr(random_ties, function)(world, instance.start, instance.target, tie_break)
+    header, arrays = encode_trace(trace, instance.grid.height, instance.grid.width)
+    visited = array("i", [row * instance.grid.width + col for row, col in world.visited])
+    verdict = judge_run(instance, algorithm, tie_break, header, arrays + [visited], compute_expected(instance, check_id))
+    assert verdict.tier in ("exact", "ties"), verdict.problem
+
+
+def test_the_worked_example_of_legal_ties():
+    """docs/autograder.md's worked example, by hand. A 2 x 3 grid without walls, agent (0, 0), target
+    (1, 2), forward, larger g first, h = Manhattan distance to (1, 2):
+    (0, 0) f=3 inserts (0, 1) then (1, 0), both g=1 h=2 f=3 (a remaining tie).
+    SPEC: (0, 1) (inserted first) inserts (0, 2) then (1, 1), both g=2 f=3; (0, 2) (larger g than
+    (1, 0), inserted before (1, 1)) inserts the goal (1, 2) with g=3; min f = 3 >= g(goal): stop.
+    Another heap: (1, 0) inserts (1, 1) g=2 f=3, which beats (0, 1) (same f, larger g), and stops.
+    Taking (0, 1) after (1, 0) breaks "ties in f go to the larger g"."""
+    from autograder.searchcheck import check_search
+    from reference.world.grid import manhattan
+    from reference.world.sensing import Knowledge
+    from reference.world.trace import SearchRecord
+
+    def judge(expanded, path):
+        record = SearchRecord((0, 0), (1, 2), expanded, path)
+        return check_search(record, Knowledge(2, 3), lambda c: manhattan(c, (1, 2)), "larger_g", "example")
+
+    exact = judge([(0, 0), (0, 1), (0, 2)], [(0, 0), (0, 1), (0, 2), (1, 2)])
+    assert exact.problem is None and exact.first_tie is None
+    other = judge([(0, 0), (1, 0), (1, 1)], [(0, 0), (1, 0), (1, 1), (1, 2)])
+    assert other.problem is None and "equal in f and g" in other.first_tie
+    assert other.pointer_path == [(0, 0), (1, 0), (1, 1), (1, 2)]
+    wrong = judge([(0, 0), (1, 0), (0, 1)], [])
+    assert "expected (1, 1) f=3 g=2" in wrong.problem and "you expanded (0, 1) f=3 g=1" in wrong.problem
+    assert wrong.problem.endswith("ties in f go to the larger g")
