@@ -246,7 +246,23 @@ def run_search_task(task: dict, blocked_bits: bytes, names: dict, world_classes)
         return {"kind": "error", "error": f"the returned trace is malformed: {error}"[:1500]}, []
     visited = array("i", [row * width + col for row, col in world.visited])
     header["kind"] = "trace"
+    size = 4 * sum(len(part) for part in arrays) + 4 * len(visited) + 1024
+    if size > task.get("reply_bytes", size):  # say what the run did; the grader would refuse the frame unread
+        return _too_large(header, arrays, size), []
     return header, arrays + [visited]
+
+
+def _too_large(header: dict, arrays: list, size: int) -> dict:
+    """A trace over the task's reply cap, summarised: its size, counts, and how many searches expanded their goal."""
+    trajectory, meta, expanded = arrays[0], arrays[1], arrays[2]
+    past_goal, offset = 0, 0
+    for search in range(header["searches"]):
+        goal, count = meta[4 * search + 1], meta[4 * search + 2]
+        past_goal += goal in expanded[offset:offset + count]
+        offset += count
+    return {"kind": "error", "error": f"the run's trace is {size:,} bytes, over the reply limit",
+            "too_large": {"bytes": size, "searches": header["searches"], "expansions": len(expanded),
+                          "moves": max(0, len(trajectory) - 1), "past_goal": past_goal}}
 
 
 def _take_channel() -> tuple:

@@ -12,9 +12,11 @@ The checks (points from the rubric, :mod:`autograder.rubric`):
   other_ties_credit`` of the group; any run wrong, crashed or too slow, nothing for that group.
 * ``efficiency``: a probe on a 1001 x 1001 grid (derived from the secret seed, so a regrade times the
   same probe; a random one where there is no seed but the reference solutions are installed) is run
-  twice, each time in a fresh child; each run must be the run Repeated Forward A* makes there
-  (judged like any instance), and the faster one's CPU time (the child's whole process tree) be at
-  most the rubric's ``[policy] efficiency_ratio`` times the reference's CPU time plus a little slack.
+  twice, each time in a fresh child; each run must do real search (a trace that reaches the target
+  along the walk the world saw, with expansions that could be real A* work: not whether it is the
+  SPEC's run, which the search checks charge for once), and the faster one's CPU time (the child's
+  whole process tree) be at most the rubric's ``[policy] efficiency_ratio`` times the reference's CPU
+  time, scaled by the run's own verified work where it expanded more, plus a little slack.
 * ``heap_from_scratch`` (extra credit): the heap check passes again in a child where ``heapq``,
   ``queue``, ``bisect`` and their kin cannot be imported, and no module or cell names them.
 
@@ -38,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reference.world.grid import manhattan
 from reference.world.instances import Instance
 
 from . import heapcheck
@@ -47,7 +50,7 @@ from .instances import (GROUP_TITLES, derived_seed, efficiency_probe, grouped_pu
 from .report import CheckResult, GradeReport, printable
 from .rubric import TITLES, load_rubric
 from .sandbox import Lane, Limits, Sandbox, TaskOutcome
-from .searchcheck import RULE_OBSERVE, judge_run
+from .searchcheck import RULE_OBSERVE, judge_run, real_search_problem
 from .submission import Submission, load_submission
 
 EFFICIENCY_SLACK_SECONDS = 0.3
@@ -58,6 +61,14 @@ HELLO, SCRATCH_HELLO = -1, -2   # the task ids of the children's first messages 
 #: (a correct Python solution expands 50,000 to 300,000 cells a second: this allows 10,000).
 SECONDS_PER_EXPANSION = 1e-4
 FULL_SET_TOTAL_SECONDS = 7200.0
+#: A submission's CPU budget for all its tasks: this much plus twice the slow student's time on every
+#: instance (``SECONDS_PER_EXPANSION`` per expansion of the reference's runs). A correct submission
+#: spends 2-30 s of CPU on the public and hidden instances; a loop, a fork bomb or a memory hog in
+#: every function stops after a few time-outs instead of one per check and instance set.
+BUDGET_FLOOR_SECONDS = 120.0
+#: The smallest reply cap of a search task: 4 million cells of trace, several times what any legal run
+#: of the kit's instances returns (the largest seen: 0.5 million), and few enough for the grader to replay.
+REPLY_FLOOR_BYTES = 16 << 20
 
 
 @dataclass
@@ -154,8 +165,12 @@ def search_task(task_id: int, instance: Instance, check_id: str, task_seconds: f
     _algorithm, tie_break, function = SETTINGS[check_id]
     bits, bit_bytes = _bits(instance)
     expected = expected or expected_run(instance, check_id)  # computed (or loaded) before any student code runs
-    # A correct reply holds about 4 bytes x (2 expansions + 5 searches + 2 moves); allow 8 times that.
-    reply_bytes = (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves)
+    # A correct reply holds about 4 bytes x (2 expansions + 5 searches + 2 moves); allow 8 times that, and
+    # never less than REPLY_FLOOR_BYTES: a legal A* with other remaining ties can walk another way and
+    # search far more (Repeated Backward A* on maze_42 with last-inserted-first ties: 85 times the
+    # expansions, a 2 MB reply), and must not be refused for it.
+    reply_bytes = max(REPLY_FLOOR_BYTES,
+                      (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves))
     header = {"kind": "search", "id": task_id, "function": function, "tie_break": tie_break,
               "height": instance.grid.height, "width": instance.grid.width, "start": list(instance.start),
               "target": list(instance.target), "bit_bytes": bit_bytes, "group": group or check_id,
@@ -246,6 +261,7 @@ class _Judged:
     timed_out: bool = False
     passed: int = 0
     messages: list[str] = field(default_factory=list)
+    work: int = 0                       # an efficiency run: its verified expansions (searchcheck.verified_work)
 
 
 @dataclass
@@ -357,12 +373,17 @@ def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan
             tasks[task.id] = task
             header, arrays = search_task(task.id, instance, "forward_larger_g", limits.task_seconds, expected,
                                          group=f"efficiency/{number}")
-            header.update(cpu_seconds=round(2 * probe.limit + 1.0, 2))
+            # room for a run that does more work than the reference's (another tie order; its limit scales)
+            header.update(cpu_seconds=round(3 * probe.limit + 1.0, 2))
             runs.append((header, arrays))
         # fresh: each timed run in a new child, which cannot replay an earlier run from memory
         public_lanes.append(Lane(runs, fresh=True))
     if not public_lanes and not hidden_lanes:
         raise ValueError(f"nothing to grade: none of the checks {wanted} is in the rubric")
+    if limits.cpu_budget_seconds is None:  # the submission's whole budget: a few times a correct one's
+        work = sum(SECONDS_PER_EXPANSION * expected_run(task.instance, task.check).expansions
+                   for task in tasks.values() if task.check in SETTINGS and task.instance is not None)
+        limits = replace(limits, cpu_budget_seconds=round(BUDGET_FLOOR_SECONDS + 2 * work, 1))
     (public_lanes or hidden_lanes)[0].hello = HELLO
     return Plan(tasks, public_lanes, hidden_lanes, sets, sequences, limits, workers, probe)
 
@@ -453,7 +474,8 @@ def _judge_safely(outcome: TaskOutcome, task: Task | None, sequences: list) -> _
         else:
             assert instance is not None  # plan_tasks gives every search and efficiency task its instance
             if task.check == "efficiency":
-                judged.problem = None if outcome.timed_out else _probe_problem(instance, outcome, task.expected)
+                if not outcome.timed_out:
+                    judged.problem, judged.work = _probe_problem(instance, outcome)
                 judged.tier = "exact" if judged.problem is None and not outcome.timed_out else "wrong"
             else:
                 judged.tier, judged.problem, judged.note = _judge(task.check, instance, outcome)
@@ -535,7 +557,7 @@ def _heap_result(points: float, count: int, judged: _Judged | None, missing: dic
     return result.finish()
 
 
-def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
+def _failure_text(outcome: TaskOutcome | None, check_id: str = "", instance: Instance | None = None) -> str:
     if outcome is None:
         return "not run"
     if outcome.failure:
@@ -543,30 +565,82 @@ def _failure_text(outcome: TaskOutcome | None, check_id: str = "") -> str:
     text = _error_reply(outcome)
     if "sensed first from" in text:
         text += "\n(" + RULE_OBSERVE + ")"
-    elif "jumped from" in text and check_id == "backward":
-        text += ("\n(is the path reversed? a backward search's tree pointers already lead from the agent to the "
-                 "target, in walking order)")
+    elif check_id == "backward" and instance is not None and _jumped_to_the_targets_end(text, instance):
+        text += ("\n(the step goes to the target's end of the path: is the path reversed? a backward search's tree "
+                 "pointers already lead from the agent to the target, in walking order)")
     return text
+
+
+def _jumped_to_the_targets_end(error: str, instance: Instance) -> bool:
+    """Evidence that a backward search's path was walked reversed: the agent's illegal step lands on the
+    target or next to it, from a cell that is not.
+
+    >>> from reference.world import Gridworld
+    >>> maze = Instance("m", Gridworld(1, 9), (0, 0), (0, 8))
+    >>> _jumped_to_the_targets_end("the agent jumped from (0, 0) to (0, 7): it moves one cell at a time", maze)
+    True
+    >>> _jumped_to_the_targets_end("the agent jumped from (0, 0) to (0, 2): it moves one cell at a time", maze)
+    False
+    """
+    import re
+
+    match = re.search(r"jumped from \((\d+), (\d+)\) to \((\d+), (\d+)\)", error)
+    if not match:
+        return False
+    here, there = (int(match[1]), int(match[2])), (int(match[3]), int(match[4]))
+    target = instance.target
+    return manhattan(there, target) <= 1 < manhattan(here, target) - 1
 
 
 def _judge(check_id: str, instance: Instance, outcome: TaskOutcome | None):
     """(tier, message or None, note or None) for one instance's run."""
     reply = _reply(outcome, "trace")
     if reply is None:
-        text = _failure_text(outcome, check_id)
-        return "wrong", f"{instance.name}: {text}{_size_hint(text, expected_run(instance, check_id))}", None
+        expected = expected_run(instance, check_id)
+        text = _too_large_text(outcome, expected) or _failure_text(outcome, check_id, instance)
+        return "wrong", f"{instance.name}: {text}{_size_hint(text, expected)}", None
     algorithm, tie_break, _ = SETTINGS[check_id]
     header, arrays = reply
     verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected_run(instance, check_id))
     return verdict.tier, verdict.problem, verdict.note
 
 
+def _too_large_text(outcome: TaskOutcome | None, expected: ExpectedRun) -> str | None:
+    """For a run whose trace the child measured as over the reply cap (``child.run_search_task``): what the
+    run did, beside the expected run, and the stop rule only where a search went on past its goal.
+
+    >>> reply = {"kind": "error", "error": "too large", "too_large": {"bytes": 90_000_000, "searches": 500,
+    ...          "expansions": 20_000_000, "moves": 900, "past_goal": 0}}
+    >>> print(_too_large_text(TaskOutcome(1, header=reply), ExpectedRun(True, 100, 20_000, 300, "", "")))
+    your run's trace is 90,000,000 bytes, more than the grader reads: it made 500 searches (about 5 times the expected 100), 20,000,000 expansions (about 1000 times the expected 20,000) and 900 moves (the expected run: 300)
+    """
+    if outcome is None or outcome.failure or not outcome.header:
+        return None
+    counts = outcome.header.get("too_large")
+    names = ("bytes", "searches", "expansions", "moves", "past_goal")
+    if not isinstance(counts, dict) or not all(type(counts.get(k)) is int and counts[k] >= 0 for k in names):
+        return None
+
+    def times(done: int, wanted: int) -> str:
+        return f"about {done / max(1, wanted):.0f} times the expected {wanted:,}"
+
+    text = (f"your run's trace is {counts['bytes']:,} bytes, more than the grader reads: it made "
+            f"{counts['searches']:,} searches ({times(counts['searches'], expected.searches)}), "
+            f"{counts['expansions']:,} expansions ({times(counts['expansions'], expected.expansions)}) and "
+            f"{counts['moves']:,} moves (the expected run: {expected.moves:,})")
+    if counts["past_goal"]:
+        text += (f"; {counts['past_goal']:,} of its searches expanded their goal: a search stops as soon as g(goal) "
+                 "is no larger than the smallest f in OPEN, before the goal is expanded")
+    return text
+
+
 def _size_hint(failure: str, expected: ExpectedRun) -> str:
-    """For a reply refused as too large: what the run did, compared with the expected run.
+    """For a reply the channel refused as too large (a child that did not measure its own trace): how far
+    it is from the expected run's data.
 
     >>> run = ExpectedRun(True, 100, 20_000, 300, "", "")
-    >>> _size_hint("a message of 900,000 bytes is larger than the limit of 800,000 bytes", run).split(":")[0]
-    '\\n(your run returned about 5 times the data of the expected run (100 searches, 20,000 expansions, 300 moves)'
+    >>> _size_hint("a message of 900,000 bytes is larger than the limit of 800,000 bytes", run)
+    '\\n(your run returned about 5 times the data of the expected run: 100 searches, 20,000 expansions, 300 moves)'
     """
     import re
 
@@ -576,10 +650,8 @@ def _size_hint(failure: str, expected: ExpectedRun) -> str:
     size = int(match.group(1).replace(",", ""))
     # what a correct reply holds: 4 bytes per cell (2 per expansion, 5 per search, 2 per move), plus its header
     correct = 4 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves) + 200
-    return (f"\n(your run returned about {size / correct:.0f} times the data of the expected run "
-            f"({expected.searches:,} searches, {expected.expansions:,} expansions, {expected.moves:,} moves): does "
-            f"each search stop as soon as g(goal) is no larger than the smallest f in OPEN, and does the agent "
-            f"search again only when its path ahead is blocked?)")
+    return (f"\n(your run returned about {size / correct:.0f} times the data of the expected run: "
+            f"{expected.searches:,} searches, {expected.expansions:,} expansions, {expected.moves:,} moves)")
 
 
 def _search_result(check_id: str, point_per_weight: float, weights: dict[str, float], instance_set: InstanceSet,
@@ -608,9 +680,9 @@ def _search_result(check_id: str, point_per_weight: float, weights: dict[str, fl
         elif ties:
             points += group_points * ties_credit
             result.messages += [v.note for v in ties if v.note][:1]
-            summaries.append(f"{name}: {len(ties)} of {len(verdicts)} instances a correct A*, but remaining ties "
-                             f"(equal f and g) not broken by insertion order as the SPEC says: {ties_credit:.0%} of "
-                             f"{group_points:.3g}")
+            summaries.append(f"{name}: {len(ties)} of {len(verdicts)} instances a legal A* (every expansion a least "
+                             f"key on your OPEN), but remaining ties (equal f and g) not taken first-inserted-first as "
+                             f"the SPEC says: {ties_credit:.0%} of {group_points:.3g}")
         else:
             points += group_points
             summaries.append(f"{name}: all {len(verdicts)} instances exactly as the SPEC says: "
@@ -684,6 +756,9 @@ def _calibrated_seconds(probe: Instance) -> float:
 
 
 def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None], missing: dict) -> CheckResult:
+    """Rule 15: the faster timed run within ``ratio`` x the reference's CPU time (+ the slack), the
+    reference's time scaled up by the run's own verified work where it did more than the reference's
+    run (another tie order can walk another way and search more: it is judged on its own work)."""
     result = CheckResult("efficiency", TITLES["efficiency"], 0.0, points)
     if "repeated_forward_astar" in missing:
         result.messages.append(missing["repeated_forward_astar"])
@@ -691,21 +766,28 @@ def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None],
     verdicts = [run or _Judged(problem="not run") for run in runs]
     wrong = next((run.problem for run in verdicts if run.problem and not run.timed_out
                   and not run.problem.startswith("not run")), None)
-    if wrong:  # every timed run must compute what it should, or its time means nothing
-        result.messages.append("the probe's run must be the run Repeated Forward A* makes before its speed "
-                               f"counts, and it is not:\n{wrong}")
+    if wrong:  # a timed run must do real search, or its time means nothing
+        result.messages.append(f"the probe's run does no real search, so its speed cannot count: {wrong}")
         return result.finish()
-    good = [run.cpu_seconds if run.cpu_seconds is not None else run.seconds
+    probe, reference = timing.instance, timing.reference_seconds
+    expected_work = max(1, timing.expected.expansions)
+    good = [(run.cpu_seconds if run.cpu_seconds is not None else run.seconds, run.work)
             for run in verdicts if not run.timed_out and not run.problem]
-    student = min(good) if good else max(run.seconds for run in verdicts)
-    result.seconds = student
-    took = f"took {student:.2f} s of CPU time" if good else f"was stopped after {student:.2f} s"
     estimated = "" if _has_reference() else " (estimated: this installation has no reference solutions)"
-    probe, searches = timing.instance, timing.expected.searches
-    reference, limit = timing.reference_seconds, timing.limit
-    summary = (f"{probe.grid.height} x {probe.grid.width} grid, {searches} "
+    if good:
+        student, work = min(good)
+        scale = max(1.0, work / expected_work)
+        limit = timing.ratio * reference * scale + EFFICIENCY_SLACK_SECONDS
+        took = f"took {student:.2f} s of CPU time"
+    else:
+        student, scale, limit = max(run.seconds for run in verdicts), 1.0, timing.limit
+        took = f"was stopped after {student:.2f} s"
+    result.seconds = student
+    scaled = (f" x {scale:.2f} (your run expanded {scale:.2f} times the cells of the reference's run: each run is "
+              "timed against its own work)" if scale > 1 else "")
+    summary = (f"{probe.grid.height} x {probe.grid.width} grid, {timing.expected.searches} "
                f"small searches: your code {took}, the reference {reference:.2f} s{estimated} "
-               f"(limit {timing.ratio:g} x reference + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
+               f"(limit {timing.ratio:g} x reference{scaled} + {EFFICIENCY_SLACK_SECONDS} s = {limit:.2f} s)")
     if good and student <= limit:
         result.points = points
         result.messages.append(summary)
@@ -715,18 +797,15 @@ def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None],
     return result.finish()
 
 
-def _probe_problem(probe: Instance, outcome: TaskOutcome | None, expected: ExpectedRun | None) -> str | None:
-    """Why a probe run does not count for speed: it failed, or it is not the run Repeated Forward A*
-    makes on the probe (judged like any instance: exactly the expected run, or a correct A* that
-    breaks remaining ties otherwise). A run that computes something else is not timed: returning no
-    search, or a walk without searching, takes no time at all."""
+def _probe_problem(probe: Instance, outcome: TaskOutcome | None) -> tuple[str | None, int]:
+    """Why a probe run's time does not count (it failed, or does no real search), or None; and its
+    verified work. Whether the run is the SPEC's run is the search checks' business, charged there once:
+    a correct A* with other remaining ties, or with a mistake in its searches, is timed like any other."""
     reply = _reply(outcome, "trace")
     if reply is None:
-        return _failure_text(outcome)
-    expected = expected or expected_run(probe, "forward_larger_g")
+        return _failure_text(outcome), 0
     header, arrays = reply
-    verdict = judge_run(probe, "forward", "larger_g", header, arrays, expected)
-    return verdict.problem if verdict.tier == "wrong" else None
+    return real_search_problem(probe, header, arrays)
 
 
 def _from_scratch_result(points: float, submission: Submission, count: int, judged: _Judged | None,
