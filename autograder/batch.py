@@ -1,10 +1,11 @@
 """``ftr grade-all``: grade a folder of submissions, one report each, and a CSV gradebook.
 
 Each entry of the folder (a sub-folder, or a ``.ipynb`` file) is one student's submission. For
-each, ``OUT/<report name>.json`` and ``.txt`` are written atomically; ``OUT/gradebook.csv`` is
-rebuilt from all reports at the end. Already graded submissions (a report exists whose recorded
-content hash and grading options match) are skipped unless ``force``. A submission that breaks the
-grader itself gets an error report with 0 points; the batch carries on.
+each, ``OUT/<report name>.json`` and ``.txt`` are written atomically. Already graded submissions (a
+report exists whose recorded content hash and grading options match) are skipped unless ``force``.
+``OUT/gradebook.csv`` is rewritten as each grading ends, so an interrupted batch keeps every
+finished grade. A submission that breaks the grader itself gets an error report with 0 points; the
+batch carries on.
 
 Students choose their folder names: a report name is the entry's name when that is plain, else its
 escaped, shortened form plus a hash of the original bytes (:func:`report_names`); the gradebook
@@ -259,28 +260,32 @@ def grade_all(folder: str | os.PathLike, out: str | os.PathLike, options: Gradin
     out.chmod(0o700)
     entries = submission_entries(folder)
     names = report_names(entries)
+    todo = [p for p in entries if force or not already_graded(p, out, options, names[p])]
+    book = Gradebook(out, [names[p] for p in entries], options, [display_name(p) for p in entries],
+                     pending={names[p] for p in todo})
     setup_failed = False
     try:
-        todo = [p for p in entries if force or not already_graded(p, out, options, names[p])]
+        book.write()  # from the start: the rows already graded, the others "not graded yet"
         with tqdm(total=len(todo), desc="grading", unit="submission", disable=not progress) as bar:
             if jobs > 1 and len(todo) > 1:
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
                     futures = {pool.submit(grade_one, path, out, options, names[path]): path for path in todo}
                     for future in as_completed(futures):
                         _settle(future, futures[future], out, options, names[futures[future]])
+                        book.finished(names[futures[future]])
                         bar.update()
             else:
                 for path in todo:
                     grade_one(path, out, options, names[path])
+                    book.finished(names[path])
                     bar.update()
     except SandboxSetupError:
         setup_failed = True
         raise
     finally:
         if not setup_failed:
-            gradebook = write_gradebook(out, [names[p] for p in entries], options,
-                                        shown=[display_name(p) for p in entries])
-    return gradebook
+            book.write()
+    return book.path
 
 
 def _settle(future, path: Path, out: Path, options: GradingOptions, name: str) -> None:
@@ -297,19 +302,52 @@ def _settle(future, path: Path, out: Path, options: GradingOptions, name: str) -
         _write_record(out, name, record, text)
 
 
+class Gradebook:
+    """``gradebook.csv``, rewritten atomically as each student's grading ends, so a batch that is
+    interrupted (killed, the machine restarted) keeps a row for every finished grade; the entries not
+    graded yet have a row saying so. Reports are read once each, when they are written."""
+
+    def __init__(self, out: Path, names: list[str], options: GradingOptions | None = None,
+                 shown: list[str] | None = None, pending: set[str] | None = None) -> None:
+        self.out, self.names, self.options, self.shown = out, names, options or GradingOptions(), shown
+        self.pending = set(pending or ())
+        self.records: dict[str, dict] = {}
+        self.path = out / "gradebook.csv"
+
+    def finished(self, name: str) -> None:
+        """``name``'s report is written: read it and write the gradebook again."""
+        self.pending.discard(name)
+        self.records.pop(name, None)
+        self.write()
+
+    def _record(self, name: str) -> dict:
+        if name in self.pending:
+            return _error_record(name, "not graded yet (the batch stopped before it)", self.options)[0]
+        if name not in self.records:
+            try:
+                self.records[name] = json.loads((self.out / f"{name}.json").read_text())
+            except (OSError, json.JSONDecodeError):
+                return _error_record(name, "no report", self.options)[0]
+        return self.records[name]
+
+    def write(self) -> Path:
+        records = []
+        for index, name in enumerate(self.names):
+            records.append(dict(self._record(name)))
+            if self.shown is not None:
+                records[-1]["submission"] = self.shown[index]
+        return _write_csv(self.path, records)
+
+
 def write_gradebook(out: Path, names: list[str], options: GradingOptions | None = None,
                     shown: list[str] | None = None) -> Path:
     """``gradebook.csv``: one row per submission (``names``: report names; ``shown``: the names to
     list, default the recorded ones), total and points per check (error rows too, with their
     maximum filled in). Every text cell goes through :func:`spreadsheet_cell`."""
-    records = []
-    for index, name in enumerate(names):
-        try:
-            records.append(json.loads((out / f"{name}.json").read_text()))
-        except (OSError, json.JSONDecodeError):
-            records.append(_error_record(name, "no report", options or GradingOptions())[0])
-        if shown is not None:
-            records[-1]["submission"] = shown[index]
+    return Gradebook(out, names, options, shown).write()
+
+
+def _write_csv(path: Path, records: list[dict]) -> Path:
     maximum = next((r.get("max_score") for r in records if not r.get("error") and r.get("max_score")), None)
     check_ids: list[str] = []
     for record in records:
@@ -326,6 +364,5 @@ def write_gradebook(out: Path, names: list[str], options: GradingOptions | None 
                 record.get("error", "")] + [points.get(check_id, 0.0 if record.get("error") else "")
                                             for check_id in check_ids])
         writer.writerow([spreadsheet_cell(cell) for cell in row])
-    path = out / "gradebook.csv"
     write_private(path, buffer.getvalue())
     return path

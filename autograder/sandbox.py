@@ -79,6 +79,7 @@ class Limits:
 
     task_seconds: float = 30.0        # CPU budget per task at least (bigger instances get more: see grader)
     total_seconds: float = 1800.0     # wall clock for all the tasks of one submission
+    cpu_budget_seconds: float | None = None  # CPU time for all the tasks of one submission (None: no budget)
     idle_seconds: float = 10.0        # time a task may spend not using the CPU (sleeping, waiting)
     memory_bytes: int = 2 * 2**30     # all processes of one child together (per process where no control group)
     processes: int = 64               # processes of one child (with a control group; as root)
@@ -105,6 +106,13 @@ class TaskOutcome:
     seconds: float = 0.0
     cpu_seconds: float | None = None
     timed_out: bool = False
+    out_of_memory: bool = False   # the task ended for memory: the limit killed its child, or it raised MemoryError
+
+    @property
+    def exhausted(self) -> bool:
+        """Out of time or memory: the check's later instances are not run (they would cost as much)."""
+        error = (self.header or {}).get("error") if (self.header or {}).get("kind") == "error" else None
+        return self.timed_out or self.out_of_memory or (isinstance(error, str) and "MemoryError" in error)
 
 
 class SandboxSetupError(RuntimeError):
@@ -313,7 +321,18 @@ class Sandbox:
         self.python, self.bwrap = self.setup.python, self.setup.bwrap
         self.root: Path | None = None
         self.private: Path | None = None
-        self.timed_out_groups: set = set()
+        self.exhausted_groups: set = set()   # checks whose instance ran out of time or memory
+        self.cpu_spent = 0.0                 # CPU time of every task so far (wall time where CPU is unknown)
+        self._spending = threading.Lock()
+
+    def over_budget(self) -> bool:
+        """Has the submission used up ``Limits.cpu_budget_seconds`` (a few times a correct submission's)?"""
+        budget = self.limits.cpu_budget_seconds
+        return budget is not None and self.cpu_spent >= budget
+
+    def _spend(self, outcome: TaskOutcome) -> None:
+        with self._spending:
+            self.cpu_spent += outcome.cpu_seconds if outcome.cpu_seconds is not None else outcome.seconds
 
     def __enter__(self) -> Sandbox:
         try:
@@ -426,16 +445,23 @@ class Sandbox:
                     hello_id = None
                 while pending:
                     task, arrays = pending.pop(0)
-                    if task.get("group") in self.timed_out_groups:
-                        yield TaskOutcome(task["id"], failure="not run: an earlier instance of this check ran out of time")
+                    if task.get("group") in self.exhausted_groups:
+                        yield TaskOutcome(task["id"], failure="not run: an earlier instance of this check ran out of "
+                                                              "time or memory")
+                        continue
+                    if self.over_budget():
+                        yield TaskOutcome(task["id"], failure=f"not run: the submission used up its grading budget of "
+                                                              f"{self.limits.cpu_budget_seconds:g} s of CPU time (checks "
+                                                              "that ran out of time or memory spent it)")
                         continue
                     if time.monotonic() >= deadline:
                         pending.insert(0, (task, arrays))
                         break
                     outcome = child.run_task(task, arrays)
+                    self._spend(outcome)
                     yield outcome
-                    if outcome.timed_out and task.get("group") is not None:
-                        self.timed_out_groups.add(task["group"])
+                    if outcome.exhausted and task.get("group") is not None:
+                        self.exhausted_groups.add(task["group"])
                     if (outcome.failure is not None and outcome.header is None) or lane.fresh:
                         break  # the child is gone or stuck (or each task has a fresh one)
             finally:
@@ -611,9 +637,11 @@ class _Child:
             header, reply_arrays = self._read(deadline, int(task.get("reply_bytes", self.limits.result_bytes)),
                                               cpu_budget, self.limits.idle_seconds)
         except (wire.FrameError, OSError) as error:
+            cpu_end = self.cpu_seconds()  # before explain() stops the child and its accounting with it
             failure = self.explain(error, f"while running {task.get('label', 'a task')}")
             return TaskOutcome(task["id"], failure=failure, seconds=time.monotonic() - began,
-                               timed_out=isinstance(error, wire.ChannelTimeout))
+                               cpu_seconds=None if cpu_start is None or cpu_end is None else cpu_end - cpu_start,
+                               timed_out=isinstance(error, wire.ChannelTimeout), out_of_memory=self.out_of_memory)
         seconds = time.monotonic() - began
         cpu_end = self.cpu_seconds()
         cpu = None if cpu_start is None or cpu_end is None else cpu_end - cpu_start

@@ -60,6 +60,39 @@ def test_grade_all_grades_resumes_and_survives_a_crashing_submission(tmp_path, s
     assert forced.returncode == 0 and (out / "ada.json").stat().st_mtime_ns != stamps["ada.json"]
 
 
+def test_an_interrupted_batch_keeps_every_finished_grade(tmp_path):
+    """The gradebook is written as each student's grading ends: a batch killed (SIGKILL, no clean-up)
+    after its first student keeps that student's row, and lists the others as not graded yet."""
+    import signal
+    import time
+
+    submissions = tmp_path / "submissions"
+    export_solution(submissions / "ada")
+    for name in ("bob", "carol"):
+        shutil.copytree(HERE / "submissions" / "infinite_loop", submissions / name)  # slow on purpose
+    (submissions / "bob" / "heap.py").write_text((submissions / "ada" / "heap.py").read_text())
+    out = tmp_path / "out"
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text("[autograded]\nheap = 8\nforward_larger_g = 14\n")
+    batch = subprocess.Popen([sys.executable, "-m", "reference.cli", "grade-all", str(submissions), "--out", str(out),
+                              "--task-seconds", "20"], cwd=REPO, env={**os.environ, "FTR_RUBRIC": str(rubric)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        began = time.monotonic()
+        rows: dict = {}
+        while time.monotonic() - began < 300:  # ada (first by name) is graded in seconds; bob then loops
+            if (out / "gradebook.csv").exists():
+                rows = {row["submission"]: row for row in csv.DictReader((out / "gradebook.csv").open())}
+                if rows.get("ada", {}).get("error") == "":  # graded (a pending row says "not graded yet")
+                    break
+            time.sleep(0.2)
+    finally:
+        os.killpg(batch.pid, signal.SIGKILL)
+        batch.wait()
+    assert float(rows["ada"]["score"]) == 22, rows
+    assert all("not graded yet" in rows[name]["error"] for name in ("bob", "carol")), rows
+
+
 def test_gradescope_autograder_runs_in_a_simulated_tree(tmp_path):
     seed = {"FTR_SECRET_SEED": "24680"}
     built = ftr("gradescope", "build", "--out", str(tmp_path / "autograder.zip"), env=seed)

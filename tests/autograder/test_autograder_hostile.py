@@ -147,11 +147,25 @@ def test_an_infinite_loop_hits_the_time_limit_per_submission():
     assert "total time limit of 0.8 s was used up" in text_of(report, "forward_larger_g")
 
 
-def test_a_memory_bomb_hits_the_memory_limit():
+def test_a_memory_bomb_hits_the_memory_limit_once_per_check():
+    """A MemoryError (or the memory limit's kill) skips the check's later instances, as a time-out does."""
     report = grade("memory_bomb", memory_bytes=1 << 30)
     assert_all_zero(report)
     assert "MemoryError" in text_of(report, "heap")
     assert "MemoryError" in text_of(report, "forward_larger_g")
+    assert "an earlier instance of this check ran out of time or memory" in text_of(report, "forward_larger_g")
+
+
+def test_a_submission_that_loops_everywhere_stops_at_its_grading_budget():
+    """Four checks that each loop forever: with a CPU budget of 2.5 s for the whole submission and 1 s
+    per task, at most a few tasks run (each about 1 s of CPU) before the rest are not run at all."""
+    checks = ("heap", "forward_larger_g", "forward_smaller_g", "backward", "adaptive")
+    report = grade("infinite_loop", checks=checks, task_seconds=1.0, cpu_budget_seconds=2.5)
+    assert_all_zero(report)
+    texts = "\n".join(text_of(report, check) for check in checks)
+    assert "used up its grading budget of 2.5 s of CPU time" in texts, report.to_text()
+    assert texts.count("time limit exceeded") <= 4, report.to_text()  # 2.5 s of budget: three 1-second tasks, and
+    # one more started by the other lane before the budget ran out
 
 
 def survivors(marker: str) -> list[int]:
