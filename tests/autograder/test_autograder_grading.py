@@ -179,9 +179,11 @@ def _normal(trace) -> tuple:
 def referee_losses(folder: Path, rubric) -> dict[str, float]:
     """The points a patched submission should lose: per check and instance group, the group's share
     when the patched code's trace differs from the reference solver's on any of its instances (or
-    raises). A search mistake is charged once, by the search checks: never by efficiency."""
+    raises). A search mistake is charged once, by the search checks; efficiency only when the probe's
+    run raises (nothing to time)."""
     from autograder.expected import SETTINGS
-    from autograder.instances import grouped_public_instances
+    from autograder.grader import probe_seed
+    from autograder.instances import efficiency_probe, grouped_public_instances
     from reference.solutions import solve
     from reference.world.sensing import FogOfWarWorld
 
@@ -204,8 +206,12 @@ def referee_losses(folder: Path, rubric) -> dict[str, float]:
         lost_points = sum(rubric.autograded[check_id] * groups[g] / total for g in broken)
         if lost_points:
             losses[check_id] = round(lost_points, 2)
-    # Efficiency is not charged here: a search mistake costs its search checks once, and the probe's run is
-    # timed on its own work whether or not it is the SPEC's run (none of these mistakes is slow).
+    # A search mistake costs its search checks once: the probe's run is timed on its own work whether or
+    # not it is the SPEC's run (none of these mistakes is slow). Only a run that does not finish (it
+    # raises) has no time to count.
+    probe = efficiency_probe(probe_seed())  # the probe the grader times (fixed by the secret seed)
+    if run("repeated_forward_astar", probe, "larger_g") is None:
+        losses["efficiency"] = rubric.autograded["efficiency"]
     return losses
 
 
