@@ -791,7 +791,7 @@ def _efficiency_result(points: float, timing: Probe, runs: list[_Judged | None],
     estimated = "" if _has_reference() else " (estimated: this installation has no reference solutions)"
     if good:
         student, work = min(good)
-        scale = max(1.0, work / expected_work)
+        scale = max(1.0, round(work / expected_work, 2))  # as the message shows it
         limit = timing.ratio * reference * scale + EFFICIENCY_SLACK_SECONDS
         took = f"took {student:.2f} s of CPU time"
     else:
