@@ -271,6 +271,8 @@ class Replies:
     judged: dict[int, _Judged] = field(default_factory=dict)
     hello: dict = field(default_factory=dict)
     scratch_hello: dict = field(default_factory=dict)
+    task_cpu: float = 0.0       # the children's CPU time on tasks
+    children_cpu: float = 0.0   # the children's CPU time in all, start-up included
 
 
 def grade_submission(submission: Submission | str | Path, options: GradingOptions | None = None) -> GradeReport:
@@ -311,7 +313,7 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     autograder.batch.grade_all : every submission of a folder, with a gradebook (``ftr grade-all``).
     plan_tasks, run_tasks, score : the three steps.
     """
-    began = time.monotonic()
+    began, began_cpu = time.monotonic(), time.process_time()
     options = options or GradingOptions()
     if not isinstance(submission, Submission):
         submission = load_submission(submission)
@@ -320,8 +322,11 @@ def grade_submission(submission: Submission | str | Path, options: GradingOption
     plan = plan_tasks(options, rubric, wanted)
     replies = run_tasks(submission, plan, options.progress)
     results = score(plan, replies, rubric, wanted, submission)
+    cost = {"student": round(replies.task_cpu, 3),
+            "startup": round(max(0.0, replies.children_cpu - replies.task_cpu), 3),
+            "grader": round(time.process_time() - began_cpu, 3)}
     return GradeReport(submission.name, submission.kind, _set_label(options), results,
-                       submission.warnings + _import_warnings(replies.hello), time.monotonic() - began)
+                       submission.warnings + _import_warnings(replies.hello), time.monotonic() - began, cost=cost)
 
 
 def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan:
@@ -409,6 +414,7 @@ def run_tasks(submission: Submission, plan: Plan, progress: bool = False) -> Rep
                                                                     plan.sequences)
                     bar.update(1)
         bar.close()
+    replies.task_cpu, replies.children_cpu = sandbox.cpu_spent, sandbox.children_cpu
     return replies
 
 

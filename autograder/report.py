@@ -92,6 +92,10 @@ class GradeReport:
     warnings: list[str]
     seconds: float
     error: str | None = None       # why the submission could not be graded (then every check is 0)
+    #: Where the grading's CPU time went, in seconds: ``student`` (the tasks: the student's code and the
+    #: harness around it), ``startup`` (the children's start-up: interpreter, NumPy, the world, the
+    #: student's import), ``grader`` (this process: planning, the reference's runs, judging). Not in reports.
+    cost: dict | None = None
 
     @property
     def score(self) -> float:

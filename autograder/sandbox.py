@@ -323,6 +323,7 @@ class Sandbox:
         self.private: Path | None = None
         self.exhausted_groups: set = set()   # checks whose instance ran out of time or memory
         self.cpu_spent = 0.0                 # CPU time of every task so far (wall time where CPU is unknown)
+        self.children_cpu = 0.0              # CPU time of every child, start-up included (where it is known)
         self._spending = threading.Lock()
 
     def over_budget(self) -> bool:
@@ -465,7 +466,12 @@ class Sandbox:
                     if (outcome.failure is not None and outcome.header is None) or lane.fresh:
                         break  # the child is gone or stuck (or each task has a fresh one)
             finally:
+                # the whole tree's time from /proc, start-up included (a control group counts only from the
+                # "ready" handshake on, after the interpreter, NumPy and the world were loaded)
+                spent = tree_cpu_seconds(child.process.pid) if child.process is not None else None
                 child.stop()
+                with self._spending:
+                    self.children_cpu += spent or 0.0
 
 
 class _Child:
