@@ -221,8 +221,8 @@ def offline_hint(message: str, base: str, archive_name: str) -> str:
     """``message`` (a failed download) with what to do without a network to the benchmark's server:
     get the archives elsewhere and point ``--url`` at a local copy (one line).
 
-    >>> offline_hint("x: cannot download (boom)", "https://movingai.com/benchmarks", "dao/dao-map.zip")[:60]
-    'x: cannot download (boom). The server is unreachable from her'
+    >>> offline_hint("x: cannot download (boom)", "https://movingai.com/benchmarks", "dao/dao-map.zip")[:62]
+    'x: cannot download (boom). The server is unreachable from here'
     """
     if base.startswith("file:"):
         return f"{message}. The local mirror {base} has no {archive_name}: put the archive there under that path"
