@@ -892,16 +892,6 @@ def _interval(rows: Sequence[dict], head: dict, key: str) -> str:
     return f", 95% interval {low:.1f}-{high:.1f}x (bootstrap over the {head['problems']} problems{outside})"
 
 
-#: The abstract's two claims: (ratio key, claim, the paper's factor, what the measured ratio is).
-RATIO_CLAIMS = (
-    ("work_ratio", "*The same quality as fixed-depth LRTA* with nine times less computation* (paper: 9x)", 9,
-     "saving"),
-    ("cost_ratio", "*The same amount of computation, four times better quality*: \"four times shorter solutions\", "
-     "fixed depth's solution cost over the setting's at the same expansions per action (paper: 4x)", 4,
-     "ratio of solution costs"),
-)
-
-
 def solved_all(row: dict) -> bool:
     return row["reached"] == row["problems"]
 
