@@ -977,7 +977,7 @@ def claim_of_some_setting(claim: str, judged: Sequence[dict]) -> str:
     others = [j for j in by_value if j["verdict"] != overall]
     more = len(deciding) - 2
     tail = f"; {more} more setting{'s' if more > 1 else ''}: {overall}" if more > 0 else ""
-    return (f"- {claim}: **{overall}** ({len(judged)} settings judged. "
+    return (f"- {claim}: **{overall}** ({len(judged)} setting{'' if len(judged) == 1 else 's'} judged. "
             + "; ".join(_judged(j) for j in deciding[:2] + others[:1]) + tail + ").\n")
 
 
