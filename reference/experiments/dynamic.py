@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from reference.experiments import report as report_writers  # (this module has its own report())
-from reference.experiments.report import for_some, open_runs, runs_file, verdict
+from reference.experiments.report import for_every, for_some, open_runs, runs_file, verdict
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
@@ -1311,17 +1311,18 @@ def findings(study: Study, summary, databases, seconds: float | None, rows: Sequ
         settings = sorted((r for r in summary if r["method"] == method), key=lambda r: r["setting"])
         if not settings:
             continue
-        better = {r["setting"]: any(h["method"] == method and h["setting"] == r["setting"] and
-                                    (((h["work_ratio"] or 0) > 1 and h["work_counts"]) or
-                                     ((h["cost_ratio"] or 0) > 1 and h["quality_counts"])) for h in heads)
-                  for r in settings}
-        shallow = [d for d in better if d != max(better)]
-        verdict = ("not measured (one d_max only)" if not shallow else "holds" if all(better[d] for d in shallow)
-                   else "does not hold, because not every smaller d_max lies below the fixed-depth curve")
+        # Each d_max below the largest: "below the curve" on either measure, each ratio judged above 1
+        # by the rule on its bootstrap interval (a ratio not read as measured leaves it inconclusive).
+        judged = {}
+        for r in settings:
+            head = next((h for h in heads if h["method"] == method and h["setting"] == r["setting"]), None)
+            ratios = [] if head is None else [judged_ratio(rows, head, key, 1) for key in ("work_ratio", "cost_ratio")]
+            judged[r["setting"]] = for_some([j["verdict"] for j in ratios if j is not None])
+        shallow = [d for d in judged if d != max(judged)]
+        verdict_text = "not measured (one d_max only)" if not shallow else for_every([judged[d] for d in shallow])
         text.append(f"- *The classifier outperforms fixed depth for all but the largest d_max* ({method}): "
-                    f"**{verdict}**"
-                    f" (below the curve: {', '.join(str(d) for d in better if better[d]) or 'none'}; "
-                    f"not: {', '.join(str(d) for d in better if not better[d]) or 'none'}).\n")
+                    f"**{verdict_text}** (each d_max below the fixed-depth curve on work or cost, 95% interval above "
+                    "1x: " + ", ".join(f"{d}: {judged[d]}" for d in judged) + ").\n")
     fixed = [r for r in summary if r["method"] == "fixed"]
     dominating = sorted((r for r in summary if r["method"] != "fixed" and reliable(r) and fixed and all(
         r["suboptimality"] < f["suboptimality"] for f in fixed) and r["expansions_per_action"] <= min(
