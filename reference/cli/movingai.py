@@ -2,6 +2,7 @@
 
     ftr movingai fetch                  # every set, into the user's data folder
     ftr movingai fetch DIR --set dao    # one set, into DIR (then --movingai DIR or FTR_MOVINGAI=DIR)
+    ftr movingai fetch --url file:///M  # offline: from a folder M of the published archives (docs/gamemaps.md)
     ftr movingai where                  # the folder the commands read, and which sets it holds
 """
 
@@ -27,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="where the sets go (default: the user's data folder, see `ftr movingai where`)")
     fetch.add_argument("--set", dest="sets", action="append", metavar="NAME",
                        help="one set (repeatable): dao, bg512, bgmaps, wc3maps512, mazes, random, rooms (default: all)")
-    fetch.add_argument("--url", metavar="BASE", help="a mirror of https://movingai.com/benchmarks (or FTR_MOVINGAI_URL)")
+    fetch.add_argument("--url", metavar="BASE", help="a mirror of https://movingai.com/benchmarks (or FTR_MOVINGAI_URL); without a network, "
+                       "file:///DIR, a folder holding the published archives under their paths (DIR/dao/dao-map.zip)")
     fetch.add_argument("--accept-changed", action="store_true",
                        help="install files whose bytes differ from the kit's record (a newer release of the archive)")
     fetch.add_argument("--quiet", action="store_true", help="no progress bars")

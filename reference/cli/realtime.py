@@ -221,7 +221,7 @@ def _report(experiment, rows: list[dict], out: Path, command: str) -> int:
     written = experiment.write_report(rows, out, command)
     print(f"{len(rows)} runs; wrote {len(written)} files to {out}")
     for finding in experiment.findings(rows):
-        print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")
+        print(f"  [{'holds' if finding.holds else str(finding.verdict).upper()}] {finding.claim}")
     return 0
 
 

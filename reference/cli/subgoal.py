@@ -197,7 +197,7 @@ def _report(experiment, rows: list[dict], out: Path, command: str, movingai, map
     written = experiment.write_report(rows, out, command, movingai, maps)
     print(f"{len(rows)} rows; wrote {len(written)} files to {out}")
     for finding in experiment.findings(rows) + experiment.comparison_findings(rows):
-        print(f"  [{'holds' if finding.holds else 'DOES NOT HOLD'}] {finding.claim}")
+        print(f"  [{'holds' if finding.holds else str(finding.verdict).upper()}] {finding.claim}")
     return 0
 
 

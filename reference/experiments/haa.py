@@ -33,7 +33,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir, require_movingai
-from reference.experiments.report import Finding, findings_markdown, to_csv, to_markdown
+from reference.experiments.report import (
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Finding, findings_markdown, to_csv, to_markdown, verdict,
+)
 from reference.solutions.compiled import haa_query as compiled_query
 from reference.solutions.compiled.haa import distances_compiled
 from reference.solutions.haa import build_abstraction, haa_star
@@ -407,12 +409,18 @@ def speed_table(runs: Sequence[dict], cluster_size: Any, quality: str, time_key:
         if not chosen:
             continue
         expansions = ratio_interval([a["expansions"] for a, _ in chosen], [h["expansions"] for _, h in chosen])
+        # Without inserting start and goal (one in-cluster Dijkstra per end): abstract search + refinement.
+        searched = ratio_interval([a["expansions"] for a, _ in chosen],
+                                  [h["expansions"] - h.get("insertion", 0) for _, h in chosen])
         seconds = ratio_interval([a[time_key] for a, _ in timed], [h[time_key] for _, h in timed])
         table.append({"optimal length": label, "problems": len(chosen), "timed": len(timed),
                       "expansions AA*": _mean([a["expansions"] for a, _ in chosen]),
                       "expansions HAA*": _mean([h["expansions"] for _, h in chosen]),
                       "expansions AA*/HAA*": expansions[0], "expansions 95% low": expansions[1],
                       "expansions 95% high": expansions[2],
+                      "insertion share": sum(h.get("insertion", 0) for _, h in chosen) / max(1, sum(h["expansions"] for _, h in chosen)),
+                      "expansions AA*/HAA* w/o insertion": searched[0], "w/o insertion 95% low": searched[1],
+                      "w/o insertion 95% high": searched[2],
                       "time AA* [us]": _mean([a[time_key] * 1e6 for a, _ in timed]),
                       "time HAA* [us]": _mean([h[time_key] * 1e6 for _, h in timed]),
                       "time AA*/HAA*": seconds[0], "time 95% low": seconds[1], "time 95% high": seconds[2]})
@@ -483,13 +491,17 @@ def speed_finding(runs: Sequence[dict], where: str) -> Finding:
             lines.append(f"{quality[0].upper()}Q CS{c}: time {every['time AA*/HAA*']:.2f}x "
                          f"[{every['time 95% low']:.2f}, {every['time 95% high']:.2f}] (n = {every['timed']}), expansions "
                          f"{every['expansions AA*/HAA*']:.2f}x [{every['expansions 95% low']:.2f}, "
-                         f"{every['expansions 95% high']:.2f}] (n = {every['problems']}); longest bucket with 20 timed "
+                         f"{every['expansions 95% high']:.2f}] (n = {every['problems']}), without inserting start and "
+                         f"goal {every['expansions AA*/HAA* w/o insertion']:.2f}x [{every['w/o insertion 95% low']:.2f}, "
+                         f"{every['w/o insertion 95% high']:.2f}] (insertion {every['insertion share']:.0%} of HAA*'s "
+                         "expansions); longest bucket with 20 timed "
                          f"problems, {longest['optimal length']} (n = {longest['timed']}): time "
                          f"{longest['time AA*/HAA*']:.1f}x [{longest['time 95% low']:.1f}, {longest['time 95% high']:.1f}], "
                          f"expansions {longest['expansions AA*/HAA*']:.1f}x; HAA* first faster at length {crossing}")
     best = max(overall, key=lambda k: overall[k]["time AA*/HAA*"])
     short = float(np.mean([r["optimal"] < 50 for r in runs if r["algorithm"] == "AA*"]))
-    holds = overall[best]["time 95% low"] >= ORDER_OF_MAGNITUDE
+    holds = verdict(overall[best]["time 95% low"], overall[best]["time 95% high"], above=ORDER_OF_MAGNITUDE)
+    searched = max(overall, key=lambda k: overall[k]["expansions AA*/HAA* w/o insertion"])
     # where, by path length, the time ratio does reach the criterion (the paper's figure is by length)
     reached = [f"{quality[0].upper()}Q CS{c} at {row['optimal length']} ({row['time AA*/HAA*']:.1f}x, n = {row['timed']})"
                for quality in QUALITIES for c in cluster_sizes
@@ -499,11 +511,18 @@ def speed_finding(runs: Sequence[dict], where: str) -> Finding:
                    "`ftr haa compare` times both compiled now)")
     text = (f"{where}. AA* / HAA* over all problems, ratio of summed {timing} and of summed expansions, "
             "95% bootstrap intervals: "
-            + "; ".join(lines) + f". Criterion: the interval's low end at least {ORDER_OF_MAGNITUDE:g}x at the best "
-            "setting. By path length (buckets of at least 20 timed problems) the time ratio reaches it "
+            + "; ".join(lines) + f". Criterion (the kit's rule, docs/verdicts.md): the best setting's time ratio "
+            f"above {ORDER_OF_MAGNITUDE:g}x with its whole interval. Without the insertion of start and goal (not "
+            "timed apart; on expansions) the best setting is "
+            f"{searched[1]} quality CS{searched[0]}, {overall[searched]['expansions AA*/HAA* w/o insertion']:.1f}x "
+            f"[{overall[searched]['w/o insertion 95% low']:.1f}, {overall[searched]['w/o insertion 95% high']:.1f}]: "
+            f"{verdict(overall[searched]['w/o insertion 95% low'], overall[searched]['w/o insertion 95% high'], above=ORDER_OF_MAGNITUDE)} "
+            "on that measure. By path length (buckets of at least 20 timed problems) the time ratio reaches it "
             + (("at: " + ", ".join(reached)) if reached else "nowhere"))
-    if holds:
+    if holds == HOLDS:
         text += f". Holds at {best[1]} quality CS{best[0]}"
+    elif holds == INCONCLUSIVE:
+        text += f". Inconclusive: the best setting's interval ({best[1]} quality CS{best[0]}) contains {ORDER_OF_MAGNITUDE:g}x"
     else:
         best_row = overall[best]
         text += (f". Does not hold, because the best setting ({best[1]} quality, CS{best[0]}) is "
@@ -583,7 +602,7 @@ def findings(result: dict[str, list[dict]]) -> list[Finding]:
         pooled = [e for c in cluster_sizes for e in every[c]]
         mean_all = _mean(pooled)
         half_width = 1.96 * statistics.stdev(pooled) / math.sqrt(len(pooled)) if len(pooled) > 1 else math.nan
-        holds = mean_all <= high + 1.0
+        holds = verdict(mean_all - half_width, mean_all + half_width, above=low, below=high)
         buckets = [key for key in by_length[(cluster_sizes[0], q)] if key.startswith("error [%] length ")
                    and key != f"error [%] length >= {LONG}"]
         text = (f"all {len(pooled)} queries (every cluster size): {mean_all:.1f}% ± {half_width:.1f} (95% interval); "
@@ -596,13 +615,10 @@ def findings(result: dict[str, list[dict]]) -> list[Finding]:
                             for key in buckets)
                 + f". Beside it, problems of optimal length >= {LONG} only (not the paper's measure): "
                 + ", ".join(f"CS{c}: {by_length[(c, q)][f'error [%] length >= {LONG}']:.1f}%" for c in cluster_sizes)
-                + ". Tolerance: +1 point")
-        if holds:
-            text += ". Holds over all problems"
-        else:
-            text += (f". Does not hold, because over all problems the mean is {mean_all:.1f}%, above {high + 1:.0f}%: the "
-                     "short problems, most of ours, carry the error (a detour through a transition point is large "
-                     "relative to a short path); the long ones are inside the paper's range")
+                + f". Band {low:.0f}-{high:.0f}% (the text's), judged on the interval over all problems")
+        if holds == DOES_NOT_HOLD:
+            text += (": the short problems, most of ours, carry the error (a detour through a transition point is "
+                     "large relative to a short path); the long ones are nearer the paper's range")
         found.append(Finding(f"{'High' if q == 'high' else 'Low'}-quality paths are {low:.0f}-{high:.0f}% above optimal "
                              "(all problems, as the paper's figure)", holds, text))
     halves = {c: (sizes[(c, "low")]["mean nodes"] + sizes[(c, "low")]["mean edges"])

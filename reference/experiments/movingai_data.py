@@ -46,6 +46,10 @@ class MovingAIDataMissing(FileNotFoundError):
     """The MovingAI maps a command needs are not where the kit looks; the message says how to get them."""
 
 
+class ServerUnreachable(OSError):
+    """The archive's server could not be reached at all (no network, no name resolution, refused)."""
+
+
 def user_data_dir() -> Path:
     """The user's data folder for the kit: ``$XDG_DATA_HOME/ftr-kit`` (Linux and the BSDs),
     ``~/Library/Application Support/ftr-kit`` (macOS), ``%LOCALAPPDATA%\\ftr-kit`` (Windows)."""
@@ -151,7 +155,7 @@ def download(url: str, target: Path, progress: bool = True, timeout: float = 60)
             return target
         raise OSError(f"{url}: the server answered {error.code} {error.reason}") from None
     except (urllib.error.URLError, TimeoutError) as error:
-        raise OSError(f"{url}: cannot download ({getattr(error, 'reason', error)})") from None
+        raise ServerUnreachable(f"{url}: cannot download ({getattr(error, 'reason', error)})") from None
     with response:
         resumed = have and response.status == 206
         length = response.headers.get("Content-Length")
@@ -198,7 +202,10 @@ def fetch(out: Path, sets: list[str] | None = None, url: str | None = None, prog
         for archive_name in entry["archives"]:
             if not wanted:
                 break
-            archive = download(f"{base}/{archive_name}", archives_dir / Path(archive_name).name, progress)
+            try:
+                archive = download(f"{base}/{archive_name}", archives_dir / Path(archive_name).name, progress)
+            except ServerUnreachable as error:
+                raise ServerUnreachable(offline_hint(str(error), base, archive_name)) from None
             _install_from(archive, out / name, wanted, report, accept_changed)
         report.problems += [f"{name}/{file}: not in {' or '.join(entry['archives'])}" for file in sorted(wanted)]
         if not report.problems:
@@ -208,6 +215,21 @@ def fetch(out: Path, sets: list[str] | None = None, url: str | None = None, prog
     if not any(archives_dir.iterdir()):
         archives_dir.rmdir()
     return reports
+
+
+def offline_hint(message: str, base: str, archive_name: str) -> str:
+    """``message`` (a failed download) with what to do without a network to the benchmark's server:
+    get the archives elsewhere and point ``--url`` at a local copy (one line).
+
+    >>> offline_hint("x: cannot download (boom)", "https://movingai.com/benchmarks", "dao/dao-map.zip")[:62]
+    'x: cannot download (boom). The server is unreachable from here'
+    """
+    if base.startswith("file:"):
+        return f"{message}. The local mirror {base} has no {archive_name}: put the archive there under that path"
+    return (f"{message}. The server is unreachable from here (no network, or no route to it). Download the "
+            f"archives on a machine that has one, from MovingAI's benchmark page ({DEFAULT_URL}/grids.html; this one "
+            f"is {DEFAULT_URL}/{archive_name}), keep their paths under one folder DIR (DIR/{archive_name}), "
+            "copy DIR here and run the command again with --url file:///DIR (docs/gamemaps.md, 'Maps offline')")
 
 
 def _matches(path: Path, record: dict) -> bool:

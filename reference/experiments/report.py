@@ -10,9 +10,7 @@ Every file is written atomically (:mod:`reference.world.fileio`): a reader never
 >>> print(to_csv(table), end="")
 lookahead,moves
 1,12.5
->>> print(findings_markdown([Finding("paths get shorter", True, "12 -> 9 moves")]), end="")
-| finding | holds here | numbers |
-|---|:---:|---|
+>>> print(findings_markdown([Finding("paths get shorter", True, "12 -> 9 moves")]).splitlines()[2])
 | paths get shorter | yes | 12 -> 9 moves |
 """
 
@@ -163,20 +161,115 @@ def open_runs(path: str | Path):
 # -- findings and intervals -------------------------------------------------------------------------------
 
 
+#: The three verdicts a claim can get (docs/verdicts.md).
+HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "holds", "does not hold", "inconclusive"
+
+
+def verdict(low: float, high: float, *, above: float | None = None, below: float | None = None,
+            bound: str | None = None) -> str:
+    """The kit's one rule for a claim about a measured quantity (docs/verdicts.md).
+
+    The claim says the true value lies above ``above`` and/or below ``below``; ``low``-``high`` is
+    the 95% interval measured for it. The claim **holds** when the whole interval lies on the claim's
+    side, **does not hold** when it lies wholly on the other side, and is **inconclusive** when it
+    contains a claimed limit. A *bound* (unsolved runs counted with the cost run up so far) is an
+    interval open on one side: ``bound="lower"`` means the true value is at least ``low`` (it may be
+    any larger), ``bound="upper"`` at most ``high``.
+
+    >>> verdict(3.0, 4.1, above=4)                  # dynamic control's "four times better": 3.54x (3.0-4.1)
+    'inconclusive'
+    >>> verdict(9.5, 15.6, above=9), verdict(3.4, 7.5, above=9)
+    ('holds', 'does not hold')
+    >>> verdict(5.2, 6.1, above=4, bound="lower")   # at least 5.2x: above 4x whatever the rest
+    'holds'
+    >>> verdict(2.0, 3.0, above=4, bound="lower")   # at least 2x: could still be above 4x
+    'inconclusive'
+    >>> verdict(3.2, 4.6, above=3, below=5), verdict(5.5, 7.0, above=3, below=5), verdict(4.5, 5.5, above=3, below=5)
+    ('holds', 'does not hold', 'inconclusive')
+    """
+    if above is None and below is None:
+        raise ValueError("a claim needs a side: above=, below= or both")
+    if bound not in (None, "lower", "upper"):
+        raise ValueError(f"bound must be 'lower', 'upper' or None, got {bound!r}")
+    if low > high:
+        raise ValueError(f"the interval {low}-{high} is reversed")
+    if bound == "lower":
+        high = float("inf")
+    elif bound == "upper":
+        low = float("-inf")
+    inside = (above is None or low > above) and (below is None or high < below)
+    outside = (above is not None and high <= above) or (below is not None and low >= below)
+    return HOLDS if inside else DOES_NOT_HOLD if outside else INCONCLUSIVE
+
+
+def verdict_of_difference(mean: float, half_width: float, *, positive: bool = True) -> str:
+    """:func:`verdict` for a paired difference ``mean ± half_width`` claimed above zero (``positive``)
+    or below it: ``verdict_of_difference(+5.0, 2.0)`` holds, ``(+1.0, 2.0)`` is inconclusive."""
+    low, high = mean - half_width, mean + half_width
+    return verdict(low, high, above=0.0) if positive else verdict(low, high, below=0.0)
+
+
+def for_every(verdicts: Sequence[str]) -> str:
+    """The verdict of a claim made at several settings at once ("at every lookahead from 25"): it
+    holds when it holds at each, does not hold when it fails at one, and is inconclusive otherwise."""
+    if any(v == DOES_NOT_HOLD for v in verdicts):
+        return DOES_NOT_HOLD
+    return HOLDS if verdicts and all(v == HOLDS for v in verdicts) else INCONCLUSIVE
+
+
+def for_some(verdicts: Sequence[str]) -> str:
+    """The verdict of a claim that *some* setting achieves a thing ("nine times less computation"):
+    it holds when it holds at one, does not hold when it fails at each (and one was judged), and is
+    inconclusive otherwise."""
+    if any(v == HOLDS for v in verdicts):
+        return HOLDS
+    return DOES_NOT_HOLD if verdicts and all(v == DOES_NOT_HOLD for v in verdicts) else INCONCLUSIVE
+
+
 @dataclass
 class Finding:
-    """One claim of a paper, whether the measured numbers bear it out, and the numbers."""
+    """One claim of a paper, its verdict on the measured numbers, and the numbers.
+
+    ``verdict``: one of :func:`verdict`'s (``"holds"``, ``"does not hold"``, ``"inconclusive"``),
+    or a bool for a claim about exact counts, where there is no interval to judge (``True`` is
+    ``"holds"``). ``holds`` is True only for ``"holds"``.
+
+    >>> Finding("a bound is never broken", True, "0 runs broke it").verdict
+    'holds'
+    """
 
     claim: str
-    holds: bool
+    verdict: bool | str
     evidence: str
+
+    def __post_init__(self) -> None:
+        if isinstance(self.verdict, bool):
+            self.verdict = HOLDS if self.verdict else DOES_NOT_HOLD
+        if self.verdict not in (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE):
+            raise ValueError(f"a finding's verdict must be holds / does not hold / inconclusive, got {self.verdict!r}")
+
+    @property
+    def holds(self) -> bool:
+        return self.verdict == HOLDS
+
+
+#: How a findings table writes each verdict.
+VERDICT_CELLS = {HOLDS: "yes", DOES_NOT_HOLD: "**no**", INCONCLUSIVE: "inconclusive"}
 
 
 def findings_markdown(found: Sequence[Finding]) -> str:
-    """The findings as a Markdown table: claim, yes / **no**, the numbers."""
+    """The findings as a Markdown table: claim, yes / **no** / inconclusive, the numbers, and a line
+    naming the rule (docs/verdicts.md)."""
     lines = ["| finding | holds here | numbers |", "|---|:---:|---|"]
-    lines += [f"| {f.claim} | {'yes' if f.holds else '**no**'} | {f.evidence} |" for f in found]
-    return "\n".join(lines) + "\n"
+    lines += [f"| {f.claim} | {VERDICT_CELLS[str(f.verdict)]} | {f.evidence} |" for f in found]
+    return "\n".join(lines) + "\n\n" + VERDICT_RULE + "\n"
+
+
+#: The rule in one sentence, printed under every findings table.
+VERDICT_RULE = ("Verdicts: a claim holds when the 95% interval of its measure lies wholly on the claim's side, does "
+                "not hold when it lies wholly on the other side, and is inconclusive when it contains the claimed "
+                "value; a measure that is only a bound (unsolved runs) counts as open on its other side "
+                "(docs/verdicts.md).")
 
 
 def ci95(values: Sequence[float]) -> float:

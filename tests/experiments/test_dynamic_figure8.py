@@ -133,13 +133,13 @@ def test_figure8_findings_judge_the_two_claims(tmp_path):
     assert "clearly dominate the others*: **does not hold, because prioritized LRTA* 5 (1.02 at 6.0) is not" in text
     assert "(1 of 2 other surviving settings" in text and "Left out by the worst case: fixed 9 (1,200)." in text
     assert "neither dominates* (pdb I): **holds**" in text
-    # A level-0 table (no abstraction) at 1.00 with one expansion would dominate everything; it is
-    # neither a dominator nor a rival in the claim, and the claim names it apart.
+    # A level-0 table (the identity abstraction) at 1.00 with one expansion dominates every other
+    # setting: no setting is dropped, so the claim holds, and the text says it would not without it.
     with_level_zero = figure8_findings(
         [*points, {**base, "method": "pdb I", "setting": 0, "suboptimality": 1.0, "expansions_per_action": 1.0}], 10)
-    assert "**does not hold, because prioritized LRTA* 5 (1.02 at 6.0) is not" in with_level_zero
-    assert "(1 of 2 other surviving settings" in with_level_zero
-    assert "level 0, no abstraction, is left out: pdb I (1.00 at 1.0)" in with_level_zero
+    assert "clearly dominate the others*: **holds** (2 of 2 other surviving settings" in with_level_zero
+    assert "level 0 (the identity abstraction, a table of every pair of cells) too: pdb I (1.00 at 1.0)" in with_level_zero
+    assert "without level 0 it would not hold: prioritized LRTA* 5 (1.02 at 6.0) would not be dominated" in with_level_zero
     figure = plot_figure8(points, "test")
     assert len(figure.axes) == 2 and figure.legends     # the main panel, the zoom, and one legend
     labels = [t.get_text() for t in figure.legends[0].get_texts()]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 
+import pytest
+
 from reference.experiments.report import (
-    Finding, ci95, findings_markdown, format_table, open_runs, runs_file, three_significant, to_csv, to_markdown,
-    write_csv, write_runs,
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Finding, ci95, for_every, for_some, findings_markdown, format_table, open_runs, runs_file,
+    three_significant, to_csv, to_markdown, verdict, verdict_of_difference, write_csv, write_runs,
 )
 
 TABLE = [{"map": "a", "cost": 1234.5, "share": 0.0123456}, {"map": "b", "cost": 2.0, "share": None}]
@@ -57,7 +59,8 @@ def test_large_runs_are_gzipped_reproducibly_and_the_stale_other_file_goes(tmp_p
 
 def test_findings_table_and_confidence_interval():
     text = findings_markdown([Finding("A holds", True, "1 < 2"), Finding("B holds", False, "3 > 2")])
-    assert text.splitlines()[2:] == ["| A holds | yes | 1 < 2 |", "| B holds | **no** | 3 > 2 |"]
+    assert text.splitlines()[2:4] == ["| A holds | yes | 1 < 2 |", "| B holds | **no** | 3 > 2 |"]
+    assert "docs/verdicts.md" in text.splitlines()[-1]                      # the rule is named under the table
     # mean 20, sample standard deviation 10, t(0.975, 2) = 4.303: 4.303 * 10 / sqrt(3) = 24.84
     assert round(ci95([10.0, 20.0, 30.0]), 2) == 24.84
     assert ci95([5.0]) == 0.0
@@ -70,3 +73,28 @@ def test_plain_text_table_aligns_numbers_right_and_words_left():
         "a        12    0.500",
         "bb        7  1,234.2",   # .1f of 1234.25 rounds half to even
     ]
+
+
+def test_verdict_rule_on_intervals_bounds_and_bands():
+    # The issue's case: "four times better quality" measured 3.54x with a 95% interval 3.0-4.1x.
+    assert verdict(3.0, 4.1, above=4) == INCONCLUSIVE
+    assert verdict(4.2, 5.0, above=4) == HOLDS and verdict(2.0, 3.9, above=4) == DOES_NOT_HOLD
+    assert verdict(1.0, 2.0, below=3) == HOLDS and verdict(3.5, 4.0, below=3) == DOES_NOT_HOLD
+    # A lower bound (the fixed depths' unsolved runs): only its low end is known.
+    assert verdict(5.2, 6.1, above=4, bound="lower") == HOLDS
+    assert verdict(1.0, 2.0, above=4, bound="lower") == INCONCLUSIVE           # the true value may be above 4
+    assert verdict(5.0, 6.0, below=4, bound="lower") == DOES_NOT_HOLD         # at least 5: never below 4
+    assert verdict(1.0, 2.0, above=4, bound="upper") == DOES_NOT_HOLD         # at most 2: never above 4
+    # A band (HAA*'s "3-5% above optimal"): inside, outside, straddling an edge.
+    assert [verdict(lo, hi, above=3, below=5) for lo, hi in ((3.5, 4.5), (5.2, 6.0), (4.5, 5.5), (1.0, 2.0))] == [
+        HOLDS, DOES_NOT_HOLD, INCONCLUSIVE, DOES_NOT_HOLD]
+    assert verdict_of_difference(-820_871, 96_649, positive=False) == HOLDS  # weak minus strong, mazes, random order
+    assert verdict_of_difference(7_705, 27_643, positive=False) == INCONCLUSIVE
+    assert for_every([HOLDS, HOLDS]) == HOLDS and for_every([HOLDS, INCONCLUSIVE]) == INCONCLUSIVE
+    assert for_every([INCONCLUSIVE, DOES_NOT_HOLD]) == DOES_NOT_HOLD and for_every([]) == INCONCLUSIVE
+    assert for_some([DOES_NOT_HOLD, HOLDS]) == HOLDS and for_some([DOES_NOT_HOLD, INCONCLUSIVE]) == INCONCLUSIVE
+    assert for_some([DOES_NOT_HOLD, DOES_NOT_HOLD]) == DOES_NOT_HOLD and for_some([]) == INCONCLUSIVE
+    with pytest.raises(ValueError, match="side"):
+        verdict(1.0, 2.0)
+    found = Finding("c", INCONCLUSIVE, "n")
+    assert not found.holds and "| c | inconclusive | n |" in findings_markdown([found])

@@ -202,3 +202,21 @@ def test_the_manifest_is_package_data() -> None:
     text = (REPO / "pyproject.toml").read_text()
     assert '"reference.experiments" = ["movingai_manifest.json"]' in text
     assert json.loads((REPO / "reference" / "experiments" / "movingai_manifest.json").read_text())["sets"]
+
+
+def test_without_a_network_the_command_says_so_and_how_to_use_a_local_mirror(tmp_path: Path) -> None:
+    """A server whose name does not resolve (``.invalid`` never does, RFC 2606), as when the machine
+    has no network: one line naming the archive, MovingAI's page and ``--url file:///DIR``; then the
+    same archive laid out in a local folder installs through ``--url file:///...``, no network used."""
+    done = ftr("movingai", "fetch", str(tmp_path / "maps"), "--set", "dao", "--url", "http://movingai.invalid/benchmarks",
+               "--quiet")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "unreachable from here" in done.stderr and "--url file:///DIR" in done.stderr
+    assert "https://movingai.com/benchmarks/grids.html" in done.stderr and "DIR/dao/dao-map.zip" in done.stderr
+    mirror = tmp_path / "mirror"
+    (mirror / "cave").mkdir(parents=True)
+    (mirror / "cave" / "cave-map.zip").write_bytes(zipped({"cave.map": CAVE}))
+    reports = fetch(tmp_path / "maps", ["caves"], url=mirror.as_uri(), progress=False, manifest=MANIFEST)
+    assert reports[0].installed == ["cave.map"] and (tmp_path / "maps" / "caves" / "cave.map").read_bytes() == CAVE
+    with pytest.raises(OSError, match="The local mirror file:///.* has no cave/cave-map.zip"):
+        fetch(tmp_path / "again", ["caves"], url=(tmp_path / "empty").as_uri(), progress=False, manifest=MANIFEST)

@@ -81,26 +81,42 @@ def test_findings_recognise_falling_then_rising_planning_time():
     assert not found["maze: LRTA*'s path length falls as the lookahead grows"].holds
 
 
+def grids(kind, algorithm, heuristic, moves_by_lookahead, size=9):
+    """Three grids per setting: ``moves_by_lookahead`` maps a lookahead to its three grids' moves (the
+    expansions and microseconds equal to the moves)."""
+    return [row(kind=kind, algorithm=algorithm, heuristic=heuristic, lookahead=n, instance=i, size=size,
+                expansions=m, episodes=1, moves=m, planning_us=float(m))
+            for n, per_grid in moves_by_lookahead.items() for i, m in enumerate(per_grid)]
+
+
 def test_findings_judge_the_heuristics_and_the_local_searches_on_random_grids():
-    # Table 1's claim: weak and strong about the same at lookaheads 25 and above, relative to the strong
-    # heuristic's path. At lookahead 49, 300 against 310 moves differ by 10 / 310 = 3.2% (within 5%:
-    # holds); 330 against 310 by 20 / 310 = 6.5% (does not).
-    # Table 4's: A* lookahead shorter than breadth-first at 5-15; BFS longer at 5 and 15 holds, BFS
-    # shorter at 15 does not.
-    def claims(weak_moves, bfs_at_15):
-        rows = [*synthetic("random", "strong", {25: 310, 49: 310}, [3, 4]),
-                *synthetic("random", "weak", {25: 300, 49: weak_moves}, [3, 4]),
-                *synthetic("random", "strong", {5: 320, 15: 310}, [1, 2]),
-                row(kind="random", algorithm="lrta_bfs", heuristic="strong", lookahead=5, expansions=1, episodes=1,
-                    moves=330, planning_us=1.0),
-                row(kind="random", algorithm="lrta_bfs", heuristic="strong", lookahead=15, expansions=1, episodes=1,
-                    moves=bfs_at_15, planning_us=1.0)]
-        found = {f.claim.split(" (")[0]: f.holds for f in findings(rows)}
+    # Table 1's claim: weak and strong about the same at lookaheads 25 and above, within 5% of the
+    # strong heuristic's mean path. Paired on three grids: weak - strong = -10 on each (interval
+    # -10 +- 0), relative to strong's mean 320: -3.1%, inside +-5%: holds; +20 on each: +6.25%,
+    # outside: does not hold.
+    # Table 4's: A* lookahead shorter than breadth-first at 5-15: A* - BFS = -10 at 5 (holds there);
+    # at 15 -5 (holds) or +5 on each grid (does not hold there, so the claim does not).
+    def claims(weak_minus_strong, bfs_minus_astar_at_15):
+        strong = [310, 320, 330]
+        rows = [*grids("random", "lrta_astar", "strong", {25: strong, 49: strong, 5: [320, 330, 340], 15: strong}),
+                *grids("random", "lrta_astar", "weak", {n: [m + weak_minus_strong for m in strong] for n in (25, 49)}),
+                *grids("random", "lrta_bfs", "strong", {5: [330, 340, 350],
+                                                       15: [m + bfs_minus_astar_at_15 for m in strong]})]
+        found = {f.claim.split(" (")[0]: f.verdict for f in findings(rows)}
         return (found["random: LRTA* performs about the same with the strong and the weak heuristic at larger lookaheads"],
                 found["random: LRTA* with A* local search finds shorter paths than with breadth-first at smaller lookaheads"])
 
-    assert claims(weak_moves=300, bfs_at_15=315) == (True, True)
-    assert claims(weak_moves=330, bfs_at_15=305) == (False, False)
+    assert claims(weak_minus_strong=-10, bfs_minus_astar_at_15=5) == ("holds", "holds")
+    assert claims(weak_minus_strong=20, bfs_minus_astar_at_15=-5) == ("does not hold", "does not hold")
+
+
+def test_a_difference_inside_its_interval_is_inconclusive():
+    # A* - BFS at 5 on three grids: -10, +10, -3 (mean -1, interval +-25.21: t(0.975, 2) = 4.303 x sd 10.149 / sqrt 3): neither side.
+    rows = [*grids("random", "lrta_astar", "strong", {5: [320, 330, 340]}),
+            *grids("random", "lrta_bfs", "strong", {5: [330, 320, 343]})]
+    found = {f.claim.split(" (")[0]: f for f in findings(rows)}
+    claim = found["random: LRTA* with A* local search finds shorter paths than with breadth-first at smaller lookaheads"]
+    assert claim.verdict == "inconclusive" and "at lookahead 5: -1.00 ± 25.21 (inconclusive)" in claim.evidence
 
 
 def test_write_report_writes_tables_figures_and_findings(tmp_path):
@@ -181,14 +197,23 @@ def test_cli_offers_every_real_time_algorithm():
 
 
 def test_findings_check_that_lookahead_one_minimises_planning_time_on_random_grids():
-    # Table 4 of the paper: 498.6 expansions at lookahead 1, 622.5 at 3 (times proportional here).
-    rows = synthetic("random", "strong", {1: 499, 3: 377, 5: 338}, [499, 622, 686])
+    # Three grids; time (= expansions here) at lookahead 1: 499-501, at 3: 622-624, at 5: 686-688, as the
+    # paper's Table 4 has it: lookahead 1 minus 3 is -123 on each grid, minus 5 -187: holds.
     claim = "random: a lookahead of one minimises LRTA*'s planning time (Section 7; paper: 498.6 expansions at " \
             "lookahead 1, 622.5 at 3)"
-    found = {f.claim: f for f in findings(rows)}
-    assert found[claim].holds and "fewest at lookahead 1" in found[claim].evidence
-    rows = synthetic("random", "strong", {1: 499, 3: 377, 5: 338}, [499, 455, 686])
-    assert not {f.claim: f for f in findings(rows)}[claim].holds
+
+    def verdict_for(at_three, size=9):
+        rows = grids("random", "lrta_astar", "strong", {1: [499, 500, 501], 3: at_three, 5: [686, 687, 688]}, size)
+        return {f.claim: f for f in findings(rows)}[claim]
+
+    assert verdict_for([622, 623, 624]).verdict == "holds"
+    assert "fewest at lookahead 1" in verdict_for([622, 623, 624]).evidence
+    # Lookahead 3 at 455-457: 1 minus 3 is +44 on each grid: does not hold.
+    assert verdict_for([455, 456, 457]).verdict == "does not hold"
+    # The same on the paper's 301 x 301 grids: lookahead 3's 456 expansions miss the paper's 622.46 (its
+    # interval is 456 +- 2.5), so the failure rests on a reproduction gap: inconclusive, the gap named.
+    gap = verdict_for([455, 456, 457], size=301)
+    assert gap.verdict == "inconclusive" and "the paper's 622.46 outside" in gap.evidence
 
 
 def test_random_successor_order_runs_the_same_on_both_engines_and_changes_lookahead_one():

@@ -97,3 +97,22 @@ def test_compare_paper_construction_end_to_end(shared_dir, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "reference.cli", "haa", "compare", "--construction", "paper",
                           "--so", "0,x", "--out", str(out)], capture_output=True, text=True)
     assert bad.returncode != 0 and "--so" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_quality_findings_judge_each_cell_on_the_texts_bands():
+    # High quality, band 3-5%: 4.0 ± 0.5 lies inside (3.5-4.5), 7.0 ± 0.2 outside, 5.2 ± 0.4 across the
+    # edge 5 (4.8-5.6): one inside of three is not "most cases", nor are the outside ones: inconclusive.
+    # Low quality, band 6-10%: 8 ± 1 and 9 ± 0.5 inside, 12 ± 1 outside: two of three, the claim holds.
+    from reference.experiments.haa_paper import quality_findings
+
+    def cell(so, quality, error, half):
+        return {"SO [%]": so, "cluster size": 10, "quality": quality, "error [%]": error, "error 95% half-width": half}
+
+    rows = [cell(0, "high", 4.0, 0.5), cell(10, "high", 7.0, 0.2), cell(20, "high", 5.2, 0.4),
+            cell(0, "low", 8.0, 1.0), cell(10, "low", 9.0, 0.5), cell(20, "low", 12.0, 1.0)]
+    high, low = quality_findings(rows)
+    assert high.claim.startswith("HQ paths are 3-5% above optimal") and high.verdict == "inconclusive"
+    assert "1 of 3 cells inside, 1 outside, 1 across an edge" in high.evidence
+    assert low.claim.startswith("LQ paths are 6-10% above optimal") and low.verdict == "holds"
+    rows[2] = cell(20, "high", 8.0, 0.4)                          # now two of three outside the band
+    assert quality_findings(rows)[0].verdict == "does not hold"
