@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from reference.experiments.parallel import map_with_progress
+from reference.experiments.tasks import run_tasks
 from reference.experiments.report import (
     LARGE_RUNS, Finding, ci95, findings_markdown, open_runs, runs_file, to_csv, to_markdown, write_runs,
 )
@@ -187,7 +187,8 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
                    lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
                    seed: int = DEFAULT_SEED, engine: str = "compiled", first_maze: int = 0,
                    first_grid: int = 0, successors: str = "fixed", algorithms: Sequence[str] = ALGORITHMS,
-                   heuristics: Sequence[str] = HEURISTICS) -> list[dict[str, Any]]:
+                   heuristics: Sequence[str] = HEURISTICS, scheduler: str | None = None,
+                   store: str | Path | None = None) -> list[dict[str, Any]]:
     """Run every setting of :func:`settings_for` on ``mazes`` mazes and ``grids`` random grids.
 
     Returns one row per run (see :func:`run_one`). ``jobs > 1`` spreads the runs over processes
@@ -196,6 +197,8 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
     the first grid of each kind, so that a large sample can be run in parts and merged.
     ``successors``: the LRTA* lookahead searches' successor order, ``"fixed"`` or ``"random"``.
     ``algorithms`` / ``heuristics``: run only these of :func:`settings_for`'s settings.
+    ``scheduler`` / ``store``: a Dask cluster to run on, a folder keeping finished runs
+    (:func:`~reference.experiments.tasks.run_tasks`).
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -203,7 +206,8 @@ def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size:
              for kind, first, count in (("maze", first_maze, mazes), ("random", first_grid, grids))
              for number in range(first, first + count)
              for algorithm, heuristic, lookahead in settings_for(kind, lookaheads, algorithms, heuristics)]
-    return map_with_progress(run_one, tasks, jobs, "realtime comparison", progress)
+    return run_tasks(run_one, tasks, jobs=jobs, scheduler=scheduler, store=store, description="realtime comparison",
+                     progress=progress)
 
 
 def read_runs(path: str | Path) -> list[dict[str, Any]]:
