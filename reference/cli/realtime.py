@@ -189,6 +189,10 @@ def compare_command(args: argparse.Namespace) -> int:
     if args.first_maze < 0 or args.first_grid < 0:
         raise UsageError("--first-maze and --first-grid must not be negative")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
+    if (mazes, grids, size) != (experiment.PAPER_MAZES, experiment.PAPER_GRIDS, experiment.PAPER_SIZE) and not args.quiet:
+        print(f"scaled down: {mazes} mazes and {grids} random grids of {size} x {size} (the paper: "
+              f"{experiment.PAPER_MAZES} mazes and {experiment.PAPER_GRIDS} grids of {experiment.PAPER_SIZE} x "
+              f"{experiment.PAPER_SIZE}; --paper runs that, hours on a cluster: docs/cluster.md)", file=sys.stderr)
     rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed,
                                      engine=args.engine, first_maze=args.first_maze, first_grid=args.first_grid,
                                      successors=args.successors, algorithms=algorithms, heuristics=heuristics,

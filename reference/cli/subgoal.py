@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -185,6 +186,13 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError("--problems and --jobs must be at least 1, --tree-cells at least 0")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
     tree_cells = 0 if args.no_trees else args.tree_cells
+    scaled = [words for words, smaller in (
+        (f"{problems} problems per map (the paper: {experiment.PAPER_PROBLEMS})", problems < experiment.PAPER_PROBLEMS),
+        (f"{len(maps)} of the {len(experiment.MAPS)} maps", len(maps) < len(experiment.MAPS)),
+        (f"the trees of {tree_cells} cells per map, extrapolated (the paper: every cell)", bool(tree_cells)),
+        ("no subgoal trees of every cell", tree_cells == 0)) if smaller]
+    if scaled and not args.quiet:
+        print(f"scaled down: {'; '.join(scaled)}", file=sys.stderr)
     rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.movingai, tree_cells, algorithms,
                                      args.engine, scheduler=args.scheduler, store=task_store(args, args.out))
     command += f" --problems {problems} --seed {seed} --jobs {args.jobs} --engine {args.engine}"

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir
-from reference.experiments.tasks import run_tasks
+from reference.experiments.tasks import prepare, run_tasks
 from reference.experiments.report import Finding, findings_markdown, open_runs, to_csv, to_markdown, write_runs
 from reference.solutions.subgoaling import KnownMapRun, build_subgoal_tree, run_algorithm
 from reference.world.fileio import atomic_write_text
@@ -212,13 +212,24 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
 def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "python"):
     """The preprocessing of ``algorithm`` (``knn_lrta_RECORDS``, ``d_lrta_LEVEL`` or
     ``d_lrta_once_LEVEL``) on ``grid``, its searches run by ``engine`` (the same database either way)."""
-    from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
     from reference.solutions.subgoaling.knn_lrta import build_knn_database
 
     number = int(algorithm.rsplit("_", 1)[1])
     if algorithm.startswith("knn_lrta_"):
         return build_knn_database(grid, records=number, seed=seed, engine=engine)
-    return build_d_lrta_database(grid, level=number, engine=engine)
+    key = (id(grid), number, engine)
+    if key not in _D_LRTA_DATABASES:   # built once per process for both goal rules (the same table)
+        from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
+
+        _D_LRTA_DATABASES.clear()
+        _D_LRTA_DATABASES[key] = (grid, build_d_lrta_database(grid, level=number, engine=engine))
+    return _D_LRTA_DATABASES[key][1]
+
+
+#: The last D LRTA* database built, ``(id(grid), level, engine) -> (grid, database)`` (the grid kept so
+#: that its id stays its own): ``d_lrta_L`` and ``d_lrta_once_L`` read the same table, and its
+#: ``seconds`` is the one build's.
+_D_LRTA_DATABASES: dict[tuple[int, int, str], tuple[Gridworld, Any]] = {}
 
 
 def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database, engine: str = "python",
@@ -334,6 +345,9 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
             tasks.append((str(path), game_map.label, number, start, goal, classic, engine))
         database_tasks += [(str(path), game_map.label, name, drawn, DATABASE_SEED_OFFSET + seed + index, engine)
                            for name in with_database]
+    if engine == "compiled" and scheduler is None:   # compile here once; local workers then load the cache
+        prepare(warm_up_compiled, "the compiled engine (Numba)", "about 15 CPU-seconds of compiling", progress)
+
     def run(function, units: list, description: str) -> list:
         return run_tasks(function, units, jobs=jobs, scheduler=scheduler, store=store, description=description,
                          progress=progress)

@@ -33,6 +33,10 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import sys
+import threading
+import time
+import warnings
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TypeVar
@@ -144,8 +148,10 @@ def _run_on_dask(function: Callable, tasks: Sequence, waiting: Sequence[int], fi
     cluster = None
     if scheduler is None:
         # processes, not threads: the kit's searches hold the GIL. Loopback only, no dashboard.
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None)
+        with warnings.catch_warnings():   # "scratch directories ... taking a surprisingly long time": a busy machine
+            warnings.simplefilter("ignore", UserWarning)
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address=None)
     try:
         with Client(scheduler if scheduler is not None else cluster) as client:
             # pure=False: a task is never merged with an equal one; key names keep the bar's order readable
@@ -158,6 +164,34 @@ def _run_on_dask(function: Callable, tasks: Sequence, waiting: Sequence[int], fi
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def prepare(step: Callable[[], Any], what: str, first_time: str, progress: bool = True, patience: float = 2.0) -> None:
+    """Run ``step`` (e.g. compiling the Numba engine) in this process before any task, so that the
+    workers load its result rather than each doing it again. If it takes longer than ``patience``
+    seconds, say so on stderr, with ``first_time`` (how long it takes when nothing is cached), and
+    say when it is done; a quick step (all cached) prints nothing.
+
+    >>> prepare(lambda: None, "the compiled engine", "about 2 CPU-minutes")
+    """
+    done = threading.Event()
+    began = time.perf_counter()
+
+    def notice() -> None:
+        if not done.wait(patience) and progress:
+            print(f"preparing {what}: {first_time} the first time (longer on a busy machine); "
+                  "later runs load it from the cache in about a second", file=sys.stderr, flush=True)
+
+    watcher = threading.Thread(target=notice, daemon=True)
+    watcher.start()
+    try:
+        step()
+    finally:
+        done.set()
+        watcher.join()
+    seconds = time.perf_counter() - began
+    if seconds > patience and progress:
+        print(f"{what} ready after {seconds:.0f} s", file=sys.stderr, flush=True)
 
 
 def scheduler_help() -> str:

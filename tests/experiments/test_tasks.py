@@ -80,3 +80,23 @@ def test_the_command_line_runs_on_a_cluster_already_running(tmp_path):
     rows = {name: without_times(realtime.read_runs(out / "runs.csv.gz" if (out / "runs.csv.gz").exists()
                                                    else out / "runs.csv")) for name, out in outs.items()}
     assert rows["cluster"] == rows["serial"] and len(rows["serial"]) == 16
+
+
+def test_a_slow_preparation_is_announced_and_a_quick_one_is_not(capsys):
+    import time
+
+    from reference.experiments.tasks import prepare
+
+    prepare(lambda: None, "the quick step", "a while")
+    assert capsys.readouterr().err == ""
+    prepare(lambda: time.sleep(0.5), "the slow step", "about 2 CPU-minutes", patience=0.05)
+    err = capsys.readouterr().err
+    assert "preparing the slow step: about 2 CPU-minutes the first time" in err and "the slow step ready after" in err
+
+
+def test_the_command_line_says_when_a_run_is_scaled_down(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "reference.cli", "realtime", "compare", "--out", str(tmp_path),
+                           "--mazes", "1", "--grids", "0", "--size", "11", "--lookaheads", "1", "--engine", "python",
+                           "--jobs", "1"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert "scaled down: 1 mazes and 0 random grids of 11 x 11 (the paper: 1000 mazes" in done.stderr
+    assert (tmp_path / ".tasks").is_dir()     # finished runs kept for a rerun
