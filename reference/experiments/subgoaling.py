@@ -246,6 +246,17 @@ def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, 
     return d(grid, start, goal, database, rule="once" if "_once_" in algorithm else "paper", max_moves=max_moves)
 
 
+def move_limit(algorithm: str, optimal: tuple[int, int]) -> int:
+    """How many moves a run of ``algorithm`` (of :data:`DATABASE_ALGORITHMS`) may make on a problem
+    whose optimal cost is ``optimal``: D LRTA*'s :data:`D_LRTA_MOVE_FACTOR` times it, kNN LRTA*'s
+    :data:`MAX_MOVES`.
+
+    >>> move_limit("d_lrta_5", (10, 2)), move_limit("knn_lrta_1000", (10, 2))   # 10 + 2·√2 = 12.8
+    (260, 2000000)
+    """
+    return MAX_MOVES if algorithm.startswith("knn") else D_LRTA_MOVE_FACTOR * int(cost_value(optimal) + 1)
+
+
 def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], int, str]) -> list[dict[str, Any]]:
     """One map, one algorithm of :data:`DATABASE_ALGORITHMS`: its preprocessing, searches run by the
     task's engine (one ``algorithm == "preprocessing"`` row: CPU seconds, expansions, size), and a
@@ -269,7 +280,7 @@ def run_map_with_database(task: tuple[str, str, str, list[tuple[Cell, Cell]], in
         optimal = (astar_cost(grid.blocked, start, goal, connectivity=8)[0] if engine == "compiled"
                    else astar(grid, start, goal, connectivity=8).cost)
         assert optimal is not None  # draw_problems puts every start in its goal's connected component
-        limit = MAX_MOVES if knn else D_LRTA_MOVE_FACTOR * int(cost_value(optimal) + 1)
+        limit = move_limit(algorithm, optimal)
         gc.disable()
         try:
             run = run_with_database(algorithm, grid, start, goal, database, engine, limit)
