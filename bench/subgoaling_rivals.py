@@ -24,8 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference.experiments.report import format_table  # noqa: E402
 from reference.experiments.subgoaling import (  # noqa: E402
-    DATABASE_ALGORITHMS, DATABASE_SEED_OFFSET, DEFAULT_SEED, build_database, draw_problems, run_with_database,
+    DATABASE_ALGORITHMS, DATABASE_SEED_OFFSET, DEFAULT_SEED, build_database, draw_problems, move_limit,
+    run_with_database,
 )
+from reference.solutions.compiled.shortest_paths import astar_cost  # noqa: E402
 from reference.world.maps import read_map  # noqa: E402
 
 DEFAULT_MAP = Path(__file__).resolve().parents[2] / "shared" / "movingai" / "bgmaps" / "AR0411SR.map"
@@ -40,11 +42,12 @@ def bench(grid, algorithm: str, problems: int, seed: int) -> list:
     whole = dict.fromkeys(ENGINES, 0.0)
     run_with_database(algorithm, grid, *draw_problems(grid, 1, seed)[0], database, "compiled")   # compile first
     for start, goal in draw_problems(grid, problems, seed):
+        limit = move_limit(algorithm, astar_cost(grid.blocked, start, goal, connectivity=8)[0])   # the experiment's
         seen = {}
         for engine in ENGINES:
             gc.disable()
             began = time.process_time()
-            run = run_with_database(algorithm, grid, start, goal, database, engine)
+            run = run_with_database(algorithm, grid, start, goal, database, engine, limit)
             whole[engine] += time.process_time() - began
             gc.enable()
             planning[engine] += run.total_seconds

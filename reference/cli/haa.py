@@ -13,6 +13,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from reference.cli._tasks import add_task_options, task_store
 from reference.experiments.report import format_table
 
 from . import UsageError
@@ -74,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--cluster-sizes", default="10,15,20", metavar="C,C,...", help="default 10,15,20 (the paper's)")
     compare.add_argument("--wc3", type=int, metavar="N", help="only the first N Warcraft III maps (default all 4)")
     compare.add_argument("--seed", type=int, default=2008)
-    compare.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    add_task_options(compare, jobs=1)
     compare.add_argument("--movingai", type=Path, metavar="DIR",
                          help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--from", dest="from_dir", type=Path, metavar="DIR",
@@ -240,7 +241,8 @@ def compare_command(args: argparse.Namespace) -> int:
     else:
         began = time.perf_counter()
         result = run_comparison(maps=args.maps, problems=args.problems, seed=args.seed, cluster_sizes=cluster_sizes,
-                                wc3=args.wc3, jobs=args.jobs, movingai=args.movingai)
+                                wc3=args.wc3, jobs=args.jobs, movingai=args.movingai, scheduler=args.scheduler,
+                                store=task_store(args, args.out))
         atomic_write_text(args.out / "run.json", json.dumps({"command": command, "seconds": round(time.perf_counter() - began)}) + "\n")
     scaled = (f"{args.problems} problems per map instead of the paper's 200 (100 experiments x 2 sizes), "
               "five soft-obstacle sets reduced to one (woods on 20% of the ground, plus lakes and woods where the "
@@ -276,7 +278,8 @@ def _compare_paper(args: argparse.Namespace, cluster_sizes: tuple[int, ...]) -> 
     else:
         began = time.perf_counter()
         result = run_paper_study(maps=args.maps, experiments=args.experiments, seed=args.seed, levels=levels,
-                                 cluster_sizes=cluster_sizes, jobs=args.jobs, movingai=args.movingai)
+                                 cluster_sizes=cluster_sizes, jobs=args.jobs, movingai=args.movingai,
+                                 scheduler=args.scheduler, store=task_store(args, args.out))
         atomic_write_text(args.out / "run.json", json.dumps({"command": command, "seconds": round(time.perf_counter() - began)}) + "\n")
     maps = len({g["map"] for g in result["graphs"]})
     experiments = len({(r["map"], r["so"], r["problem"]) for r in result["runs"] if r["algorithm"] == "AA*"}) // 2

@@ -17,6 +17,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from reference.cli._tasks import add_task_options, task_store
 from reference.experiments.report import format_table
 
 from . import UsageError
@@ -87,7 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="number of the first maze (default 0): run a large sample in parts, merge with --runs")
     compare.add_argument("--first-grid", type=int, default=0, metavar="N",
                          help="number of the first random grid (default 0)")
-    compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
+    add_task_options(compare)
     compare.add_argument("--successors", choices=("fixed", "random"), default="fixed",
                          help="LRTA*'s lookahead searches generate successors east, south, west, north (fixed, "
                               "default) or in a random order seeded per grid (random; Koenig's recommendation)")
@@ -188,9 +189,14 @@ def compare_command(args: argparse.Namespace) -> int:
     if args.first_maze < 0 or args.first_grid < 0:
         raise UsageError("--first-maze and --first-grid must not be negative")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
+    if (mazes, grids, size) != (experiment.PAPER_MAZES, experiment.PAPER_GRIDS, experiment.PAPER_SIZE) and not args.quiet:
+        print(f"scaled down: {mazes} mazes and {grids} random grids of {size} x {size} (the paper: "
+              f"{experiment.PAPER_MAZES} mazes and {experiment.PAPER_GRIDS} grids of {experiment.PAPER_SIZE} x "
+              f"{experiment.PAPER_SIZE}; --paper runs that, hours on a cluster: docs/cluster.md)", file=sys.stderr)
     rows = experiment.run_comparison(mazes, grids, size, lookaheads, jobs=args.jobs, progress=not args.quiet, seed=seed,
                                      engine=args.engine, first_maze=args.first_maze, first_grid=args.first_grid,
-                                     successors=args.successors, algorithms=algorithms, heuristics=heuristics)
+                                     successors=args.successors, algorithms=algorithms, heuristics=heuristics,
+                                     scheduler=args.scheduler, store=task_store(args, args.out))
     command = (f"ftr realtime compare --out {shlex.quote(str(args.out))} --mazes {mazes} --grids {grids} "
                f"--size {size} --seed {seed} --jobs {args.jobs} --engine {args.engine}")
     if args.first_maze or args.first_grid:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reference.cli._tasks import add_task_options, task_store
 from reference.experiments.report import format_table
 
 from . import UsageError
@@ -29,7 +31,7 @@ if TYPE_CHECKING:   # for the annotations only: the commands import the engine t
 
 ALGORITHM_NAMES = ("astar", "lrta", "lrta_subgoal", "lrta_subgoal_sub", "lrta_subgoal_arrival", "lrta_subgoal_sub_arrival")
 #: The algorithms the paper compares with (``compare`` only; readable code, a preprocessing per map).
-COMPARED_NAMES = ("knn_lrta_1000", "knn_lrta_10000", "d_lrta_3", "d_lrta_5")
+COMPARED_NAMES = ("knn_lrta_1000", "knn_lrta_10000", "d_lrta_3", "d_lrta_5", "d_lrta_once_3", "d_lrta_once_5")
 ENGINE_HELP = ("compiled: the Numba twins, the same walks, much faster; python: the readable reference code "
                "(default compiled)")
 
@@ -73,14 +75,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="build the trees of N random cells per map and extrapolate (default: every cell)")
     compare.add_argument("--movingai", type=Path, default=None, metavar="DIR",
                          help="the MovingAI folder (default: see `ftr movingai where`)")
-    compare.add_argument("--jobs", type=int, default=2, help="processes to run in parallel (default 2)")
+    add_task_options(compare)
     compare.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                          help=ENGINE_HELP + "; every algorithm is timed on the same engine")
     compare.add_argument("--seed", type=int, default=None, help="base seed of the problems")
     compare.add_argument("--quiet", action="store_true", help="no progress bar")
     compare.add_argument("--algorithms", metavar="NAME,...", help=f"only these (default: {','.join(ALGORITHM_NAMES)}); the paper's comparison adds "
                          f"{','.join(COMPARED_NAMES)} (kNN LRTA* with 1000 or 10000 records, D LRTA* at abstraction "
-                         "level 3 or 5, a preprocessing per map: compiled searches under --engine compiled; their online "
+                         "level 3 or 5 with the paper's per-action goal, or _once_: the kit's goal kept until reached; "
+                         "a preprocessing per map: compiled searches under --engine compiled; their online "
                          "part too)")
     compare.add_argument("--no-trees", action="store_true", help="skip building every tree of each map")
     compare.add_argument("--runs", type=Path, action="append", metavar="CSV",
@@ -183,8 +186,15 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError("--problems and --jobs must be at least 1, --tree-cells at least 0")
     seed = experiment.DEFAULT_SEED if args.seed is None else args.seed
     tree_cells = 0 if args.no_trees else args.tree_cells
+    scaled = [words for words, smaller in (
+        (f"{problems} problems per map (the paper: {experiment.PAPER_PROBLEMS})", problems < experiment.PAPER_PROBLEMS),
+        (f"{len(maps)} of the {len(experiment.MAPS)} maps", len(maps) < len(experiment.MAPS)),
+        (f"the trees of {tree_cells} cells per map, extrapolated (the paper: every cell)", bool(tree_cells)),
+        ("no subgoal trees of every cell", tree_cells == 0)) if smaller]
+    if scaled and not args.quiet:
+        print(f"scaled down: {'; '.join(scaled)}", file=sys.stderr)
     rows = experiment.run_comparison(problems, maps, args.jobs, not args.quiet, seed, args.movingai, tree_cells, algorithms,
-                                     args.engine)
+                                     args.engine, scheduler=args.scheduler, store=task_store(args, args.out))
     command += f" --problems {problems} --seed {seed} --jobs {args.jobs} --engine {args.engine}"
     if args.no_trees:
         command += " --no-trees"

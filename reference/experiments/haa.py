@@ -229,7 +229,8 @@ def run_wc3(path: str, cluster_sizes: Sequence[int] = (10, 16)) -> list[dict]:
 
 def run_comparison(maps: int | None = None, problems: int = DEFAULT_PROBLEMS, seed: int = DEFAULT_SEED,
                    cluster_sizes: Sequence[int] = CLUSTER_SIZES, wc3: int | None = None, timing_every: int = 4,
-                   jobs: int = 1, progress: bool = True, movingai: Path | None = None) -> dict[str, list[dict]]:
+                   jobs: int = 1, progress: bool = True, movingai: Path | None = None, scheduler: str | None = None,
+                   store: str | Path | None = None) -> dict[str, list[dict]]:
     """The whole evaluation: ``{"graphs": [...], "runs": [...], "wc3": [...]}`` (one dict per row).
 
     ``ftr haa compare`` calls it, then :func:`write_report`.
@@ -254,6 +255,10 @@ def run_comparison(maps: int | None = None, problems: int = DEFAULT_PROBLEMS, se
         Show progress bars.
     movingai : Path, optional
         The MovingAI folder (default: see ``ftr movingai where``).
+    scheduler : str, optional
+        The address of a Dask scheduler to run the tasks on (:mod:`reference.experiments.tasks`).
+    store : str or Path, optional
+        A folder keeping finished tasks; a rerun with it skips them.
 
     Returns
     -------
@@ -272,17 +277,19 @@ def run_comparison(maps: int | None = None, problems: int = DEFAULT_PROBLEMS, se
     reference.solutions.compiled.haa_query.haa_star, reference.solutions.compiled.haa_query.annotated_astar :
         their twins, which the timing uses.
     """
-    from reference.experiments.parallel import map_with_progress
+    from reference.experiments.tasks import run_tasks
 
     paths = bg_maps(movingai)[:maps] if maps is not None else bg_maps(movingai)
     if not paths:
         require_movingai(movingai_dir(movingai), "bgmaps")
         raise FileNotFoundError(f"no Baldur's Gate maps under {movingai_dir(movingai) / 'bgmaps'}")
     tasks = [(str(p), problems, seed, tuple(cluster_sizes), timing_every) for p in paths]
-    per_map = map_with_progress(run_map, tasks, jobs=jobs, description="Baldur's Gate maps", progress=progress)
+    per_map = run_tasks(run_map, tasks, jobs=jobs, scheduler=scheduler, store=store, description="Baldur's Gate maps",
+                        progress=progress)
     wc3_paths = wc3_maps(movingai)[:wc3] if wc3 is not None else wc3_maps(movingai)
-    wc3_rows = map_with_progress(run_wc3, [str(p) for p in wc3_paths], jobs=1,
-                                 description="Warcraft III builds", progress=progress)
+    # one at a time on this machine: each Warcraft III build holds its map's whole abstraction in memory
+    wc3_rows = run_tasks(run_wc3, [str(p) for p in wc3_paths], jobs=1, scheduler=scheduler, store=store,
+                         description="Warcraft III builds", progress=progress)
     return {"graphs": [g for m in per_map for g in m["graphs"]], "runs": [r for m in per_map for r in m["runs"]],
             "wc3": [row for rows in wc3_rows for row in rows]}
 

@@ -76,7 +76,8 @@ def run_paper_map(task: tuple[str, float, int, int, Sequence[int]]) -> dict[str,
 
 def run_paper_study(maps: int | None = None, experiments: int = PAPER_EXPERIMENTS, seed: int = 2008,
                     levels: Sequence[float] = SO_LEVELS, cluster_sizes: Sequence[int] = CLUSTER_SIZES, jobs: int = 1,
-                    progress: bool = True, movingai: Path | None = None) -> dict[str, list[dict]]:
+                    progress: bool = True, movingai: Path | None = None, scheduler: str | None = None,
+                    store: str | Path | None = None) -> dict[str, list[dict]]:
     """Every (map, SO level): ``{"graphs": [...], "runs": [...]}``.
 
     ``ftr haa compare --construction paper`` calls it, then :func:`write_paper_report`.
@@ -99,6 +100,10 @@ def run_paper_study(maps: int | None = None, experiments: int = PAPER_EXPERIMENT
         Show a progress bar.
     movingai : Path, optional
         The MovingAI folder (default: see ``ftr movingai where``).
+    scheduler : str, optional
+        The address of a Dask scheduler to run the tasks on (:mod:`reference.experiments.tasks`).
+    store : str or Path, optional
+        A folder keeping finished tasks; a rerun with it skips them.
 
     Returns
     -------
@@ -116,14 +121,15 @@ def run_paper_study(maps: int | None = None, experiments: int = PAPER_EXPERIMENT
     reference.solutions.compiled.haa_query.haa_star : the compiled query it runs (twin of
         :func:`reference.solutions.haa.query.haa_star`).
     """
-    from reference.experiments.parallel import map_with_progress
+    from reference.experiments.tasks import run_tasks
 
     paths = bg_maps(movingai)[:maps] if maps is not None else bg_maps(movingai)
     if not paths:
         require_movingai(movingai_dir(movingai), "bgmaps")
         raise FileNotFoundError(f"no Baldur's Gate maps under {movingai_dir(movingai) / 'bgmaps'}")
     tasks = [(str(p), level, experiments, seed, tuple(cluster_sizes)) for level in levels for p in paths]
-    per_map = map_with_progress(run_paper_map, tasks, jobs=jobs, description="maps x SO levels", progress=progress)
+    per_map = run_tasks(run_paper_map, tasks, jobs=jobs, scheduler=scheduler, store=store,
+                        description="maps x SO levels", progress=progress)
     return {"graphs": [g for m in per_map for g in m["graphs"]], "runs": [r for m in per_map for r in m["runs"]]}
 
 

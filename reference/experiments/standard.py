@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from reference.experiments.parallel import map_with_progress
+from reference.experiments.tasks import run_tasks
 from reference.solutions import solve
 from reference.world.fileio import atomic_write_text
 from reference.world.instances import Instance
@@ -127,7 +127,7 @@ def run_experiment(
         warm_up()
     tasks = [(number, instance, algorithm, tie_break, engine)
              for algorithm, tie_break in settings for number, instance in enumerate(instances)]
-    return map_with_progress(_run_one, tasks, jobs, "experiment", progress)
+    return run_tasks(_run_one, tasks, jobs=jobs, description="experiment", progress=progress)
 
 
 # -- statistics -----------------------------------------------------------------------------------

@@ -7,21 +7,21 @@
 world's move table and :func:`.shortest_paths.move_rule`), the same strict ``<`` among successors
 (the first in successor order wins a tie), and the same doubles (``a + b * SQRT2`` from the exact
 pairs, as :func:`~reference.world.grid.cost_value` computes them), so every choice is the readable
-code's. They serve ``build_knn_database(..., engine="compiled")``; :func:`region_entries` serves
-``build_d_lrta_database(..., engine="compiled")``.
+code's. They serve ``build_knn_database(..., engine="compiled")``. D LRTA*'s preprocessing is the
+dynamic-control pattern database, compiled in :mod:`.dynamic`.
 
-**Online.** :func:`knn_lrta_star` and :func:`d_lrta_star` take the readable functions' arguments
-and walk the same trajectories. Both readable agents pursue a list of goals in turn, switching on
-arrival (:class:`~reference.solutions.subgoaling.pursuit.SubgoalPursuit`), and that list does not
-depend on the walk: kNN LRTA*'s is fixed in the first episode (a record's start, its subgoals, the
-goal), and D LRTA* looks up its next subgoal only when it stands on the one pursued, so from that
-subgoal. The twins compute the list first (kNN: the k nearest records and the hill-climbing checks
-in one compiled call, :func:`_knn_choice`; D: the readable
-:class:`~reference.solutions.subgoaling.d_lrta.SubgoalLookup`, a few dictionary look-ups), then walk
-it with the compiled known-map LRTA* of :mod:`.subgoaling` (:func:`~.subgoaling.lrta_arrays` with the
-list as a "next goal" table and the switch on arrival). A run is :mod:`.subgoaling`'s
+**Online.** :func:`knn_lrta_star` takes the readable function's arguments and walks the same
+trajectory. The readable agent pursues a list of goals in turn, switching on arrival
+(:class:`~reference.solutions.subgoaling.pursuit.SubgoalPursuit`), and that list is fixed in the
+first episode (a record's start, its subgoals, the goal): the twin computes it first (the k nearest
+records and the hill-climbing checks in one compiled call, :func:`_knn_choice`), then walks it with
+the compiled known-map LRTA* of :mod:`.subgoaling` (:func:`~.subgoaling.lrta_arrays` with the list
+as a "next goal" table and the switch on arrival). A run is :mod:`.subgoaling`'s
 :class:`KnownMapRun` plus the checks' expanded states, which the first episode's record lists before
-the agent's state, as the readable record does. The readable code is the one to read.
+the agent's state, as the readable record does. :func:`d_lrta_star` is the dynamic-control module's
+compiled general LRTA* (:func:`.dynamic.run_database`) with D LRTA*'s goal selection: the same
+trajectory, goals and expansions per action as the readable agent. The readable code is the one to
+read.
 
 >>> from reference.world.grid import Gridworld
 >>> grid = Gridworld.from_strings(["....", ".@@.", "...."])
@@ -48,7 +48,8 @@ import numpy as np
 from numba import njit
 
 from reference.solutions.shortest_paths import blocked_array
-from reference.solutions.subgoaling.d_lrta import DLrtaDatabase, SubgoalLookup
+from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternDatabase
+from reference.solutions.subgoaling.d_lrta import DEFAULT_MAX_MOVES, GOAL_SELECTION
 from reference.solutions.subgoaling.knn_lrta import DEFAULT_K, KnnDatabase, KnnRecord
 from reference.solutions.subgoaling.lrta import check_ends
 from reference.solutions.subgoaling.pursuit import CLIMB_LIMIT
@@ -149,50 +150,6 @@ def compress_path_compiled(grid: Gridworld | np.ndarray, path: list[Cell], conne
     rows, cols = MOVE_TABLES[connectivity]
     indices = np.array([r * width + c for r, c in path], np.int64)
     return [path[j] for j in _compress(blocked, indices, connectivity, limit, rows, cols, SQRT2).tolist()]
-
-
-@njit(cache=True)
-def _entries(blocked, region_of, representatives, b, straight, diagonal, move_rows, move_cols):
-    """For every region ``a``: the first cell outside ``a`` on the optimal path from ``a``'s
-    representative toward the source of the costs (``b``'s), the first optimal move in successor
-    order each time; -1 for ``a == b`` or a representative the costs do not reach."""
-    height, width = blocked.shape
-    out = np.full(representatives.shape[0], -1, np.int64)
-    for a in range(representatives.shape[0]):
-        cell = representatives[a]
-        if a == b or straight[cell] < 0:
-            continue
-        while region_of[cell] == a:
-            row, col = cell // width, cell % width
-            for k in range(move_rows.shape[0]):
-                r, c, diagonal_move, allowed = move_rule(blocked, height, width, row, col, move_rows[k], move_cols[k])
-                n = r * width + c
-                if not allowed or straight[n] < 0:
-                    continue
-                if straight[n] + (0 if diagonal_move else 1) == straight[cell] and \
-                        diagonal[n] + (1 if diagonal_move else 0) == diagonal[cell]:
-                    cell = n
-                    break
-        out[a] = cell
-    return out
-
-
-def region_entries(blocked: np.ndarray, region_of: np.ndarray, representatives: list[Cell], b: int
-                   ) -> tuple[list[Cell | None], int]:
-    """The compiled inner loop of ``d_lrta.build_d_lrta_database`` for region ``b``: Dijkstra from
-    ``b``'s representative (:func:`.haa.distances_compiled`, exact costs), then for every region
-    ``a`` the cell where the first optimal path from ``a``'s representative leaves ``a`` (None:
-    ``a == b`` or unreachable). Also the states Dijkstra expanded (every reachable one).
-    ``region_of``: each cell's region (-1 blocked), flat."""
-    from .haa import distances_compiled
-
-    blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
-    width = blocked.shape[1]
-    straight, diagonal = distances_compiled(blocked, representatives[b])
-    indices = np.array([r * width + c for r, c in representatives], np.int64)
-    rows, cols = MOVE_TABLES[8]
-    out = _entries(blocked, region_of, indices, b, straight.ravel(), diagonal.ravel(), rows, cols)
-    return [None if i < 0 else divmod(int(i), width) for i in out.tolist()], int((straight >= 0).sum())
 
 
 # --- the online part -------------------------------------------------------------------------------
@@ -380,24 +337,62 @@ def knn_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: KnnDatabas
     return _knn(grid, start, goal, database, connectivity, k, max_moves, limit)
 
 
-def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: DLrtaDatabase,
-                max_moves: int | None = None) -> KnownMapRun:
-    """D LRTA* on a known map, eight-connected, compiled: the arguments and the walk of
-    :func:`reference.solutions.subgoaling.d_lrta.d_lrta_star` (trace name ``d_lrta``).
+@dataclass
+class DLrtaRun:
+    """A compiled D LRTA* run: what the experiment reads of the readable ``KnownMapRun`` (the
+    trajectory, each action's goal and expansions; no expanded states), and the CPU times."""
 
-    The subgoals come from the readable :class:`~reference.solutions.subgoaling.d_lrta.SubgoalLookup`,
-    all before the walk (from each subgoal in turn, where the readable agent looks up on arrival).
-    Times: the first look-up and one move; every look-up and every move.
-    """
+    trajectory: list[Cell]
+    goals: list[Cell]
+    expansions_per_action: list[int]
+    reached: bool
+    cost: tuple[int, int] | None
+    first_episode_seconds: float
+    total_seconds: float
+
+    @property
+    def moves(self) -> int:
+        return len(self.trajectory) - 1
+
+    @property
+    def episodes(self) -> int:
+        return len(self.goals)
+
+    @property
+    def expansions(self) -> int:
+        return sum(self.expansions_per_action)
+
+    @property
+    def first_goal(self) -> Cell | None:
+        return self.goals[0] if self.goals else None
+
+
+#: The compiled lookahead's workspace of the last map run (a map's runs share it): ``(blocked, Lookahead)``.
+_LOOKAHEAD: list = []
+
+
+def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: PatternDatabase, rule: str = "paper",
+                max_moves: int | None = None) -> DLrtaRun:
+    """D LRTA* on a known map, eight-connected, compiled: the arguments and the walk of
+    :func:`reference.solutions.subgoaling.d_lrta.d_lrta_star` (the whole run in one compiled call,
+    :func:`.dynamic.run_database` with goal selection I). Times: a run stopped after one action (the
+    first episode), then the whole run."""
+    from .dynamic import Lookahead, run_database
+
+    if rule not in GOAL_RULES:
+        raise ValueError(f"goal rule must be one of {GOAL_RULES}, not {rule!r}")
     check_ends(grid, start, goal)
-    lookup = SubgoalLookup(database, goal)
-    if not _episodes_ahead(grid, start, goal, max_moves):
-        return _no_episodes("d_lrta", grid, start, goal)
-    _warm_up()
+    limit = DEFAULT_MAX_MOVES if max_moves is None else max_moves
+    if not _episodes_ahead(grid, start, goal, limit):
+        return DLrtaRun([start], [], [], start == goal, (0, 0) if start == goal else None, 0.0, 0.0)
+    if not _LOOKAHEAD or _LOOKAHEAD[0] is not grid.blocked:
+        _LOOKAHEAD[:] = [grid.blocked, Lookahead(grid.blocked)]
+    look = _LOOKAHEAD[1]
+    run_database(grid.blocked, start, goal, database, GOAL_SELECTION, max_actions=1, lookahead=look, rule=rule)  # compiles
     began = time.process_time()
-    goals = [lookup.next(start)]
-    first_seconds = time.process_time() - began
-    while goals[-1] != goal:
-        goals.append(lookup.next(goals[-1]))
-    seconds = time.process_time() - began
-    return _pursue("d_lrta", grid, start, goals, 8, max_moves, first_seconds, seconds, _NONE)
+    run_database(grid.blocked, start, goal, database, GOAL_SELECTION, max_actions=1, lookahead=look, rule=rule)
+    first = time.process_time() - began
+    began = time.process_time()
+    run = run_database(grid.blocked, start, goal, database, GOAL_SELECTION, max_actions=limit, lookahead=look, rule=rule)
+    total = time.process_time() - began
+    return DLrtaRun(run.path, run.goals, run.expansions, run.reached, run.cost if run.reached else None, first, total)

@@ -1,166 +1,122 @@
-"""D LRTA* (Bulitko, Luštrek, Schaeffer, Björnsson and Sigmundarson): subgoals chosen dynamically
-from a clique abstraction of the map.
+"""D LRTA* (Bulitko, Luštrek, Schaeffer, Björnsson and Sigmundarson 2007): LRTA* whose search depth
+and goal come, at every action, from a pattern database over a clique abstraction of the map.
 
-**Preprocessing** (:func:`build_d_lrta_database`): apply clique abstraction ``level`` times
-(:func:`reference.solutions.dynamic.abstraction.clique_hierarchy`, the dynamic-control module's,
-used as it is). For every pair of abstract regions ``(A, B)``, run Dijkstra from ``B``'s
-representative and follow an optimal path from ``A``'s representative (the first optimal move in
-successor order each time) to the first state outside ``A``: that state, where an optimal path
-enters the next region, is the subgoal stored for ``(A, B)``. One Dijkstra per region ``B``
-serves every ``A``.
+The subgoaling paper (Hernández and Baier 2011) compares with D LRTA* (3) and D LRTA* (5), the
+abstraction levels, and notes that D LRTA* "need[s] several expansions per planning episode". That
+is the algorithm of the dynamic-control paper's Figures 3 and 4 with intermediate goals always
+(its "I" selection: the paper's D LRTA*), and this module runs it from the dynamic-control
+module's own parts, unchanged:
 
-**Online** (:func:`d_lrta_star`): LRTA* (lookahead one) toward a subgoal. In the first episode,
-and whenever the agent stands on its subgoal, it looks up the subgoal for (its region, the goal's
-region), or takes the goal itself in the goal's region. (Looking up afresh whenever the agent
-enters another region, the first version, sent it back and forth across region borders, since two
-neighbouring regions' representatives can reach the goal by optimal paths through each other: a
-cost of 95,288 on an AR0411SR problem whose optimal cost is 247, and 262 with lookups on arrival.)
+**Preprocessing** (:func:`build_d_lrta_database`): Figure 3 with Figure 4
+(:func:`reference.solutions.dynamic.pattern_database.build_pattern_database`): abstract the map
+``level`` times; for every pair of regions (A, B), from A's representative toward B's, store the
+optimal search depth d*(A, B) (capped at ``cap``: the shallowest breadth-first lookahead whose
+action lies on an optimal path) and the region an optimal path enters first (its representative is
+the intermediate goal).
 
-The kit's choices, and what it leaves out:
+**Online** (:func:`d_lrta_star`): general LRTA* (the dynamic-control paper's Figure 1): before every
+action, line 3 looks up (own region, goal's region): the goal is the intermediate goal (the goal
+itself in the goal's region) and the depth the one stored toward it; lines 4-7 search breadth-first
+to that depth, raise h and move one step. The expansions of an action are the lookahead's: that is
+what the paper's "expansions per planning episode" count.
 
-* **lookahead one**, as the kit's other known-map agents. D LRTA* also takes its *search depth*
-  from the database (the dynamic-control module builds those depths, at a cost of many LRTA*
-  searches per pair of regions); here every episode expands one state, so the expansions of the
-  paper's comparison are not this agent's.
-* **a subgoal is taken at most once per run** (an addition, so that every run ends): entering a
-  region whose subgoal the agent has already pursued, it takes the subgoal of the region *that*
-  subgoal lies in (and so on along the chain), or the goal when the chain runs out. Without it two
-  regions can send the agent back and forth; with it a run takes finitely many subgoals and then
-  LRTA* toward the goal, which ends on a finite connected map.
+Two goal rules (``rule=``, :data:`~reference.solutions.dynamic.pattern_database.GOAL_RULES`):
+
+* ``"paper"`` (the default): the goal is looked up afresh at every action, "dynamically, per
+  action", as the paper defines it. Agents can oscillate across a region border (two regions'
+  representatives whose optimal paths run through each other): runs then end unreached at the
+  move limit, and count as such.
+* ``"once"``: the kit's repair (an intermediate goal kept until reached, each taken once per run:
+  every run ends), shown beside the paper's rule.
 
 >>> from reference.world.grid import Gridworld
->>> grid = Gridworld.from_strings(["....", "...."])       # level 1: two 2 x 2 regions, cols 0-1 and 2-3
->>> database = build_d_lrta_database(grid, level=1)
->>> database.subgoal[0, 1], database.subgoal[1, 0]        # where optimal paths enter the other region
-((0, 2), (0, 1))
->>> run = d_lrta_star(grid, (1, 3), (1, 0), database)
->>> run.trace.trajectory, [record.goal for record in run.trace.searches]
-([(1, 3), (1, 2), (0, 1), (1, 0)], [(0, 1), (0, 1), (1, 0)])
->>> run.cost                                              # 1 + 2·√2, where the straight row costs 3
-(1, 2)
+>>> grid = Gridworld.from_strings(["......", "......", "...@..", "...@..", "......"])
+>>> database = build_d_lrta_database(grid, level=2, cap=5)     # four regions
+>>> run = d_lrta_star(grid, (3, 0), (3, 5), database)
+>>> [record.goal for record in run.trace.searches]          # per action: a representative, then the goal
+[(0, 4), (0, 4), (0, 4), (0, 4), (0, 4), (3, 4), (3, 4), (3, 5)]
+>>> run.reached, run.cost                                   # optimal: 3 + 2·√2, below the wall
+(True, (5, 3))
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
-import numpy as np
+from reference.solutions.dynamic.lrta import Agent, GeneralLRTA, Neighbours
+from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternDatabase, build_pattern_database
+from reference.world.grid import Cell, Gridworld, distances_from
+from reference.world.sensing import Knowledge, KnownMapWorld
+from reference.world.trace import SearchRecord, Trace
 
-from reference.solutions.dynamic.abstraction import Hierarchy, clique_hierarchy
-from reference.solutions.dynamic.lrta import Neighbours
-from reference.solutions.shortest_paths import dijkstra
-from reference.world.grid import Cell, Gridworld, add_costs
-from reference.world.sensing import KnownMapWorld
-
+from ..agent import run_agent
 from .lrta import KnownMapRun, check_ends
-from .pursuit import SubgoalPursuit
+
+#: The cap on the stored search depth: the dynamic-control paper's Figure 5 ("Search depth for all
+#: versions of LRTA* was capped at 20").
+DEFAULT_CAP = 20
+#: The goal selection D LRTA* uses: always the intermediate goal, unless in the goal's region.
+GOAL_SELECTION = "i"
+#: A run ends unreached after this many actions when none is given (the experiment gives 20 x the
+#: optimal cost, as the dynamic-control study does).
+DEFAULT_MAX_MOVES = 100_000
 
 
-@dataclass
-class DLrtaDatabase:
-    """The abstraction and ``subgoal[A, B]`` for every ordered pair of connected regions at ``level``;
-    ``seconds``: the CPU time to build both; ``expansions``: the Dijkstra expansions."""
+def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CAP,
+                          engine: str = "python") -> PatternDatabase:
+    """D LRTA*'s pattern database of ``grid`` (eight-connected) at abstraction ``level`` (>= 1):
+    depths and next regions for every pair of regions. ``engine="compiled"``: the compiled twin
+    (:func:`reference.solutions.compiled.dynamic.build_pattern_database_compiled`, the same tables).
 
-    hierarchy: Hierarchy
-    level: int
-    subgoal: dict[tuple[int, int], Cell] = field(default_factory=dict)
-    seconds: float = 0.0
-    expansions: int = 0
-
-    @property
-    def regions(self) -> int:
-        return len(self.hierarchy.levels[self.level].members)
-
-    def region(self, cell: Cell) -> int:
-        return self.hierarchy.region(cell, self.level)
-
-
-def build_d_lrta_database(grid: Gridworld, level: int = 3, engine: str = "python") -> DLrtaDatabase:
-    """The D LRTA* database of ``grid`` (eight-connected) at abstraction ``level`` (>= 1).
-
-    ``engine="compiled"`` runs each region's Dijkstra and the walks along optimal paths compiled
-    (:func:`reference.solutions.compiled.subgoaling_rivals.region_entries`): the same database (tests compare
-    them); the abstraction stays this code.
+    >>> database = build_d_lrta_database(Gridworld.from_strings(["....", "...."]), level=1)
+    >>> database.regions, database.next_region.tolist()     # region 0 leads into 1, 1 into 0
+    (2, [[-1, 1], [0, -1]])
     """
     if level < 1:
         raise ValueError(f"the abstraction level must be at least 1, got {level}")
-    if engine not in ("python", "compiled"):
-        raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
-    began = time.process_time()
+    if cap < 1:
+        raise ValueError(f"the depth cap must be at least 1, got {cap}")
     neighbours = Neighbours(grid.blocked)
-    hierarchy = clique_hierarchy(neighbours, level)
-    database = DLrtaDatabase(hierarchy, level)
-    regions = range(database.regions)
-    representative = [hierarchy.representative(level, region) for region in regions]
     if engine == "compiled":
-        from reference.solutions.compiled.subgoaling_rivals import region_entries
+        from reference.solutions.compiled.dynamic import build_pattern_database_compiled
 
-        region_of = np.full(grid.size, -1, np.int64)
-        for cell in neighbours.table:
-            region_of[cell[0] * grid.width + cell[1]] = database.region(cell)
-        for b in regions:
-            entries, expanded = region_entries(grid.blocked, region_of, representative, b)
-            database.expansions += expanded
-            database.subgoal.update(((a, b), cell) for a, cell in enumerate(entries) if cell is not None)
-        database.seconds = time.process_time() - began
-        return database
-    for b in regions:
-        distances = dijkstra(grid, representative[b], connectivity=8)
-        database.expansions += len(distances.expanded)
-        cost = distances.cost
-        for a in regions:
-            cell = representative[a]
-            if a == b or cell not in cost:
-                continue
-            while database.region(cell) == a:   # follow the first optimal move until the path leaves A
-                cell = next(n for n, step in neighbours[cell] if n in cost and add_costs(step, cost[n]) == cost[cell])
-            database.subgoal[a, b] = cell
-    database.seconds = time.process_time() - began
-    return database
+        return build_pattern_database_compiled(neighbours, level, cap)
+    if engine != "python":
+        raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
+    return build_pattern_database(neighbours, level, cap)
 
 
-class SubgoalLookup:
-    """D LRTA*'s choice of subgoals in one run toward ``goal``: :meth:`next` from the agent's state
-    (in the first episode, and on standing on the subgoal pursued), each subgoal taken at most once.
+class DLrta(GeneralLRTA):
+    """General LRTA* as a planner of the kit's agent core whose run keeps the SPEC §8 trace and each
+    episode's CPU time (the subgoaling experiment's :class:`~.lrta.KnownMapRun`)."""
 
-    >>> grid = Gridworld.from_strings(["....", "...."])
-    >>> lookup = SubgoalLookup(build_d_lrta_database(grid, level=1), (1, 0))
-    >>> lookup.next((1, 3)), lookup.next((0, 1))    # (0, 1) lies in the goal's region
-    ((0, 1), (1, 0))
-    """
+    algorithm = "d_lrta"
 
-    def __init__(self, database: DLrtaDatabase, goal: Cell) -> None:
-        self.database, self.goal = database, goal
-        self.goal_region = database.region(goal)
-        self.taken: set[Cell] = set()
+    def run_known(self, world: KnownMapWorld, start: Cell, goal: Cell) -> KnownMapRun:
+        """Move the agent from ``start`` until it stands on ``goal`` (or ``max_actions`` actions)."""
+        check_ends(world.grid, start, goal)
+        neighbours = self.neighbours if self.neighbours is not None else Neighbours(world.blocked)
+        self.agent = Agent(neighbours, start, goal, path=[start])                       # line 1
+        self.planning_seconds: list[float] = []
+        if goal not in distances_from(world.grid, start):   # the map is known: no episode toward an unreachable goal
+            return KnownMapRun(Trace(self.algorithm, self.tie_break, False, [start], []), None, [])
+        trace = run_agent(world, start, goal, self, world.knowledge(), self.max_actions)   # line 2
+        return KnownMapRun(trace, self.agent.cost if trace.reached else None, self.planning_seconds)
 
-    def next(self, s: Cell) -> Cell:
-        """The subgoal for (``s``'s region, the goal's region), or the goal in the goal's region;
-        one already taken: the subgoal of the region it lies in, and so on (the goal when the chain
-        runs out)."""
-        region, seen = self.database.region(s), set()
-        while region != self.goal_region and region not in seen:   # skip subgoals already taken, along the chain
-            seen.add(region)
-            subgoal = self.database.subgoal.get((region, self.goal_region), self.goal)
-            if subgoal not in self.taken:
-                self.taken.add(subgoal)
-                return subgoal
-            region = self.database.region(subgoal)
-        return self.goal
+    def plan_episode(self, cell: Cell, knowledge: Knowledge, newly_blocked: list[Cell]) -> SearchRecord:
+        began = time.process_time()
+        record = super().plan_episode(cell, knowledge, newly_blocked)                   # lines 3-7
+        self.planning_seconds.append(time.process_time() - began)
+        return record
 
 
-def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: DLrtaDatabase,
+def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: PatternDatabase, rule: str = "paper",
                 max_moves: int | None = None) -> KnownMapRun:
-    """D LRTA* on a known map, eight-connected (trace name ``d_lrta``); ``database`` from
-    :func:`build_d_lrta_database` for the same map."""
-    check_ends(grid, start, goal)
-    lookup = SubgoalLookup(database, goal)
-
-    def policy(s: Cell, current: Cell | None) -> tuple[Cell, list[Cell]]:
-        if current is not None and s != current:
-            return current, []
-        return lookup.next(s), []
-
-    pursuit = SubgoalPursuit(algorithm="d_lrta", policy=policy, max_moves=max_moves)
-    return pursuit.run(KnownMapWorld(grid, start, 8), start, goal)
+    """D LRTA* on a known map, eight-connected (trace name ``d_lrta``): ``database`` from
+    :func:`build_d_lrta_database` for the same map, goal ``rule`` ``"paper"`` or ``"once"``; the run
+    ends unreached after ``max_moves`` actions (None: :data:`DEFAULT_MAX_MOVES`)."""
+    if rule not in GOAL_RULES:
+        raise ValueError(f"goal rule must be one of {GOAL_RULES}, not {rule!r}")
+    planner = DLrta(controller=database.controller(GOAL_SELECTION, rule),
+                    max_actions=DEFAULT_MAX_MOVES if max_moves is None else max_moves)
+    return planner.run_known(KnownMapWorld(grid, start, 8), start, goal)

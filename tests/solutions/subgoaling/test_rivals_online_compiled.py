@@ -7,7 +7,8 @@ field by field: the trace (every episode's goal, expanded states, the hill-climb
 them, and move), the exact cost, reached, moves, expansions, episodes and first goal, on random
 maps (Hypothesis and a seeded sweep that must meet every kind of run: a record used, no record
 fitting so plain LRTA* runs, a move limit cutting the run, an unreachable goal) and on a Baldur's
-Gate map.
+Gate map. D LRTA*'s twin is the dynamic-control module's compiled run: the same trajectory, goal
+and expansion count per action, under both goal rules.
 """
 
 from __future__ import annotations
@@ -49,8 +50,16 @@ def knn_pair(grid, start, goal, database, connectivity=8, k=10, max_moves=None, 
 
 
 def d_pair(grid, start, goal, database, max_moves=None):
-    readable = d_lrta_star(grid, start, goal, database, max_moves=max_moves)
-    same_run(readable, twin.d_lrta_star(grid, start, goal, database, max_moves=max_moves))
+    """Both goal rules: the same walk, each action's goal and expansions (the compiled run keeps no
+    expanded states, only their count)."""
+    for rule in ("paper", "once"):
+        readable = d_lrta_star(grid, start, goal, database, rule=rule, max_moves=max_moves)
+        compiled = twin.d_lrta_star(grid, start, goal, database, rule=rule, max_moves=max_moves)
+        for name in FIELDS:
+            assert getattr(compiled, name) == getattr(readable, name), (rule, name)
+        assert compiled.trajectory == readable.trace.trajectory
+        assert compiled.goals == [record.goal for record in readable.trace.searches]
+        assert compiled.expansions_per_action == [len(record.expanded) for record in readable.trace.searches]
     return readable
 
 
@@ -144,6 +153,8 @@ def test_bad_input_is_refused_as_the_readable_code_refuses_it():
     for call in (d_lrta_star, twin.d_lrta_star):
         with pytest.raises(ValueError, match="blocked"):
             call(grid, (0, 0), (1, 2), d_database)
+        with pytest.raises(ValueError, match="goal rule"):
+            call(grid, (0, 0), (2, 3), d_database, rule="never")
     # a hand-made record that passes a cell twice: the twin's next-goal table cannot hold it
     looping = KnnDatabase([KnnRecord((0, 0), (0, 3), [(0, 1), (0, 0), (0, 3)])], connectivity=4)
     with pytest.raises(ValueError, match="repeat a cell"):

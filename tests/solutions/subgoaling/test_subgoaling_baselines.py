@@ -82,19 +82,42 @@ def test_knn_lrta_picks_the_nearest_record_that_passes_both_checks():
 def test_d_lrta_worked_by_hand():
     # An open 2 x 4 room, eight-connected, clique abstraction once: two 2 x 2 regions, 0 (columns
     # 0-1) and 1 (columns 2-3); representatives (0,0) and (0,2) (equally near the centre: row-major
-    # first). Optimal path (0,0) -> (0,2): E to (0,1), E to (0,2), the first cell of region 1.
-    # (0,2) -> (0,0): E no, S (1,2) costs 1 + (1 + √2), SW (1,1) √2 + √2 > 2, W (0,1) 1 + 1 = 2:
-    # (0,1). From (1,3) to (1,0): subgoal (0,1); W (1,2) 1 + √2 ties NW (0,2) √2 + 1, W first; then
-    # NW to (0,1) (√2 beats W's 1 + 1); there, in the goal's region, the goal: SW. Cost 1 + 2√2.
+    # first). From either representative the first octile move toward the other is optimal: depth 1
+    # everywhere; region 0's optimal path enters region 1 and back.
+    # From (1,3) to (1,0), the paper's rule: in region 1 the goal is region 0's representative
+    # (0,0); depth 1 from (1,3): (1,2) 1 + (1 + √2) ties (0,2) √2 + 2, (1,2) taken; from (1,2):
+    # (1,1) 1 + √2 ties (0,1) √2 + 1, (1,1) taken; (1,1) is in the goal's region: the goal, W.
+    # Cost 3. The kit's rule "once" keeps (0,0) until it stands there: NW then S, cost 2 + 1 + √2.
     grid = Gridworld.from_strings(["....", "...."])
     database = build_d_lrta_database(grid, level=1)
-    assert database.regions == 2 and database.subgoal == {(0, 1): (0, 2), (1, 0): (0, 1)}
+    assert database.regions == 2 and database.representatives == [(0, 0), (0, 2)]
+    assert database.depth.tolist() == [[1, 1], [1, 1]] and database.next_region.tolist() == [[-1, 1], [0, -1]]
     run = d_lrta_star(grid, (1, 3), (1, 0), database)
-    assert run.trace.trajectory == [(1, 3), (1, 2), (0, 1), (1, 0)]
-    assert [record.goal for record in run.trace.searches] == [(0, 1), (0, 1), (1, 0)]
-    assert run.cost == (1, 2)
+    assert run.trace.trajectory == [(1, 3), (1, 2), (1, 1), (1, 0)]
+    assert [record.goal for record in run.trace.searches] == [(0, 0), (0, 0), (1, 0)]
+    assert run.cost == (3, 0)
+    kept = d_lrta_star(grid, (1, 3), (1, 0), database, rule="once")
+    assert kept.trace.trajectory == [(1, 3), (1, 2), (1, 1), (0, 0), (1, 0)] and kept.cost == (3, 1)
     with pytest.raises(ValueError, match="at least 1"):
         build_d_lrta_database(grid, level=0)
+
+
+def test_d_lrta_searches_to_the_stored_depth():
+    # A corridor closed by walls (rows 1 and 4), clique abstraction three times (five regions). From
+    # (3,0) to (4,0), D LRTA* heads for the representative (5,3) of the region an optimal path enters
+    # and searches to the depth stored for that pair, 4. Breadth-first from (3,0), no corner cutting:
+    # layer 1 (2,0) (2,1) (3,1) (4,0); layer 2 (1,0) (2,2) (3,2) (5,0) ((4,0) -> (5,1) cuts (4,1));
+    # layer 3 (0,0) (2,3) (3,3) (5,1). Depth 4 expands layers 0-3: 1 + 4 + 4 + 4 = 13 states, where
+    # the kit's first D LRTA* (lookahead one) expanded 1.
+    grid = Gridworld.from_strings(["..........", ".@@@@@@@..", ".......@..", ".......@..", ".@@@@@@@..",
+                                   ".........."])
+    database = build_d_lrta_database(grid, level=3, cap=8)
+    region = database.hierarchy.region
+    via = int(database.next_region[region((3, 0), 3), region((4, 0), 3)])
+    assert database.representatives[via] == (5, 3) and database.depth[region((3, 0), 3), via] == 4
+    run = d_lrta_star(grid, (3, 0), (4, 0), database)
+    assert [(record.goal, len(record.expanded)) for record in run.trace.searches] == [((5, 3), 13)]
+    assert run.reached and run.cost == (1, 0)
 
 
 def test_knn_database_and_a_bad_connectivity():
@@ -144,7 +167,7 @@ class WatchedPursuit(SubgoalPursuit):
         return result
 
 
-def check_run(run, grid, start, goal):
+def check_run(run, grid, start, goal, lookahead_one=True):
     reachable = start in dijkstra(grid, goal, connectivity=8)
     assert run.reached == reachable
     if reachable:
@@ -152,7 +175,9 @@ def check_run(run, grid, start, goal):
         assert cost_value(run.cost) >= cost_value(optimal) - 1e-9
         assert run.trace.trajectory[-1] == goal
     for record, here, there in zip(run.trace.searches, run.trace.trajectory, run.trace.trajectory[1:]):
-        assert record.start == here and record.expanded[-1] == here and record.path == [here, there]
+        assert record.start == here and record.path == [here, there]
+        # lookahead one expands the agent's state last (after any checks); a breadth-first lookahead, first
+        assert record.expanded[-1 if lookahead_one else 0] == here
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -172,15 +197,21 @@ def test_knn_lrta_properties(problem, seed):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems(), st.integers(1, 3))
 def test_d_lrta_properties(problem, level):
+    # Under the kit's rule every run ends (check_run: reached iff reachable). Under the paper's rule,
+    # each action's goal is what the table says for (the agent's region, the goal's region),
+    # worked out here from the table directly.
     grid, start, goal = problem
-    database = build_d_lrta_database(grid, level=level)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("reference.solutions.subgoaling.d_lrta.SubgoalPursuit", WatchedPursuit)
-        run = d_lrta_star(grid, start, goal, database)
-    check_run(run, grid, start, goal)
-    # every stored subgoal lies outside its region, in the goal region's direction: one move from it
-    for (a, _), cell in database.subgoal.items():
-        assert database.region(cell) != a
+    database = build_d_lrta_database(grid, level=level, cap=6)
+    check_run(d_lrta_star(grid, start, goal, database, rule="once"), grid, start, goal, lookahead_one=False)
+    run = d_lrta_star(grid, start, goal, database, max_moves=60)
+    region = database.hierarchy.region
+    for record in run.trace.searches:
+        a, b = region(record.start, level), region(goal, level)
+        via = int(database.next_region[a, b])
+        expected = goal if via < 0 or database.representatives[via] == record.start else database.representatives[via]
+        assert record.goal == expected
+    if run.reached:
+        assert run.trace.trajectory[-1] == goal
 
 
 @settings(max_examples=60, deadline=None)

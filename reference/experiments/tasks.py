@@ -1,0 +1,200 @@
+"""Every ``compare`` runs its units of work through here: serially, on a local Dask cluster, or on a
+cluster the user already runs; with a progress bar; resumable; the results in the tasks' order.
+
+:func:`run_tasks` returns ``[function(task) for task in tasks]`` whatever runs it:
+
+* ``jobs=1`` and no scheduler: this process, one task after another.
+* ``jobs > 1``: a Dask ``distributed.LocalCluster`` of ``jobs`` worker processes (one thread each),
+  bound to 127.0.0.1 with no dashboard, started for the call and stopped after it.
+* ``scheduler="tcp://HOST:PORT"``: the workers of a Dask cluster already running (``dask scheduler``
+  on one machine, ``dask worker tcp://HOST:PORT --nthreads 1`` on each; every worker needs the kit
+  importable, e.g. ``pip install ftr-kit[cluster]`` or the repository on its ``PYTHONPATH``, and the
+  map files at the same paths).
+
+Without the optional ``distributed`` package (``pip install ftr-kit[cluster]``), ``jobs > 1`` uses a
+``concurrent.futures`` process pool on this machine instead (the same results), and a scheduler
+address is refused with one line saying what to install.
+
+**Resuming** (``store=DIR``): each finished task's result is written to ``DIR`` (a pickle named by
+a hash of the function's name and the task, written atomically) as soon as it comes back; a rerun
+with the same ``store`` loads those and runs only the rest. A changed task (another seed, another
+map) has another name, so it runs; changed *code* is not seen: delete ``DIR`` after editing an
+algorithm. Tasks must be picklable and functions importable by name (module level).
+
+Every result is the function's value on its task, computed alone, so the order and the machine do
+not change it (``tests/experiments/test_tasks.py`` runs a study serially and on a local cluster of 2
+workers and compares).
+
+>>> run_tasks(abs, [-2, 3, -5], progress=False)
+[2, 3, 5]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import sys
+import threading
+import time
+import warnings
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence, TypeVar
+
+from reference.world.fileio import atomic_write_bytes
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+#: Where the kit says to get Dask's distributed engine.
+INSTALL_HINT = "pip install 'ftr-kit[cluster]' (or: pip install distributed)"
+
+
+def have_distributed() -> bool:
+    """Is Dask's ``distributed`` importable here?"""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def task_key(function: Callable, task: Any) -> str:
+    """The name a task's result is stored under: a hash of the function's module and name and the
+    pickled task (a tuple of strings, numbers and cells pickles the same way in every run).
+
+    >>> task_key(abs, 1) == task_key(abs, 1) != task_key(abs, 2)
+    True
+    """
+    name = f"{getattr(function, '__module__', '')}.{getattr(function, '__qualname__', repr(function))}"
+    return hashlib.sha256(pickle.dumps((name, task), protocol=4)).hexdigest()[:32]
+
+
+class ResultStore:
+    """Finished results on disk, one pickle per task (``KEY.pkl``); None: nothing is kept."""
+
+    def __init__(self, folder: str | Path | None) -> None:
+        self.folder = None if folder is None else Path(folder)
+
+    def load(self, key: str) -> tuple[bool, Any]:
+        if self.folder is None:
+            return False, None
+        path = self.folder / f"{key}.pkl"
+        if not path.is_file():
+            return False, None
+        with open(path, "rb") as handle:
+            return True, pickle.load(handle)
+
+    def save(self, key: str, result: Any) -> None:
+        if self.folder is not None:
+            atomic_write_bytes(self.folder / f"{key}.pkl", pickle.dumps(result, protocol=4))
+
+
+def run_tasks(function: Callable[[Task], Result], tasks: Iterable[Task], *, jobs: int = 1,
+              scheduler: str | None = None, store: str | Path | None = None, description: str = "tasks",
+              progress: bool = True) -> list[Result]:
+    """``[function(task) for task in tasks]``, in order, run as the module docstring says: ``jobs``
+    local processes (1: this one), or the cluster at ``scheduler``; results kept in ``store`` (a
+    folder; None: not kept) and taken from it on a rerun. A tqdm bar on stderr counts the tasks
+    (those found in ``store`` are counted at once)."""
+    from tqdm import tqdm
+
+    tasks = list(tasks)
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if scheduler is not None and not have_distributed():
+        raise RuntimeError(f"--scheduler needs Dask's distributed engine: {INSTALL_HINT}")
+    kept = ResultStore(store)
+    keys = [task_key(function, task) for task in tasks]
+    results: list[Any] = [None] * len(tasks)
+    waiting: list[int] = []
+    for index, key in enumerate(keys):
+        found, result = kept.load(key)
+        if found:
+            results[index] = result
+        else:
+            waiting.append(index)
+    resumed = len(tasks) - len(waiting)
+    with tqdm(total=len(tasks), initial=resumed, desc=description, unit="task", disable=not progress) as bar:
+        if resumed and progress:
+            bar.write(f"{description}: {resumed} of {len(tasks)} tasks already done in {kept.folder}, skipped")
+
+        def finished(index: int, result: Any) -> None:
+            results[index] = result
+            kept.save(keys[index], result)
+            bar.update()
+
+        if not waiting:
+            pass
+        elif scheduler is not None or (jobs > 1 and have_distributed()):
+            _run_on_dask(function, tasks, waiting, finished, jobs, scheduler)
+        elif jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(function, tasks[index]): index for index in waiting}
+                for future in as_completed(futures):
+                    finished(futures[future], future.result())
+        else:
+            for index in waiting:
+                finished(index, function(tasks[index]))
+    return results
+
+
+def _run_on_dask(function: Callable, tasks: Sequence, waiting: Sequence[int], finished: Callable[[int, Any], None],
+                 jobs: int, scheduler: str | None) -> None:
+    """Submit the waiting tasks to a Dask cluster (a local one of ``jobs`` workers unless
+    ``scheduler`` names one) and hand each result to ``finished`` as it arrives."""
+    from distributed import Client, LocalCluster, as_completed as dask_completed
+
+    cluster = None
+    if scheduler is None:
+        # processes, not threads: the kit's searches hold the GIL. Loopback only, no dashboard.
+        with warnings.catch_warnings():   # "scratch directories ... taking a surprisingly long time": a busy machine
+            warnings.simplefilter("ignore", UserWarning)
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address=None)
+    try:
+        with Client(scheduler if scheduler is not None else cluster) as client:
+            # pure=False: a task is never merged with an equal one; key names keep the bar's order readable
+            futures = [client.submit(function, tasks[index], pure=False, key=f"task-{index}-{task_key(function, tasks[index])}")
+                       for index in waiting]
+            where = {future.key: index for future, index in zip(futures, waiting)}
+            for future in dask_completed(futures):
+                finished(where[future.key], future.result())
+                future.release()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def prepare(step: Callable[[], Any], what: str, first_time: str, progress: bool = True, patience: float = 2.0) -> None:
+    """Run ``step`` (e.g. compiling the Numba engine) in this process before any task, so that the
+    workers load its result rather than each doing it again. If it takes longer than ``patience``
+    seconds, say so on stderr, with ``first_time`` (how long it takes when nothing is cached), and
+    say when it is done; a quick step (all cached) prints nothing.
+
+    >>> prepare(lambda: None, "the compiled engine", "about 2 CPU-minutes")
+    """
+    done = threading.Event()
+    began = time.perf_counter()
+
+    def notice() -> None:
+        if not done.wait(patience) and progress:
+            print(f"preparing {what}: {first_time} the first time (longer on a busy machine); "
+                  "later runs load it from the cache in about a second", file=sys.stderr, flush=True)
+
+    watcher = threading.Thread(target=notice, daemon=True)
+    watcher.start()
+    try:
+        step()
+    finally:
+        done.set()
+        watcher.join()
+    seconds = time.perf_counter() - began
+    if seconds > patience and progress:
+        print(f"{what} ready after {seconds:.0f} s", file=sys.stderr, flush=True)
+
+
+def scheduler_help() -> str:
+    """The ``--scheduler`` option's help, shared by every ``compare``."""
+    return ("the address of a running Dask scheduler (e.g. tcp://10.0.0.5:8786) whose workers run the tasks "
+            f"instead of this machine's processes (needs {INSTALL_HINT}; see docs/cluster.md)")

@@ -1,0 +1,102 @@
+"""The task layer every ``compare`` runs through (``reference/experiments/tasks.py``).
+
+Referees: a serial run of the same study (the rows a local Dask cluster of 2 workers on loopback
+returns must be the serial rows, times aside); a result planted in the store (a rerun must return it,
+so it did not run that task again); the list comprehension the layer stands for.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference.experiments import realtime
+from reference.experiments.tasks import ResultStore, have_distributed, run_tasks, task_key
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_distributed = pytest.mark.skipif(not have_distributed(), reason="Dask's distributed is not installed")
+
+#: What a run's time depends on (the machine, the load); every other field must be equal.
+TIMES = {"planning_us", "seconds"}
+
+
+def tiny_study(**options):
+    """One 11 x 11 maze and one random grid, lookaheads 1 and 3, the readable engine: 16 runs."""
+    return realtime.run_comparison(mazes=1, grids=1, size=11, lookaheads=(1, 3), progress=False, seed=7,
+                                   engine="python", **options)
+
+
+def without_times(rows):
+    return [{key: value for key, value in row.items() if key not in TIMES} for row in rows]
+
+
+def test_serial_is_the_list_comprehension():
+    assert run_tasks(sorted, [(7, 2), (9, 4, 1)], progress=False) == [sorted((7, 2)), sorted((9, 4, 1))]
+    with pytest.raises(ValueError, match="jobs"):
+        run_tasks(abs, [1], jobs=0, progress=False)
+
+
+@needs_distributed
+def test_a_local_cluster_of_two_workers_returns_the_serial_rows(tmp_path):
+    serial = tiny_study(jobs=1)
+    spread = tiny_study(jobs=2)   # a LocalCluster of 2 worker processes on 127.0.0.1
+    assert len(serial) == 16 and without_times(spread) == without_times(serial)
+
+
+def test_a_rerun_takes_finished_tasks_from_the_store(tmp_path):
+    store = tmp_path / "tasks"
+    first = tiny_study(jobs=1, store=store)
+    assert len(list(store.glob("*.pkl"))) == len(first)
+    # Plant a result no run can give under the first task's name, and delete the second's: the
+    # rerun must return the planted one (it was not run again) and run the second afresh.
+    tasks = [(kind, 0, 11, 7, algorithm, heuristic, lookahead, "python", "fixed")
+             for kind in ("maze", "random") for algorithm, heuristic, lookahead in realtime.settings_for(kind, (1, 3))]
+    keys = [task_key(realtime.run_one, task) for task in tasks]
+    assert sorted(keys) == sorted(path.stem for path in store.glob("*.pkl"))   # the same tasks, the same names
+    ResultStore(store).save(keys[0], {"planted": True})
+    (store / f"{keys[1]}.pkl").unlink()
+    again = tiny_study(jobs=1, store=store)
+    assert again[0] == {"planted": True}
+    assert without_times(again[1:]) == without_times(first[1:])
+
+
+@pytest.mark.slow
+@needs_distributed
+def test_the_command_line_runs_on_a_cluster_already_running(tmp_path):
+    # A real scheduler and two workers in their own processes (127.0.0.1 only), then `ftr realtime
+    # compare --scheduler` against them; its runs.csv must equal a serial run's, times aside.
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster:
+        outs = {}
+        for name, extra in (("serial", ["--jobs", "1"]), ("cluster", ["--scheduler", cluster.scheduler_address])):
+            outs[name] = tmp_path / name
+            subprocess.run([sys.executable, "-m", "reference.cli", "realtime", "compare", "--out", str(outs[name]),
+                            "--mazes", "1", "--grids", "1", "--size", "11", "--lookaheads", "1,3", "--engine",
+                            "python", "--quiet", *extra], cwd=ROOT, check=True, capture_output=True, text=True)
+    rows = {name: without_times(realtime.read_runs(out / "runs.csv.gz" if (out / "runs.csv.gz").exists()
+                                                   else out / "runs.csv")) for name, out in outs.items()}
+    assert rows["cluster"] == rows["serial"] and len(rows["serial"]) == 16
+
+
+def test_a_slow_preparation_is_announced_and_a_quick_one_is_not(capsys):
+    import time
+
+    from reference.experiments.tasks import prepare
+
+    prepare(lambda: None, "the quick step", "a while")
+    assert capsys.readouterr().err == ""
+    prepare(lambda: time.sleep(0.5), "the slow step", "about 2 CPU-minutes", patience=0.05)
+    err = capsys.readouterr().err
+    assert "preparing the slow step: about 2 CPU-minutes the first time" in err and "the slow step ready after" in err
+
+
+def test_the_command_line_says_when_a_run_is_scaled_down(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "reference.cli", "realtime", "compare", "--out", str(tmp_path),
+                           "--mazes", "1", "--grids", "0", "--size", "11", "--lookaheads", "1", "--engine", "python",
+                           "--jobs", "1"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert "scaled down: 1 mazes and 0 random grids of 11 x 11 (the paper: 1000 mazes" in done.stderr
+    assert (tmp_path / ".tasks").is_dir()     # finished runs kept for a rerun
