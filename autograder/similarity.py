@@ -10,10 +10,13 @@ fingerprints before any comparison.
 The fingerprints are MOSS's winnowing as `copydetect <https://pypi.org/project/copydetect/>`_ (MIT)
 implements it: the code is tokenized (pygments) with every name, string and comment reduced to one
 letter, so renamed variables and changed comments do not hide a copy; the k-grams of the token text
-are hashed and winnowed. A pair's two *shares* are the fraction of each side's code that lies in
-stretches found in the other; the pair's ``similarity`` is the smaller one (a short file copied into
-a long one is found by the larger share, shown too). ``copydetect`` is imported only here, so
-grading never depends on it.
+are hashed (:func:`kgram_hashes`, the same in every run) and winnowed. A pair's two *shares* are the
+fraction of each side's code that lies in stretches found in the other; two submissions' ``similarity``
+is the smaller one, a submission's against a corpus entry is the submission's share (the part of the
+student's code found in the entry). Fingerprints in half the class are discounted
+(:func:`common_hashes`), students sharing one source are grouped (:func:`clusters`), and student
+input is bounded (:data:`MAX_FILE_CHARACTERS`, :data:`MAX_TOKENS`, :data:`PAIR_SECONDS`).
+``copydetect`` is imported only here, so grading never depends on it.
 
 A high score is a reason for a person to look, never a finding: solutions written from one handout
 look alike, and the report says so.
