@@ -28,7 +28,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from .grader import GradingOptions, default_workers, grade_submission
-from .report import error_report, printable, spreadsheet_cell, write_private
+from .report import error_report, printable, write_private
+from reference.world.fileio import spreadsheet_cell
 from .sandbox import SandboxSetupError, sandbox_setup
 from .submission import (MAX_NOTEBOOK_BYTES, Entry, SubmissionError, Unreadable, kind_of, list_folder, load_submission,
                          open_regular)

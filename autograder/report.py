@@ -15,24 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-
-#: Characters that must never reach a terminal or a spreadsheet raw: C0 controls but tab and newline
-#: (ESC starts every screen-clearing, title-setting or clipboard-writing sequence; CR and BS overwrite
-#: a line), DEL, the C1 controls (U+009B is a one-character CSI), the bidirectional overrides that
-#: reorder what is shown, and lone surrogates (undecodable bytes of a file name, kept by
-#: ``surrogateescape``).
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def _escape(match: re.Match) -> str:
-    code = ord(match.group())
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): show the byte
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+from reference.world.fileio import UNPRINTABLE, escape_unprintable
 
 
 def printable(text: object, newlines: bool = True) -> str:
@@ -44,23 +30,8 @@ def printable(text: object, newlines: bool = True) -> str:
     >>> printable("caf\\udce9"), printable("a\\nb", newlines=False)
     ('caf\\\\xe9', 'a\\\\x0ab')
     """
-    text = _UNPRINTABLE.sub(_escape, str(text))
+    text = UNPRINTABLE.sub(escape_unprintable, str(text))
     return text if newlines else text.replace("\n", "\\x0a")
-
-
-def spreadsheet_cell(value: object) -> object:
-    """A gradebook cell: numbers as they are; text printable, on one line, and never a live formula
-    (OWASP's CSV-injection rule: a cell starting with ``=``, ``+``, ``-``, ``@``, tab or CR gets a
-    leading single quote).
-
-    >>> spreadsheet_cell("=cmd|' /C calc'!A0"), spreadsheet_cell("ada"), spreadsheet_cell(8.0)
-    ("'=cmd|' /C calc'!A0", 'ada', 8.0)
-    """
-    if not isinstance(value, str):
-        return value
-    if value.startswith(("=", "+", "-", "@", "\t", "\r")):
-        value = "'" + value
-    return printable(value, newlines=False)
 
 
 @dataclass

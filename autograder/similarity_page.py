@@ -90,6 +90,20 @@ def report_html(report: SimilarityReport, detailed: list[PairResult]) -> str:
             f'<div class="side"><h3>{escape(pair.b)}</h3><pre>{marked_code(second.text, pair.regions_b)}</pre></div>'
             '</div></section>')
     skipped = "".join(f"<li>{escape(line)}</li>" for line in report.skipped) or "<li>none</li>"
+    cuts = "".join(f"<li>{escape(line)}</li>" for line in report.cuts) or "<li>nothing: every file was compared whole</li>"
+    cluster_rows = "".join(
+        f'<tr><td class="n">{number}</td><td>{escape(", ".join(c.students))}</td>'
+        f'<td>{escape(", ".join(c.sources)) or "(each other)"}</td><td class="n">{_percent(c.lowest)}</td>'
+        f'<td class="n">{_percent(c.highest)}</td></tr>' for number, c in enumerate(report.clusters, start=1))
+    cluster_table = (f"<table><tr><th>#</th><th>students</th><th>shared source (corpus)</th><th>least similar link</th>"
+                     f"<th>most similar link</th></tr>{cluster_rows}</table>" if cluster_rows else "<p>none</p>")
+    if settings.get("common_fingerprints"):
+        common = (f"{settings['common_fingerprints']:,} fingerprints found in {settings['common_needed']} or more of the "
+                  f"{settings['submissions']} submissions (at least {100 * settings['common']:.0f}% of the class) were "
+                  "discounted: a template many start from is not evidence.")
+    else:
+        common = (f"No fingerprint was in {settings.get('common_needed', '?')} or more submissions (at least "
+                  f"{100 * settings.get('common', 0):.0f}% of the class): nothing was discounted as common.")
     handed_out = ", ".join(escape(name) for name in report.boilerplate) or "none found"
     corpus = f" and {settings['corpus']} corpus entries" if settings.get("corpus") else ""
     return f"""<!DOCTYPE html>
@@ -104,15 +118,22 @@ decides.</p>
 <p>What counts: the code the grader keeps (every module of a folder; the definitions of a notebook's code
 cells, never its outputs or text). Names, strings and comments are ignored, so renaming does not change a
 score. The code handed out never counts: {handed_out}.</p></div>
-<p>Similarity of a pair: the smaller of the two shares (the part of each one's code found in the other).
+<p>Similarity of two submissions: the smaller of the two shares (the part of each one's code found in the other).
+Similarity of a submission and a corpus entry: the submission's share, the part of the student's code found in
+the entry (a published repository's drivers, plots and tests do not dilute it); both shares are shown. {common}
 {len(report.pairs):,} pairs compared in {report.seconds:.1f} s ({rate:,.0f} pairs per second);
 fingerprints: copydetect's winnowing, matches of at least {settings['noise']} characters of token text,
 every match of {settings['guarantee']} or more found. Every pair is in <code>similarity.csv</code>.</p>
 {_histogram([p.similarity for p in report.pairs]) if report.pairs else ''}
+<h2>Clusters: students joined by pairs at least {_percent(settings.get('cluster_at', 0.5))} similar</h2>
+<p>Several students sharing one source (a corpus entry, or one of them): a reason to read them together.
+Also in <code>clusters.csv</code>.</p>
+{cluster_table}
 <h2>The {len(detailed)} most similar pairs</h2>
 <table><tr><th>#</th><th>A</th><th>B</th><th>kind</th><th>similarity</th><th>share of A</th><th>share of B</th></tr>
 {''.join(rows)}</table>
 <h2>Entries not compared</h2><ul>{skipped}</ul>
+<h2>What the bounds cut</h2><ul>{cuts}</ul>
 {''.join(sections)}
 </body></html>
 """

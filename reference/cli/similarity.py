@@ -18,16 +18,22 @@ from . import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from autograder.similarity import DEFAULT_SHOWN_PAIRS, GUARANTEE_CHARACTERS, NOISE_CHARACTERS
+    from autograder.similarity import (CLUSTER_SIMILARITY, COMMON_SHARE, DEFAULT_SHOWN_PAIRS, GUARANTEE_CHARACTERS,
+                                       MAX_FILE_CHARACTERS, MAX_TOKENS, NOISE_CHARACTERS)
 
     parser = subparsers.add_parser(
         "similarity", help="instructors: pairs of submissions whose code overlaps (HTML page and CSV)",
         description="Compare the code of every pair of submissions in SUBMISSIONS_DIR (sub-folders and notebooks, "
                     "as ftr grade-all reads them; the code the grader keeps, never notebook outputs), and each with "
                     "every entry of --corpus (earlier years, solutions found online: folders of .py files or "
-                    "notebooks). The starter code and the release notebook's given code never count. Writes "
-                    "OUT/similarity.html, pairs most similar first with the matching stretches side by side, and "
-                    "OUT/similarity.csv, every pair. A high score is a reason to look, not a finding: a person decides.",
+                    "notebooks). The starter code and the release notebook's given code never count, and code that many "
+                    "submissions share is discounted (--common). Two submissions score the smaller of their two shares; "
+                    "a submission and a corpus entry score the share of the student's code found in the entry. Writes "
+                    "OUT/similarity.html (clusters, pairs most similar first with the matching stretches side by side), "
+                    "OUT/similarity.csv (every pair) and OUT/clusters.csv. Bounded: each file is cut at "
+                    f"{MAX_FILE_CHARACTERS:,} characters and each submission at {MAX_TOKENS:,} tokens (the report lists "
+                    "every cut). The same input gives the same scores. A high score is a reason to look, not a "
+                    "finding: a person decides.",
     )
     parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where similarity.html and .csv go")
@@ -40,11 +46,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"shortest match that counts, in characters of token text (default {NOISE_CHARACTERS})")
     parser.add_argument("--guarantee", type=int, default=GUARANTEE_CHARACTERS, metavar="C",
                         help=f"every match this long or longer is found (default {GUARANTEE_CHARACTERS})")
+    parser.add_argument("--common", type=float, default=COMMON_SHARE, metavar="F",
+                        help=f"discount code found in at least this share of the submissions (default {COMMON_SHARE}: "
+                             "half the class; above 1: none)")
+    parser.add_argument("--cluster-at", type=float, default=CLUSTER_SIMILARITY, metavar="S",
+                        help=f"pairs at least this similar join a cluster (default {CLUSTER_SIMILARITY})")
     parser.set_defaults(handler=similarity)
 
 
 def run_similarity(submissions: Path, out: Path, corpus: Path | None = None, boilerplate: list[Path] | None = None,
-                   show: int | None = None, noise: int | None = None, guarantee: int | None = None) -> Path:
+                   show: int | None = None, noise: int | None = None, guarantee: int | None = None,
+                   common: float | None = None, cluster_at: float | None = None) -> Path:
     """Compare and write the report (also for ``ftr grade-all --similarity``); a UsageError if it cannot."""
     from autograder import similarity as module
 
@@ -54,20 +66,26 @@ def run_similarity(submissions: Path, out: Path, corpus: Path | None = None, boi
         report = module.compare_folder(submissions, corpus, boilerplate or [],
                                        noise=module.NOISE_CHARACTERS if noise is None else noise,
                                        guarantee=module.GUARANTEE_CHARACTERS if guarantee is None else guarantee,
-                                       progress=sys.stderr.isatty())
+                                       progress=sys.stderr.isatty(),
+                                       common=module.COMMON_SHARE if common is None else common,
+                                       cluster_at=module.CLUSTER_SIMILARITY if cluster_at is None else cluster_at)
     except module.SimilarityError as error:
         raise UsageError(str(error)) from None
     page = module.write_report(report, out, module.DEFAULT_SHOWN_PAIRS if show is None else show)
     for line in report.skipped:
         print(f"not compared: {line}", file=sys.stderr)
+    for line in report.cuts:
+        print(f"cut: {line}", file=sys.stderr)
     top = report.pairs[0] if report.pairs else None
     summary = f"; most similar: {top.a} and {top.b}, {100 * top.similarity:.0f}%" if top else ""
-    print(f"{len(report.pairs):,} pairs compared{summary}; report written to {page} and {page.with_suffix('.csv')}")
+    groups = f"; {len(report.clusters)} clusters" if report.clusters else ""
+    print(f"{len(report.pairs):,} pairs compared{summary}{groups}; report written to {page} and {page.with_suffix('.csv')}")
     return page
 
 
 def similarity(args: argparse.Namespace) -> int:
-    run_similarity(args.submissions, args.out, args.corpus, args.boilerplate, args.show, args.noise, args.guarantee)
+    run_similarity(args.submissions, args.out, args.corpus, args.boilerplate, args.show, args.noise, args.guarantee,
+                   args.common, args.cluster_at)
     return 0
 
 

@@ -38,7 +38,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir, require_movingai
-from reference.world.fileio import atomic_write_text
+from reference.world.fileio import atomic_write_text, spreadsheet_row
 from reference.world.grid import cost_value
 from reference.world.maps import Scenario, read_scen, read_scen_terrains
 from reference.world.terrain import Capability, capability_name, passable, scenario_capability
@@ -258,8 +258,8 @@ def format_csv(reports: list[FileReport]) -> str:
         for line in r.lines:
             if line.verdict != "match":
                 kit = "" if line.length is None else f"{line.length:.7f}"
-                writer.writerow([line.file, line.index, *line.start, *line.goal, line.capability,
-                                 line.optimal, kit, line.verdict, cause(line, r.misfit)])
+                writer.writerow(spreadsheet_row([line.file, line.index, *line.start, *line.goal, line.capability,
+                                                 line.optimal, kit, line.verdict, cause(line, r.misfit)]))
     return out.getvalue()
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.fileio import atomic_write_bytes, atomic_write_text, spreadsheet_cell
 
 # -- numbers in tables --------------------------------------------------------------------------------
 
@@ -109,7 +109,7 @@ def to_csv(table: Sequence[dict], line_end: str = "\n") -> str:
     writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for row in table for k in row)),
                             lineterminator=line_end)
     writer.writeheader()
-    writer.writerows(table)
+    writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in table)
     return out.getvalue()
 
 

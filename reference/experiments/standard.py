@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from reference.experiments.tasks import run_tasks
 from reference.solutions import solve
-from reference.world.fileio import atomic_write_text
+from reference.world.fileio import atomic_write_text, spreadsheet_cell
 from reference.world.instances import Instance
 from reference.world.trace import Trace
 from reference.world.trace_arrays import TraceArrays
@@ -249,7 +249,7 @@ def write_results(rows: Sequence[dict], outdir: str | Path, summary: dict | None
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({k: r[k] for k in columns} for r in rows)
+    writer.writerows({k: spreadsheet_cell(r[k]) for k in columns} for r in rows)
     summary = summarise(rows) if summary is None else summary
     comparisons = paired_comparisons(rows) if comparisons is None else comparisons
     files = {

@@ -10,8 +10,10 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
@@ -100,3 +102,56 @@ def atomic_write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8
     atomic_write_bytes : the same for bytes, and how the mode is kept.
     """
     atomic_write_bytes(path, text.encode(encoding))
+
+
+# -- cells of a CSV file a spreadsheet may open ----------------------------------------------------------
+
+#: Characters that must never reach a terminal or a spreadsheet raw: C0 controls but tab and newline
+#: (ESC starts every screen-clearing, title-setting or clipboard-writing sequence; CR and BS overwrite
+#: a line), DEL, the C1 controls (U+009B is a one-character CSI), the bidirectional overrides that
+#: reorder what is shown, and lone surrogates (undecodable bytes of a file name, kept by
+#: ``surrogateescape``).
+UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+#: A cell a spreadsheet would start evaluating (OWASP's CSV-injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+#: A plain decimal number, signed or not ("-3.5", "+2", "-1e-06"): a spreadsheet reads it as a number,
+#: never as a formula, so it keeps its sign and stays a number; so is a lone "-" (a table's "none").
+#: "-1+cmd", "-inf", "--1" and "- 3" are not.
+PLAIN_NUMBER = re.compile(r"-|[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def escape_unprintable(match: re.Match) -> str:
+    """The ``\\xNN`` (or ``\\uNNNN``) text of one :data:`UNPRINTABLE` character."""
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): show the byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A CSV cell that is safe to open in a spreadsheet: numbers as they are; text on one line, every
+    control character escaped, and never a live formula (OWASP's CSV-injection rule: text starting
+    with ``=``, ``+``, ``-``, ``@``, tab or CR gets a leading single quote). Text that is a plain
+    decimal number (:data:`PLAIN_NUMBER`, such as ``"-3.5"``) is a number, not a formula, and is
+    kept as it is, so a column of numbers stays numbers (a lone ``"-"``, a table's "none", too).
+
+    Every CSV writer of the kit passes its cells through this (the gradebook, ``ftr similarity``,
+    the experiments' tables).
+
+    >>> spreadsheet_cell("=cmd|' /C calc'!A0"), spreadsheet_cell("-1+cmd"), spreadsheet_cell("ada")
+    ("'=cmd|' /C calc'!A0", "'-1+cmd", 'ada')
+    >>> spreadsheet_cell(-3.5), spreadsheet_cell("-3.5"), spreadsheet_cell("-inf"), spreadsheet_cell("a\\nb")
+    (-3.5, '-3.5', "'-inf", 'a\\\\x0ab')
+    """
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(value):
+        value = "'" + value
+    return UNPRINTABLE.sub(escape_unprintable, value).replace("\n", "\\x0a")
+
+
+def spreadsheet_row(values: Iterable[object]) -> list[object]:
+    """Every cell of a row through :func:`spreadsheet_cell`."""
+    return [spreadsheet_cell(value) for value in values]

