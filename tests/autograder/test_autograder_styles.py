@@ -19,12 +19,16 @@ from __future__ import annotations
 import ast
 import importlib.util
 import random
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import fair_replay
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the package tomllib came from
+    import tomli as tomllib
 
 STYLES = Path(__file__).resolve().parents[1] / "submissions" / "styles"
 EXPECTED = tomllib.loads((STYLES / "EXPECTED.toml").read_text())
