@@ -137,3 +137,10 @@ def test_points_per_group_follow_the_rubric():
     public = {"examples": ["exact"], "handmade": ["exact", "ties"], "standard": ["ties"]}
     assert fair_replay.check_points(public, 14, weights, 0.75, every) == round(1.75 + 0.75 * (1.75 + 3.5), 2)
     assert fair_replay.check_points({"hidden": ["exact", "wrong"]}, 14, weights, 0.75, every) == 0.0
+
+
+def test_the_referees_docstring_examples_hold():
+    import doctest
+
+    result = doctest.testmod(fair_replay)
+    assert result.attempted and not result.failed
