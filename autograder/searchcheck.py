@@ -63,6 +63,7 @@ class TieEvidence:
 
     g_ties_kept: int = 0
     other_order: int = 0
+    blocked_in_truth_expanded: int = 0   # expansions of cells blocked in truth (not known): the run plans on knowledge
 
 
 @dataclass
@@ -77,7 +78,9 @@ class SearchVerdict:
 
 
 def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell], int], tie_break: str,
-                 where: str = "", evidence: TieEvidence | None = None, backward: bool = False) -> SearchVerdict:
+                 where: str = "", evidence: TieEvidence | None = None, backward: bool = False,
+                 truly_blocked: Callable[[int], bool] | None = None,
+                 learned_h: dict[Cell, int] | None = None) -> SearchVerdict:
     """Replay ``record.expanded`` against ComputePath's rules (SPEC §5) on the agent's ``knowledge``.
 
     Each expansion must be a *legal* A* choice: an entry of OPEN (as the run's own expansions so far
@@ -86,8 +89,11 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
     ``first_tie`` says where the run left the SPEC's first-inserted-first order. ``where`` prefixes
     messages (e.g. ``"maze_07, search 3"``); expansions are numbered from 1. ``evidence`` (shared by the
     searches of a run) collects how the run breaks ties. ``backward``: the pointer path is read from
-    the goal (the agent) on, else reversed (SPEC §5). Cells are indices ``row * width + col`` inside
-    the loop (it replays many thousands).
+    the goal (the agent) on, else reversed (SPEC §5). ``truly_blocked`` (cell index -> bool, the true
+    grid, for messages only): names a cell the run left out because it is blocked in truth although the
+    agent cannot know it yet. ``learned_h`` (Adaptive A*): the states whose h an earlier search learned,
+    for messages; without it a state's h counts as learned where it is not the Manhattan distance.
+    Cells are indices ``row * width + col`` inside the loop (it replays many thousands).
     """
     height, width = knowledge.height, knowledge.width
     blocked = knowledge.blocked
@@ -127,6 +133,8 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
             del counts[key[1]]
 
     def learned(index: int) -> bool:
+        if learned_h is not None:
+            return divmod(index, width) in learned_h
         return h_of(index) != manhattan(divmod(index, width), record.goal)
 
     def describe(index: int, full: bool = False) -> str:
@@ -147,13 +155,15 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
                 return verdict
         else:
             problem, tie = _wrong_choice(where, number, (row, col), cell, top, g_goal, goal, open_keys, closed,
-                                         knowledge, tie_break, describe, evidence, learned)
+                                         knowledge, tie_break, describe, evidence, learned, truly_blocked)
             if problem:
                 verdict.problem = problem
                 return verdict
             evidence.other_order += 1
             verdict.first_tie = verdict.first_tie or tie
         key = open_keys[cell]
+        if truly_blocked is not None and truly_blocked(cell):
+            evidence.blocked_in_truth_expanded += 1
         if len(g_values_of_f[key[0]]) > 1:  # entries of this f with another g wait in OPEN: the tie rule decided
             evidence.g_ties_kept += 1
         # Expand: ComputePath lines 3-13.
@@ -205,7 +215,7 @@ LEARNED_H_HINT = ("one of these h-values is learned: after a search, h(s) = g(go
 
 
 def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, closed, knowledge, tie_break,
-                  describe, evidence, learned) -> tuple[str | None, str | None]:
+                  describe, evidence, learned, truly_blocked=None) -> tuple[str | None, str | None]:
     """The student expanded something other than the SPEC's next entry of OPEN: which rule does it break?
 
     Returns (problem, None), or (None, tie note) when the choice is legal: an entry equal in f and g
@@ -232,12 +242,21 @@ def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, cl
     chose = f"{here}: expected {describe(top[1], True)} (or any entry equal to it in f and g); you expanded " \
             f"{describe(cell, True)}"
     learned_key = learned(cell) or learned(top[1])
+    if ((mine[0], mine[1]) != (best[0], best[1]) and not learned_key and truly_blocked is not None
+            and truly_blocked(top[1]) and not evidence.blocked_in_truth_expanded):
+        # Evidence of planning on the true grid: the entry the run passed over is blocked in truth, the agent
+        # has not been next to it, so it does not know that, and the run never expanded such a cell.
+        return (f"{chose} — {show(divmod(top[1], knowledge.width))} is blocked, but the agent does not know it yet: "
+                f"a search plans on what the agent knows, every cell not known to be blocked presumed unblocked "
+                f"(SPEC §4)"), None
     if mine[0] > best[0]:
         return f"{chose} — {RULE_F}" + (f"; {LEARNED_H_HINT}" if learned_key else ""), None
     if mine[1] != best[1]:
+        if learned_key:  # the tie rule is not the likely culprit: name the learned-h rule, not the tie rule
+            larger = "larger" if tie_break == "larger_g" else "smaller"
+            return (f"{chose} — with equal f the entry of {larger} g goes first, so one of these keys is wrong: "
+                    f"{LEARNED_H_HINT}"), None
         problem = f"{chose} — {RULE_TIES[tie_break]}"
-        if learned_key:
-            problem += f"; {LEARNED_H_HINT}"
         if evidence.g_ties_kept:
             problem += (f". Your run broke {evidence.g_ties_kept} earlier ties in f this way, so its tie rule looks "
                         "right and one of these two keys is probably wrong: is every g and h right when the entry is "
@@ -438,7 +457,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         f"{show(agent)}: a {'forward' if forward else 'backward'} search runs from "
                         f"{show(want_start)} to {show(want_goal)}"), note
             if k >= first_different:  # earlier searches hash like the reference's: nothing to replay
-                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, evidence)
+                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, evidence, grid.blocked)
                 if problem:
                     return problem, note
                 note = note or tie
@@ -488,11 +507,14 @@ def _agent_of(record: SearchRecord, forward: bool) -> Cell:
 
 
 def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_break: str, agent: Cell,
-               target: Cell, evidence: TieEvidence) -> tuple[str | None, str | None]:
-    """Expansions, stop rule and path of one search."""
+               target: Cell, evidence: TieEvidence, truth=None) -> tuple[str | None, str | None]:
+    """Expansions, stop rule and path of one search (``truth``: the true grid's blocked array, for messages)."""
     h = heuristic_for(trace, context.index, context)
+    flat = truth.ravel() if truth is not None else None
     verdict = check_search(record, context.knowledge, h, tie_break, where, evidence,
-                           backward=trace.algorithm == "backward")
+                           backward=trace.algorithm == "backward",
+                           truly_blocked=None if flat is None else lambda index: bool(flat[index]),
+                           learned_h=context.learned_h if trace.algorithm == "adaptive" else None)
     if verdict.problem:
         return verdict.problem, None
     path = [as_cell(c) for c in record.path]
@@ -559,9 +581,10 @@ def _compare_walk(name: str, searches_done: int, trajectory: list[Cell], spec: l
     if ahead and extra == ahead[0]:
         return (f"{name}: {after} the agent walked on along the path to {show(extra)}; it should have stopped at "
                 f"{show(spec[-1])}, where a cell on the rest of the path was known to be blocked — {RULE_WALK}")
-    return (f"{name}: {after} the agent stood at {show(spec[-1])} and then made {len(mine) - len(spec)} more moves "
-            f"(first to {show(extra)}) that no recorded search explains: is every search recorded in the trace's "
-            "searches, the last one too?")
+    since = f"search {searches_done} (the last search recorded)" if searches_done else "the start, with no search recorded"
+    return (f"{name}: after {since} the agent stood at {show(spec[-1])} and then made {len(mine) - len(spec)} more "
+            f"moves (first to {show(extra)}) that no recorded search explains: is every search recorded in the trace's "
+            "searches, the last search too?")
 
 
 def _ahead_on(path: list[Cell], here: Cell) -> list[Cell]:
