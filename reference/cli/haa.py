@@ -168,7 +168,7 @@ def query_command(args: argparse.Namespace) -> int:
     from reference.solutions.haa import Abstraction
 
     if _engine() == "compiled":  # the compiled twin: the same answers (tested), one compiled call a query
-        from reference.solutions.compiled.haa_query import haa_star
+        from reference.solutions.compiled.haa.query import haa_star
     else:
         from reference.solutions.haa import haa_star
 

@@ -8,7 +8,7 @@ The Warcraft III maps (512 × 512, real trees and water) add build time and memo
 
 Engines: the abstractions are built with the compiled in-cluster distances (the same graph as the
 readable builder, a tested property). Both planners run compiled on every problem
-(:mod:`reference.solutions.compiled.haa_query`: the same paths and expansions as the readable
+(:mod:`reference.solutions.compiled.haa.query`: the same paths and expansions as the readable
 queries, a tested property), and that is the time the speed verdict uses (``compiled_seconds``);
 both also run readable on every ``timing_every``-th problem (``seconds``), the Python-time ratio
 kept beside it.
@@ -34,8 +34,8 @@ import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.report import Finding, findings_markdown, to_csv, to_markdown
-from reference.solutions.compiled import haa_query as compiled_query
-from reference.solutions.compiled.haa import distances_compiled
+from reference.solutions.compiled.haa import query as compiled_query
+from reference.solutions.compiled.haa.abstraction import distances_compiled
 from reference.solutions.haa import build_abstraction, haa_star
 from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of, mask_name
 from reference.solutions.haa.query import annotated_astar
@@ -267,7 +267,7 @@ def run_comparison(maps: int | None = None, problems: int = DEFAULT_PROBLEMS, se
     See Also
     --------
     reference.solutions.haa.query.haa_star, reference.solutions.haa.query.annotated_astar : the readable queries.
-    reference.solutions.compiled.haa_query.haa_star, reference.solutions.compiled.haa_query.annotated_astar :
+    reference.solutions.compiled.haa.query.haa_star, reference.solutions.compiled.haa.query.annotated_astar :
         their twins, which the timing uses.
     """
     from reference.experiments.parallel import map_with_progress

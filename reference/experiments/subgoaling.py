@@ -217,7 +217,7 @@ def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "py
 
 def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database, engine: str = "python"):
     """One run of kNN LRTA* or D LRTA* with its ``database``, online part by ``engine`` (the same run either way)."""
-    from reference.solutions.compiled import subgoaling_rivals as twins
+    from reference.solutions.compiled.subgoaling import pursuit as twins
     from reference.solutions.subgoaling import d_lrta, knn_lrta
 
     if algorithm.startswith("knn_lrta_"):

@@ -359,7 +359,7 @@ def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, cont
 
     See Also
     --------
-    reference.solutions.compiled.dynamic.general_lrta_compiled : the twin with the compiled lookahead
+    reference.solutions.compiled.dynamic.lrta.general_lrta_compiled : the twin with the compiled lookahead
         (the same run; ``run_fixed`` and ``run_database`` compile the controller too).
     reference.solutions.dynamic.koenig_lrta.koenig_lrta : Koenig's LRTA*, a Figure 8 baseline.
 

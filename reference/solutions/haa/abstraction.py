@@ -266,7 +266,7 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
 
     ``quality`` is ``"high"`` (strong dominance) or ``"low"`` (weak dominance); intra-edges are
     computed for agent sizes ``1 .. max_size``. ``engine="compiled"`` computes step 2 with
-    :func:`reference.solutions.compiled.haa.cluster_intra_edges_compiled` (the same edges, tested).
+    :func:`reference.solutions.compiled.haa.abstraction.cluster_intra_edges_compiled` (the same edges, tested).
 
     Parameters
     ----------
@@ -294,7 +294,7 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
     See Also
     --------
     reference.solutions.haa.query.haa_star : the query on the graph.
-    reference.solutions.compiled.haa.cluster_intra_edges_compiled : the compiled twin of step 2.
+    reference.solutions.compiled.haa.abstraction.cluster_intra_edges_compiled : the compiled twin of step 2.
 
     Examples
     --------
@@ -318,7 +318,7 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
     node_of_cell: dict[Cell, int] = {}
     _add_transitions(graph, node_of_cell)
     if engine == "compiled":
-        from reference.solutions.compiled.haa import cluster_intra_edges_compiled as intra_edges
+        from reference.solutions.compiled.haa.abstraction import cluster_intra_edges_compiled as intra_edges
     elif engine == "readable":
         intra_edges = cluster_intra_edges
     else:

@@ -94,7 +94,7 @@ def build_d_lrta_database(grid: Gridworld, level: int = 3, engine: str = "python
     regions = range(database.regions)
     representative = [hierarchy.representative(level, region) for region in regions]
     if engine == "compiled":
-        from reference.solutions.compiled.subgoaling_rivals import region_entries
+        from reference.solutions.compiled.subgoaling.pursuit import region_entries
 
         region_of = np.full(grid.size, -1, np.int64)
         for cell in neighbours.table:

@@ -120,7 +120,7 @@ def build_knn_database(grid: Gridworld, records: int = 1000, seed: int = 0, conn
     """
     search, compress = astar, compress_path
     if engine == "compiled":
-        from reference.solutions.compiled.subgoaling_rivals import compress_path_compiled as compress
+        from reference.solutions.compiled.subgoaling.pursuit import compress_path_compiled as compress
         from reference.solutions.compiled.shortest_paths import astar as search
     elif engine != "python":
         raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from reference.solutions.compiled import haa_query as compiled
+from reference.solutions.compiled.haa import query as compiled
 from reference.solutions.haa import build_abstraction, query as readable
 from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of
 from reference.solutions.haa.multiterrain import with_terrain

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from reference.solutions.compiled.haa import pair_costs_compiled
+from reference.solutions.compiled.haa.abstraction import pair_costs_compiled
 from reference.solutions.haa import annotated_astar, build_abstraction, haa_star, true_clearance
 from reference.solutions.haa.abstraction import pair_costs_readable
 from reference.solutions.haa.capabilities import capability_of
@@ -104,7 +104,7 @@ def test_compiled_builder_gives_the_readable_graph(terrain, cluster_size):
 
 
 def test_compiled_distances_are_the_worlds_dijkstra():
-    from reference.solutions.compiled.haa import distances_compiled
+    from reference.solutions.compiled.haa.abstraction import distances_compiled
     from reference.solutions.shortest_paths import dijkstra
 
     rng = np.random.default_rng(3)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference.experiments import subgoaling as experiment
-from reference.solutions.compiled.subgoaling_rivals import compress_path_compiled, hill_climb_reaches
+from reference.solutions.compiled.subgoaling.pursuit import compress_path_compiled, hill_climb_reaches
 from reference.solutions.shortest_paths import astar
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
 from reference.solutions.subgoaling.knn_lrta import build_knn_database, compress_path, knn_lrta_star

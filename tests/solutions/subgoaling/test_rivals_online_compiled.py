@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.solutions.compiled import subgoaling_rivals as twin
+from reference.solutions.compiled.subgoaling import pursuit as twin
 from reference.solutions.subgoaling import d_lrta, knn_lrta
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database, d_lrta_star
 from reference.solutions.subgoaling.knn_lrta import (

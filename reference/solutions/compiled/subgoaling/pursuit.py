@@ -55,8 +55,8 @@ from reference.solutions.subgoaling.pursuit import CLIMB_LIMIT
 from reference.world.grid import MOVES, SQRT2, Cell, Gridworld
 from reference.world.trace import Trace
 
-from . import subgoaling as lookahead
-from .shortest_paths import move_rule
+from reference.solutions.compiled import subgoaling as lookahead
+from ..shortest_paths import move_rule
 
 #: The move tables of each connectivity as arrays Numba can index, in successor order.
 MOVE_TABLES = {c: (np.array([m[0] for m in moves], np.int64), np.array([m[1] for m in moves], np.int64))
@@ -184,7 +184,7 @@ def region_entries(blocked: np.ndarray, region_of: np.ndarray, representatives: 
     ``a`` the cell where the first optimal path from ``a``'s representative leaves ``a`` (None:
     ``a == b`` or unreachable). Also the states Dijkstra expanded (every reachable one).
     ``region_of``: each cell's region (-1 blocked), flat."""
-    from .haa import distances_compiled
+    from ..haa.abstraction import distances_compiled
 
     blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
     width = blocked.shape[1]

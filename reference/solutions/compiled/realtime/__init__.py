@@ -61,11 +61,11 @@ from reference.world.grid import Cell, Gridworld
 from reference.world.sensing import Knowledge
 from reference.world.trace import TIE_BREAKS, SearchRecord, Trace
 
-from ..realtime.heuristics import check_heuristic
-from ..registry import Registry, bind
-from .heap import (pack_key, heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_pop, heap_push,
+from ...realtime.heuristics import check_heuristic
+from ...registry import Registry, bind
+from ..heap import (pack_key, heap_clear, heap_contains, heap_len, heap_new, heap_peek, heap_pop, heap_push,
                    heap_update, triple_heap_remove, triple_heap_sift_down, triple_heap_sift_up)
-from .heap import heap_remove, heap_renumber_stamps
+from ..heap import heap_remove, heap_renumber_stamps
 
 #: The twin's infinity: above the readable planners' INFINITY (2**31 - 1) and every finite g, so
 #: their comparisons come out alike (tests/world/test_grid_infinity.py).

@@ -39,7 +39,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS
-from reference.solutions.compiled.haa import distances_compiled
+from reference.solutions.compiled.haa.abstraction import distances_compiled
 from reference.solutions.dynamic.lrta import Agent, Controller, Run
 from reference.solutions.dynamic.pattern_database import GOAL_RULES
 from reference.world.grid import SQRT2, Cell
@@ -487,7 +487,7 @@ def build_pattern_database_compiled(blocked_or_neighbours, level: int, cap: int,
     ``goal_regions``, only those columns.
 
     The clique abstraction stays the readable one (seconds); one compiled Dijkstra per goal region
-    (:func:`~reference.solutions.compiled.haa.distances_compiled`) and one compiled call for all
+    (:func:`~reference.solutions.compiled.haa.abstraction.distances_compiled`) and one compiled call for all
     start regions toward it.
     """
     from reference.solutions.dynamic.abstraction import clique_hierarchy

@@ -1,0 +1,1 @@
+"""Compiled twins of ``reference/solutions/dynamic/``: general LRTA* and its controllers (``lrta``)."""
