@@ -34,17 +34,14 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
+from .similarity_results import CodeDocument, PairResult, SimilarityReport
 from .submission import (MAX_BYTES, MAX_FILES, SubmissionError, Unreadable, list_folder, load_submission,
                          notebook_statements, read_regular)
-
-if TYPE_CHECKING:
-    from copydetect import CodeFingerprint   # copydetect ships no types: mypy reads it as Any
 
 #: copydetect's defaults: a match must span 25 characters of token text ("noise threshold"), and one
 #: of at least 30 is always found ("guarantee threshold": the winnowing window is 30 - 25 + 1 = 6).
@@ -69,25 +66,6 @@ def require_copydetect():
 
 
 # -- what is compared --------------------------------------------------------------------------------
-
-@dataclass
-class CodeDocument:
-    """One submission's (or corpus entry's) code as one text, and its fingerprints.
-
-    ``text`` holds every source under a header comment line; ``sources`` the names and first lines.
-    ``fingerprint`` is copydetect's; ``hashes`` (sorted, unique), ``occurrences`` and ``positions``
-    hold the same fingerprints as NumPy arrays for :func:`shares` (every place each hash occurs).
-    """
-
-    name: str
-    origin: str                                    # "class" or "corpus"
-    text: str
-    sources: list[tuple[str, int]] = field(default_factory=list)   # (source name, its first line in text)
-    fingerprint: CodeFingerprint = None                           # set by code_document
-    hashes: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
-    occurrences: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
-    positions: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
-
 
 def joined_code(sources: dict[str, str]) -> tuple[str, list[tuple[str, int]]]:
     """The sources as one text, each under a header comment (comments never count in a comparison).
@@ -222,29 +200,6 @@ def boilerplate_sources(extra: Sequence[Path] = ()) -> dict[str, str]:
 
 # -- comparing ---------------------------------------------------------------------------------------
 
-@dataclass(slots=True)
-class PairResult:
-    """Two documents compared: the share of each one's code found in the other, and where.
-
-    ``regions_a`` / ``regions_b``: character ranges ``(start, end, label)`` in each text; ranges with the
-    same label hold the same fingerprints (the matching stretch on the other side).
-    """
-
-    a: str
-    b: str
-    kind: str                       # "class" (two submissions) or "corpus" (a submission and a corpus entry)
-    share_a: float
-    share_b: float
-    matched_tokens: int
-    regions_a: list[tuple[int, int, int]] = field(default_factory=list)
-    regions_b: list[tuple[int, int, int]] = field(default_factory=list)
-
-    @property
-    def similarity(self) -> float:
-        """The smaller share: how much of each side the two have in common (the ranking's key)."""
-        return min(self.share_a, self.share_b)
-
-
 def shares(first: CodeDocument, second: CodeDocument) -> tuple[int, float, float]:
     """``(matched tokens of first, share of first, share of second)``: copydetect's ``compare_files``
     numbers, computed with a few whole-array NumPy operations.
@@ -316,18 +271,6 @@ def _labelled_regions(first, second, slices) -> tuple[list, list]:
     regions_a = [(int(raw_a[0][i]), int(raw_a[1][i]), labels_a[i]) for i in range(raw_a.shape[1])]
     regions_b = [(int(raw_b[0][i]), int(raw_b[1][i]), labels_b[i]) for i in range(raw_b.shape[1])]
     return regions_a, regions_b
-
-
-@dataclass
-class SimilarityReport:
-    """Every pair, most similar first, and what was left out."""
-
-    pairs: list[PairResult]
-    documents: dict[str, CodeDocument]
-    skipped: list[str]                      # "name: why" for entries with no code to compare
-    boilerplate: list[str]                  # the names of the handed-out sources removed
-    seconds: float = 0.0                    # the comparisons' time (not the fingerprinting)
-    settings: dict = field(default_factory=dict)
 
 
 def _documents(entries: Iterable[Path], origin: str, boilerplate: np.ndarray, skipped: list[str],

@@ -205,14 +205,20 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
 
 def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "python"):
     """The preprocessing of ``algorithm`` (``knn_lrta_RECORDS`` or ``d_lrta_LEVEL``) on ``grid``, its
-    searches run by ``engine`` (the same database either way)."""
-    from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
-    from reference.solutions.subgoaling.knn_lrta import build_knn_database
+    searches run by ``engine`` (``"python"`` or ``"compiled"``: the same database either way)."""
+    from reference.solutions.subgoaling import d_lrta, knn_lrta
 
+    if engine not in ("python", "compiled"):
+        raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
+    if engine == "compiled":
+        from reference.solutions.compiled.subgoaling import pursuit as twins
+        build_knn, build_d = twins.build_knn_database, twins.build_d_lrta_database
+    else:
+        build_knn, build_d = knn_lrta.build_knn_database, d_lrta.build_d_lrta_database
     number = int(algorithm.rsplit("_", 1)[1])
     if algorithm.startswith("knn_lrta_"):
-        return build_knn_database(grid, records=number, seed=seed, engine=engine)
-    return build_d_lrta_database(grid, level=number, engine=engine)
+        return build_knn(grid, records=number, seed=seed)
+    return build_d(grid, level=number)
 
 
 def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, database, engine: str = "python"):

@@ -27,7 +27,7 @@ from reference.solutions.best_first import best_first_search
 from reference.solutions.shortest_paths import PathResult, astar, dijkstra
 from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost
 
-from .abstraction import Abstraction, Edge
+from .graph import Abstraction, Edge
 from .capabilities import mask_of
 from .clearance import true_clearance
 

@@ -45,7 +45,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from reference.solutions.dynamic.abstraction import Hierarchy, clique_hierarchy
 from reference.solutions.dynamic.lrta import Neighbours
@@ -76,35 +75,21 @@ class DLrtaDatabase:
         return self.hierarchy.region(cell, self.level)
 
 
-def build_d_lrta_database(grid: Gridworld, level: int = 3, engine: str = "python") -> DLrtaDatabase:
+def build_d_lrta_database(grid: Gridworld, level: int = 3) -> DLrtaDatabase:
     """The D LRTA* database of ``grid`` (eight-connected) at abstraction ``level`` (>= 1).
 
-    ``engine="compiled"`` runs each region's Dijkstra and the walks along optimal paths compiled
-    (:func:`reference.solutions.compiled.subgoaling_rivals.region_entries`): the same database (tests compare
-    them); the abstraction stays this code.
+    The compiled twin :func:`reference.solutions.compiled.subgoaling.pursuit.build_d_lrta_database`
+    runs each region's Dijkstra and the walks along optimal paths compiled: the same database (tests
+    compare them); the abstraction stays this code.
     """
     if level < 1:
         raise ValueError(f"the abstraction level must be at least 1, got {level}")
-    if engine not in ("python", "compiled"):
-        raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
     began = time.process_time()
     neighbours = Neighbours(grid.blocked)
     hierarchy = clique_hierarchy(neighbours, level)
     database = DLrtaDatabase(hierarchy, level)
     regions = range(database.regions)
     representative = [hierarchy.representative(level, region) for region in regions]
-    if engine == "compiled":
-        from reference.solutions.compiled.subgoaling.pursuit import region_entries
-
-        region_of = np.full(grid.size, -1, np.int64)
-        for cell in neighbours.table:
-            region_of[cell[0] * grid.width + cell[1]] = database.region(cell)
-        for b in regions:
-            entries, expanded = region_entries(grid.blocked, region_of, representative, b)
-            database.expansions += expanded
-            database.subgoal.update(((a, b), cell) for a, cell in enumerate(entries) if cell is not None)
-        database.seconds = time.process_time() - began
-        return database
     for b in regions:
         distances = dijkstra(grid, representative[b], connectivity=8)
         database.expansions += len(distances.expanded)

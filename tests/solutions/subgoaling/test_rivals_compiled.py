@@ -1,6 +1,6 @@
-"""kNN LRTA*'s and D LRTA*'s preprocessing under ``engine="compiled"`` against the readable code (SPEC §16).
+"""kNN LRTA*'s and D LRTA*'s preprocessing, compiled (the twins' builders), against the readable code (SPEC §16).
 
-Referee: the readable databases (``engine="python"``: the readable A*, Dijkstra and hill-climbing
+Referee: the readable databases (the readable A*, Dijkstra and hill-climbing
 checks of ``knn_lrta.py``, ``d_lrta.py`` and ``pursuit.py``, dictionaries and tuples). The compiled
 ones must be the same records, the same subgoals stored in the same order, and the same expansion
 counts, on random maps (Hypothesis, both connectivities for kNN) and on a Baldur's Gate map.
@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference.experiments import subgoaling as experiment
+from reference.solutions.compiled.subgoaling import pursuit as twin
 from reference.solutions.compiled.subgoaling.pursuit import compress_path_compiled, hill_climb_reaches
 from reference.solutions.shortest_paths import astar
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
@@ -29,9 +30,9 @@ def same_knn(grid, records, seed, connectivity):
         slow = build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     except ValueError:   # no two connected free cells: the compiled engine must refuse too
         with pytest.raises(ValueError):
-            build_knn_database(grid, records=records, seed=seed, connectivity=connectivity, engine="compiled")
+            twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
         return None
-    fast = build_knn_database(grid, records=records, seed=seed, connectivity=connectivity, engine="compiled")
+    fast = twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     assert fast.records == slow.records
     assert (fast.expansions, fast.subgoal_count, fast.connectivity) == (slow.expansions, slow.subgoal_count,
                                                                         slow.connectivity)
@@ -40,7 +41,7 @@ def same_knn(grid, records, seed, connectivity):
 
 def same_d_lrta(grid, level):
     slow = build_d_lrta_database(grid, level=level)
-    fast = build_d_lrta_database(grid, level=level, engine="compiled")
+    fast = twin.build_d_lrta_database(grid, level=level)
     assert list(fast.subgoal.items()) == list(slow.subgoal.items())   # the same pairs, in the same order
     assert (fast.expansions, fast.regions) == (slow.expansions, slow.regions)
     return slow
@@ -88,9 +89,7 @@ def test_databases_agree_on_a_baldurs_gate_map(shared_dir):
 def test_an_unknown_engine_is_refused():
     grid = Gridworld.from_strings(["....", "...."])
     with pytest.raises(ValueError, match="engine"):
-        build_knn_database(grid, records=1, engine="numba")
-    with pytest.raises(ValueError, match="engine"):
-        build_d_lrta_database(grid, level=1, engine="numba")
+        experiment.build_database("knn_lrta_1", grid, seed=0, engine="numba")
 
 
 @pytest.mark.parametrize("algorithm", ["knn_lrta_6", "d_lrta_1"])

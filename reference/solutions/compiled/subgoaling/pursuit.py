@@ -7,8 +7,9 @@
 world's move table and :func:`.shortest_paths.move_rule`), the same strict ``<`` among successors
 (the first in successor order wins a tie), and the same doubles (``a + b * SQRT2`` from the exact
 pairs, as :func:`~reference.world.grid.cost_value` computes them), so every choice is the readable
-code's. They serve ``build_knn_database(..., engine="compiled")``; :func:`region_entries` serves
-``build_d_lrta_database(..., engine="compiled")``.
+code's. They serve :func:`build_knn_database`; :func:`region_entries` serves
+:func:`build_d_lrta_database`: the twins of the readable builders of those names (the engine switch
+lives here, on the twins' side: the readable builders never import compiled code).
 
 **Online.** :func:`knn_lrta_star` and :func:`d_lrta_star` take the readable functions' arguments
 and walk the same trajectories. Both readable agents pursue a list of goals in turn, switching on
@@ -48,6 +49,9 @@ import numpy as np
 from numba import njit
 
 from reference.solutions.shortest_paths import blocked_array
+from reference.solutions.dynamic.abstraction import clique_hierarchy
+from reference.solutions.dynamic.lrta import Neighbours
+from reference.solutions.subgoaling import knn_lrta
 from reference.solutions.subgoaling.d_lrta import DLrtaDatabase, SubgoalLookup
 from reference.solutions.subgoaling.knn_lrta import DEFAULT_K, KnnDatabase, KnnRecord
 from reference.solutions.subgoaling.lrta import check_ends
@@ -56,7 +60,8 @@ from reference.world.grid import MOVES, SQRT2, Cell, Gridworld
 from reference.world.trace import Trace
 
 from reference.solutions.compiled import subgoaling as lookahead
-from ..shortest_paths import move_rule
+from ..haa.abstraction import distances_compiled
+from ..shortest_paths import astar as compiled_astar, move_rule
 
 #: The move tables of each connectivity as arrays Numba can index, in successor order.
 MOVE_TABLES = {c: (np.array([m[0] for m in moves], np.int64), np.array([m[1] for m in moves], np.int64))
@@ -184,8 +189,6 @@ def region_entries(blocked: np.ndarray, region_of: np.ndarray, representatives: 
     ``a`` the cell where the first optimal path from ``a``'s representative leaves ``a`` (None:
     ``a == b`` or unreachable). Also the states Dijkstra expanded (every reachable one).
     ``region_of``: each cell's region (-1 blocked), flat."""
-    from ..haa.abstraction import distances_compiled
-
     blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
     width = blocked.shape[1]
     straight, diagonal = distances_compiled(blocked, representatives[b])
@@ -193,6 +196,36 @@ def region_entries(blocked: np.ndarray, region_of: np.ndarray, representatives: 
     rows, cols = MOVE_TABLES[8]
     out = _entries(blocked, region_of, indices, b, straight.ravel(), diagonal.ravel(), rows, cols)
     return [None if i < 0 else divmod(int(i), width) for i in out.tolist()], int((straight >= 0).sum())
+
+
+def build_knn_database(grid: Gridworld, records: int = 1000, seed: int = 0, connectivity: int = 8,
+                       limit: int = CLIMB_LIMIT) -> KnnDatabase:
+    """Twin of :func:`reference.solutions.subgoaling.knn_lrta.build_knn_database`: the readable
+    builder with the compiled A* and :func:`compress_path_compiled`; the same records."""
+    return knn_lrta.build_knn_database(grid, records, seed, connectivity, limit, search=compiled_astar,
+                                       compress=compress_path_compiled)
+
+
+def build_d_lrta_database(grid: Gridworld, level: int = 3) -> DLrtaDatabase:
+    """Twin of :func:`reference.solutions.subgoaling.d_lrta.build_d_lrta_database`: the same
+    abstraction (the readable one), each region's Dijkstra and walks compiled (:func:`region_entries`);
+    the same database."""
+    if level < 1:
+        raise ValueError(f"the abstraction level must be at least 1, got {level}")
+    began = time.process_time()
+    neighbours = Neighbours(grid.blocked)
+    database = DLrtaDatabase(clique_hierarchy(neighbours, level), level)
+    regions = range(database.regions)
+    representative = [database.hierarchy.representative(level, region) for region in regions]
+    region_of = np.full(grid.size, -1, np.int64)
+    for cell in neighbours.table:
+        region_of[cell[0] * grid.width + cell[1]] = database.region(cell)
+    for b in regions:
+        entries, expanded = region_entries(grid.blocked, region_of, representative, b)
+        database.expansions += expanded
+        database.subgoal.update(((a, b), cell) for a, cell in enumerate(entries) if cell is not None)
+    database.seconds = time.process_time() - began
+    return database
 
 
 # --- the online part -------------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""What ``ftr similarity`` computes, as data: a document's code and fingerprints, a compared pair, the report.
+
+Its own module because both the comparison (:mod:`.similarity`) and the HTML page
+(:mod:`.similarity_page`) need these types, and the comparison writes the page: with the types here
+the imports point one way (similarity_results <- similarity_page <- similarity).
+
+>>> PairResult("a", "b", "class", share_a=0.5, share_b=0.25, matched_tokens=10).similarity
+0.25
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from copydetect import CodeFingerprint   # copydetect ships no types: mypy reads it as Any
+
+
+@dataclass
+class CodeDocument:
+    """One submission's (or corpus entry's) code as one text, and its fingerprints.
+
+    ``text`` holds every source under a header comment line; ``sources`` the names and first lines.
+    ``fingerprint`` is copydetect's; ``hashes`` (sorted, unique), ``occurrences`` and ``positions``
+    hold the same fingerprints as NumPy arrays for :func:`shares` (every place each hash occurs).
+    """
+
+    name: str
+    origin: str                                    # "class" or "corpus"
+    text: str
+    sources: list[tuple[str, int]] = field(default_factory=list)   # (source name, its first line in text)
+    fingerprint: CodeFingerprint = None                           # set by code_document
+    hashes: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
+    occurrences: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
+    positions: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
+
+
+@dataclass(slots=True)
+class PairResult:
+    """Two documents compared: the share of each one's code found in the other, and where.
+
+    ``regions_a`` / ``regions_b``: character ranges ``(start, end, label)`` in each text; ranges with the
+    same label hold the same fingerprints (the matching stretch on the other side).
+    """
+
+    a: str
+    b: str
+    kind: str                       # "class" (two submissions) or "corpus" (a submission and a corpus entry)
+    share_a: float
+    share_b: float
+    matched_tokens: int
+    regions_a: list[tuple[int, int, int]] = field(default_factory=list)
+    regions_b: list[tuple[int, int, int]] = field(default_factory=list)
+
+    @property
+    def similarity(self) -> float:
+        """The smaller share: how much of each side the two have in common (the ranking's key)."""
+        return min(self.share_a, self.share_b)
+
+
+@dataclass
+class SimilarityReport:
+    """Every pair, most similar first, and what was left out."""
+
+    pairs: list[PairResult]
+    documents: dict[str, CodeDocument]
+    skipped: list[str]                      # "name: why" for entries with no code to compare
+    boilerplate: list[str]                  # the names of the handed-out sources removed
+    seconds: float = 0.0                    # the comparisons' time (not the fingerprinting)
+    settings: dict = field(default_factory=dict)
