@@ -105,7 +105,7 @@ class Engine:
         self.neighbours = Neighbours(blocked)
         self.blocked = self.neighbours.blocked
         if kind == "compiled":
-            from reference.solutions.compiled.dynamic import lrta as compiled
+            from reference.solutions.compiled import dynamic as compiled
 
             self.compiled = compiled
             self.lookahead = compiled.Lookahead(self.blocked)

@@ -135,7 +135,7 @@ def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Se
     See Also
     --------
     train_depth_tree : fits the decision tree on these samples.
-    reference.solutions.compiled.dynamic.lrta.collect_samples_compiled : the compiled twin (the same samples).
+    reference.solutions.compiled.dynamic.tree.collect_samples_compiled : the compiled twin (the same samples).
 
     Examples
     --------

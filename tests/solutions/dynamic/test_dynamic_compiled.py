@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.solutions.compiled.dynamic import lrta as compiled
+from reference.solutions.compiled import dynamic as compiled
 from reference.solutions.dynamic.lrta import Neighbours, fixed_depth, general_lrta
 from reference.solutions.dynamic.pattern_database import build_pattern_database
 from reference.solutions.dynamic.tree import collect_samples, features, oracle

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from reference.experiments.dynamic import database_row, write_csv, read_csv
-from reference.solutions.compiled.dynamic.lrta import build_pattern_database_compiled
+from reference.solutions.compiled.dynamic import build_pattern_database_compiled
 from reference.solutions.dynamic.lrta import Neighbours, general_lrta
 from reference.solutions.dynamic.pattern_database import build_pattern_database
 

@@ -59,7 +59,7 @@ from reference.solutions.subgoaling.pursuit import CLIMB_LIMIT
 from reference.world.grid import MOVES, SQRT2, Cell, Gridworld
 from reference.world.trace import Trace
 
-from reference.solutions.compiled import subgoaling as lookahead
+from reference.solutions.compiled.subgoaling import lrta as lookahead
 from ..haa.abstraction import distances_compiled
 from ..shortest_paths import astar as compiled_astar, move_rule
 
