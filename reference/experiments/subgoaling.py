@@ -959,7 +959,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
                    "The paper quotes these algorithms' numbers from Bulitko and Björnsson (2009) on their four maps "
                    "(here: the four Baldur's Gate maps); the kit builds both (readable code: "
                    "`reference/solutions/subgoaling/knn_lrta.py`, `d_lrta.py`; their preprocessing's searches "
-                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling_rivals.py`: the same "
+                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling/pursuit.py`: the same "
                    "databases) and runs them on the same problems. "
                    "Intervals: 95% bootstrap over problems.", "", findings_markdown(compared),
                    f"## Preprocessing ({_preprocessing_words(rows)}, CPU seconds per map)", "",

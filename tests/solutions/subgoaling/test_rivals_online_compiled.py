@@ -1,4 +1,4 @@
-"""kNN LRTA*'s and D LRTA*'s online part, compiled (``compiled/subgoaling_rivals.py``), against the
+"""kNN LRTA*'s and D LRTA*'s online part, compiled (``compiled/subgoaling/pursuit.py``), against the
 readable code (SPEC §16).
 
 Referee: the readable agents (``knn_lrta.knn_lrta_star``, ``d_lrta.d_lrta_star``: the agent core,
