@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS
+from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS, move_rule
 from reference.world.grid import SQRT2, Cell, Cost, Gridworld, check_connectivity
 from reference.world.trace import SearchRecord, Trace
 
@@ -103,15 +103,13 @@ def lrta_arrays(blocked, start, goal, connectivity, move_rows, move_cols, sqrt2,
         best_diagonal_h = 0
         best_value = 0.0
         found = False
-        # The world's move rule (SPEC §12, grid.successors), written out as in compiled/shortest_paths.py
-        # (a shared @njit step function made that loop 30% slower).
+        # The world's move rule (SPEC §12), one function for every compiled search. Called here, this
+        # loop takes 1.06-1.10 times the written-out rule's time (bench/eight_step.py --search lrta,
+        # medians of two runs): the price of one rule, kept (docs/speed.md).
         for move in range(0, 8, step):
-            r, c = row + move_rows[move], col + move_cols[move]
-            if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
+            r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
+            if not allowed:
                 continue
-            diagonal = move_rows[move] != 0 and move_cols[move] != 0
-            if diagonal and (blocked[r, col] or blocked[row, c]):
-                continue  # no corner cutting
             t = r * width + c
             if h_stamp[slot, t] == counter:    # learned in this run: h(t, current)
                 h_s, h_d = h_straight[slot, t], h_diagonal[slot, t]
