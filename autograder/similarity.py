@@ -38,7 +38,6 @@ import math
 import os
 import re
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -46,6 +45,7 @@ import numpy as np
 
 from reference.world.fileio import spreadsheet_row
 
+from .similarity_results import Cluster, CodeDocument, Fingerprint, PairResult, SimilarityReport
 from .submission import (MAX_BYTES, MAX_FILES, SubmissionError, Unreadable, list_folder, load_submission,
                          notebook_statements, read_regular)
 
@@ -86,25 +86,6 @@ def require_copydetect():
 
 # -- what is compared --------------------------------------------------------------------------------
 
-@dataclass
-class CodeDocument:
-    """One submission's (or corpus entry's) code as one text, and its fingerprints.
-
-    ``text`` holds every source under a header comment line; ``sources`` the names and first lines.
-    ``fingerprint`` is copydetect's; ``hashes`` (sorted, unique), ``occurrences`` and ``positions``
-    hold the same fingerprints as NumPy arrays for :func:`shares` (every place each hash occurs).
-    """
-
-    name: str
-    origin: str                                    # "class" or "corpus"
-    text: str
-    sources: list[tuple[str, int]] = field(default_factory=list)   # (source name, its first line in text)
-    fingerprint: Fingerprint = None                               # type: ignore[assignment]  # set by code_document
-    hashes: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
-    occurrences: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
-    positions: np.ndarray = field(default_factory=lambda: np.array([], dtype=np.int64))
-
-
 def joined_code(sources: dict[str, str]) -> tuple[str, list[tuple[str, int]]]:
     """The sources as one text, each under a header comment (comments never count in a comparison).
 
@@ -118,27 +99,6 @@ def joined_code(sources: dict[str, str]) -> tuple[str, list[tuple[str, int]]]:
         lines.append(HEADER.format(name))
         lines.extend(source.rstrip("\n").splitlines())
     return "\n".join(lines) + "\n", starts
-
-
-@dataclass
-class Fingerprint:
-    """A text's winnowed fingerprints, in the shape copydetect's ``CodeFingerprint`` has (``compare_files``
-    and ``get_copied_slices`` read it), but with a hash that is the same in every process.
-
-    copydetect hashes each k-gram with Python's ``hash(str)``, which is salted per process
-    (``PYTHONHASHSEED``): winnowing keeps the least hash of each window, so another salt keeps other
-    fingerprints and two runs on the same class differed by about 0.01. :func:`kgram_hashes` is a
-    fixed function of the text instead.
-    """
-
-    filename: str
-    raw_code: str
-    filtered_code: str
-    offsets: np.ndarray
-    hashes: set
-    hash_idx: dict
-    k: int
-    token_coverage: int
 
 
 def kgram_hashes(text: str, k: int) -> np.ndarray:
@@ -360,32 +320,6 @@ def boilerplate_sources(extra: Sequence[Path] = ()) -> dict[str, str]:
 
 # -- comparing ---------------------------------------------------------------------------------------
 
-@dataclass(slots=True)
-class PairResult:
-    """Two documents compared: the share of each one's code found in the other, and where.
-
-    ``regions_a`` / ``regions_b``: character ranges ``(start, end, label)`` in each text; ranges with the
-    same label hold the same fingerprints (the matching stretch on the other side).
-    """
-
-    a: str
-    b: str
-    kind: str                       # "class" (two submissions) or "corpus" (a submission and a corpus entry)
-    share_a: float
-    share_b: float
-    matched_tokens: int
-    regions_a: list[tuple[int, int, int]] = field(default_factory=list)
-    regions_b: list[tuple[int, int, int]] = field(default_factory=list)
-
-    @property
-    def similarity(self) -> float:
-        """The ranking's key. Two submissions: the smaller share, how much of each side the two have in
-        common. A submission and a corpus entry: the submission's share (``a`` is the submission), the
-        part of the student's code found in the entry, however much else the entry holds (a published
-        repository's drivers, plots and tests must not dilute a copy of its search)."""
-        return self.share_a if self.kind == "corpus" else min(self.share_a, self.share_b)
-
-
 def shares(first: CodeDocument, second: CodeDocument) -> tuple[int, float, float]:
     """``(matched tokens of first, share of first, share of second)``: copydetect's ``compare_files``
     numbers, computed with a few whole-array NumPy operations.
@@ -471,17 +405,6 @@ def _labelled_regions(first, second, slices, deadline: float = float("inf")) -> 
     return regions_a, regions_b
 
 
-@dataclass
-class Cluster:
-    """Submissions joined by pairs at least ``threshold`` similar (to each other or to one corpus entry):
-    several students sharing one source. ``sources``: the corpus entries among them."""
-
-    students: list[str]
-    sources: list[str]
-    lowest: float                   # the least similar pair that joins it
-    highest: float
-
-
 def clusters(pairs: Sequence[PairResult], threshold: float = CLUSTER_SIMILARITY) -> list[Cluster]:
     """The connected groups of the graph whose edges are the pairs at least ``threshold`` similar, with
     two students or more; largest first. A corpus entry joins the students who copied it.
@@ -513,20 +436,6 @@ def clusters(pairs: Sequence[PairResult], threshold: float = CLUSTER_SIMILARITY)
         inside = [p.similarity for p in joining if p.a in members]
         found.append(Cluster(students, [m for m in members if m.startswith("corpus/")], min(inside), max(inside)))
     return sorted(found, key=lambda c: (-len(c.students), -c.highest, c.students))
-
-
-@dataclass
-class SimilarityReport:
-    """Every pair, most similar first, and what was left out."""
-
-    pairs: list[PairResult]
-    documents: dict[str, CodeDocument]
-    skipped: list[str]                      # "name: why" for entries with no code to compare
-    boilerplate: list[str]                  # the names of the handed-out sources removed
-    seconds: float = 0.0                    # the comparisons' time (not the fingerprinting)
-    settings: dict = field(default_factory=dict)
-    cuts: list[str] = field(default_factory=list)           # what the bounds cut, one line each
-    clusters: list[Cluster] = field(default_factory=list)
 
 
 def _documents(entries: Iterable[Path], origin: str, boilerplate: np.ndarray, skipped: list[str],

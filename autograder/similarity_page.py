@@ -13,7 +13,7 @@ import io
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .similarity import PairResult, SimilarityReport
+    from .similarity_results import PairResult, SimilarityReport
 
 MATCH_COLOURS = ("#ffe08a", "#a8e6a1", "#9fd3ff", "#ffb3c7", "#d7b8ff", "#ffc890", "#b5f0e6", "#e0e0a0")
 

@@ -2,7 +2,7 @@
 
     python bench/dstar_lite_keys.py --baseline /tmp/old-kit          # 8 mazes + 8 random grids, 301 x 301, 5 rounds
 
-Made to measure U's keys (``compiled/realtime.py``: ``(k1, k2, stamp)`` packed into one int64
+Made to measure U's keys (``compiled/realtime/``: ``(k1, k2, stamp)`` packed into one int64
 against the heap of three-part keys), but it times whatever the two checkouts' twins do. Each round
 starts one process per kit (this one first on odd rounds, the baseline first on even ones); a
 process warms the twin up, then runs D* Lite (strong h, counts only) on the comparison's first

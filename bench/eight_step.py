@@ -1,87 +1,92 @@
-"""Benchmark: the eight-connected move rule written out in the compiled A*, or called as one shared step.
+"""Benchmark: the eight-connected move rule called as one shared step, or written out in the loop.
 
-    python bench/eight_step.py                     # 300 lines of bg512/AR0011SR, 5 rounds
-    python bench/eight_step.py --lines 300 --rounds 7
+    python bench/eight_step.py                            # the three searches, 5 rounds each
+    python bench/eight_step.py --search tree --rounds 9   # one of astar, tree, lrta
 
-The compiled A* (:func:`~reference.solutions.compiled.shortest_paths.astar_arrays`) calls the world's
-move rule (SPEC §12: inside the grid, not blocked, no corner cutting) as one shared ``@njit``
-function, :func:`~reference.solutions.compiled.shortest_paths.move_rule`. This benchmark rebuilds
-it from its own source with the rule written out in the loop instead (as the other compiled
-searches still have it; ``tests/compiled/test_compiled_eight_step.py`` holds those copies equal to the
-rule), and with the rule inlined by Numba (``inline="always"``), and runs the three on the same scenario lines, interleaved round by round (CPU seconds, the best round of each),
-checking that they expand the same cells. Nothing else differs between the two.
+Every compiled search calls the world's move rule (SPEC §12: inside the grid, not blocked, no
+corner cutting) as one shared ``@njit`` function,
+:func:`~reference.solutions.compiled.shortest_paths.move_rule`. This benchmark rebuilds a search
+from its own source with the rule written out in its loop instead (as five loops had it before,
+with comments saying a shared function made them 30 % slower), and for the A* also with the rule
+inlined by Numba (``inline="always"``); it runs the variants on the same problems, interleaved
+round by round (the order turns each round), checks that they give the same results, and prints
+each one's median CPU seconds and its ratio to the written-out rule's median. The searches:
+
+* ``astar``: the compiled A* (``shortest_paths.astar_arrays``) on the longest lines of a bg512 map's
+  scenario file;
+* ``tree``: Algorithm 2's subgoal tree (``subgoaling/tree.tree_arrays``) toward goals spread over a
+  Baldur's Gate map;
+* ``lrta``: plain LRTA* and LRTA* with subgoaling (their one loop, ``subgoaling/lrta.lrta_arrays``) on
+  random problems of that map.
 """
 
 from __future__ import annotations
 
 import argparse
 import inspect
+import re
+import statistics
 import textwrap
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 from numba import njit
 
 from reference.solutions.compiled import shortest_paths as twin
-from reference.world.grid import SQRT2
-from reference.world.maps import read_scen, read_terrain
+from reference.solutions.compiled.subgoaling import lrta as lrta_twin
+from reference.solutions.compiled.subgoaling import tree as tree_twin
+from reference.world.grid import SQRT2, Gridworld
+from reference.world.maps import read_map, read_scen, read_terrain
 from reference.world.terrain import passable, scenario_capability
 
 MOVINGAI = Path(__file__).resolve().parents[2] / "shared" / "movingai"
+#: The call as every compiled loop holds it (any indentation), and the rule written out in its place.
+CALLED = re.compile(r"^(?P<indent> *)r, c, diagonal, allowed = move_rule\(blocked, height, width, row, col, "
+                    r"move_rows\[move\], move_cols\[move\]\)\n(?P=indent)if not allowed:\n(?P=indent)    continue\n",
+                    re.MULTILINE)
 WRITTEN_OUT = """\
-            r, c = row + move_rows[move], col + move_cols[move]
-            if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
-                continue
-            diagonal = move_rows[move] != 0 and move_cols[move] != 0
-            if diagonal and (blocked[r, col] or blocked[row, c]):
-                continue  # no corner cutting
-            t = r * width + c
-"""
-CALLED = """\
-            r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
-            if not allowed:
-                continue
-            t = r * width + c
+r, c = row + move_rows[move], col + move_cols[move]
+if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
+    continue
+diagonal = move_rows[move] != 0 and move_cols[move] != 0
+if diagonal and (blocked[r, col] or blocked[row, c]):
+    continue  # no corner cutting
 """
 #: The kit's move rule, inlined by Numba itself (into its intermediate code, before LLVM sees it).
 move_rule_inlined = njit(inline="always")(twin.move_rule.py_func)
 
 
-def variant(written_out: bool, rule=None):
-    """``astar_arrays`` rebuilt from its source: with the move rule written out, or calling ``rule``."""
-    source = textwrap.dedent(inspect.getsource(twin.astar_arrays.py_func))
-    assert source.count(CALLED) == 1, "astar_arrays no longer calls the move rule as expected"
-    source = source.replace("@njit(cache=True)\n", "")
+def variant(function, module, written_out: bool, rule=None):
+    """``function`` (a compiled search of ``module``) rebuilt from its source: with the move rule
+    written out, or calling ``rule`` (default: the kit's)."""
+    source = textwrap.dedent(inspect.getsource(function.py_func)).replace("@njit(cache=True)\n", "")
+    assert len(CALLED.findall(source)) == 1, f"{function.__name__} no longer calls the move rule as expected"
     if written_out:
-        source = source.replace(CALLED, WRITTEN_OUT)
-    namespace = {**vars(twin), "move_rule": rule or twin.move_rule}
-    exec(compile(source, "<astar_arrays variant>", "exec"), namespace)
-    return njit(namespace["astar_arrays"])
+        source = CALLED.sub(lambda m: textwrap.indent(WRITTEN_OUT, m.group("indent")), source)
+    namespace = {**vars(module), "move_rule": rule or twin.move_rule}
+    exec(compile(source, f"<{function.__name__} variant>", "exec"), namespace)
+    return njit(namespace[function.__name__])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--map", type=Path, default=MOVINGAI / "bg512" / "AR0011SR.map")
-    parser.add_argument("--lines", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
-    terrain = read_terrain(args.map)
-    scenarios = read_scen(args.map.with_name(args.map.name + ".scen"))[-args.lines:]  # the longest lines
+def astar_search(args) -> tuple[dict[str, Any], Callable]:
+    """The compiled A* on the longest ``--lines`` lines of a bg512 map's scenarios."""
+    path = MOVINGAI / "bg512" / "AR0011SR.map"
+    terrain = read_terrain(path)
     problems = []
-    for scenario in scenarios:
+    for scenario in read_scen(path.with_name(path.name + ".scen"))[-args.lines:]:
         blocked = np.ascontiguousarray(~passable(terrain, scenario_capability(terrain, scenario.start)))
         width = blocked.shape[1]
         problems.append((blocked, scenario.start[0] * width + scenario.start[1],
                          scenario.target[0] * width + scenario.target[1]))
-    engines = {"the kit's: one shared move_rule, a plain @njit call": twin.astar_arrays,
-               "the rule written out in the loop": variant(written_out=True),
-               "move_rule inlined by Numba (inline='always')": variant(written_out=False, rule=move_rule_inlined)}
     workspace = twin.Workspace(problems[0][0].size)
+    engines = {"one shared move_rule (the kit's)": twin.astar_arrays,
+               "written out": variant(twin.astar_arrays, twin, written_out=True),
+               "move_rule inlined by Numba": variant(twin.astar_arrays, twin, written_out=False, rule=move_rule_inlined)}
 
-    def run_all(function) -> tuple[float, list]:
+    def run_all(function) -> list:
         results = []
-        began = time.process_time()
         for blocked, start, goal in problems:
             workspace.counter += 1
             found, straight, diagonal, expansions = function(
@@ -89,25 +94,96 @@ def main() -> None:
                 workspace.search, workspace.g_straight, workspace.g_diagonal, workspace.tree, workspace.position,
                 workspace.heap, workspace.f, workspace.tie, workspace.stamp, workspace.expanded)
             results.append((found, straight, diagonal, workspace.expanded[:expansions].tobytes()))
-        return time.process_time() - began, results
+        return results
 
-    seconds: dict[str, list[float]] = {name: [] for name in engines}
-    reference = None
+    return engines, run_all
+
+
+def study_map(args) -> Gridworld:
+    return read_map(str(MOVINGAI / "bgmaps" / "AR0405SR.map"))
+
+
+def tree_search(args) -> tuple[dict[str, Any], Callable]:
+    """Algorithm 2's tree toward ``--goals`` free cells spread over a Baldur's Gate map."""
+    grid = study_map(args)
+    free = np.flatnonzero(~grid.blocked.ravel())
+    goals = free[np.linspace(0, free.size - 1, args.goals).astype(np.int64)]
+    arcs = np.empty((grid.size, 2), dtype=np.int64)
+    engines = {"one shared move_rule (the kit's)": tree_twin.tree_arrays,
+               "written out": variant(tree_twin.tree_arrays, tree_twin, written_out=True)}
+
+    def run_all(function) -> list:
+        results = []
+        for goal in goals:
+            count, reached, g_straight, g_diagonal, sub = function(grid.blocked, int(goal), 8, twin.MOVE_ROWS,
+                                                                  twin.MOVE_COLS, SQRT2, arcs)
+            results.append((count, reached, arcs[:count].tobytes(), sub.tobytes()))
+        return results
+
+    return engines, run_all
+
+
+def lrta_search(args) -> tuple[dict[str, Any], Callable]:
+    """Plain LRTA* and LRTA* with subgoaling on ``--problems`` random problems of a Baldur's Gate map
+    (the trees built once, outside the timing)."""
+    grid = study_map(args)
+    rng = np.random.default_rng(0)
+    free = np.flatnonzero(~grid.blocked.ravel())
+    problems = []
+    while len(problems) < args.problems:
+        start, goal = (divmod(int(i), grid.width) for i in rng.choice(free, 2, replace=False))
+        tree = tree_twin.compiled_tree(grid, goal)
+        if tree.g_straight[start[0] * grid.width + start[1]] >= 0:
+            problems.append((start, goal, tree))
+    engines = {"one shared move_rule (the kit's)": lrta_twin.lrta_arrays,
+               "written out": variant(lrta_twin.lrta_arrays, lrta_twin, written_out=True)}
+
+    def run_all(function) -> list:
+        lrta_twin.lrta_arrays = function   # LookaheadWorkspace.run calls the module's lrta_arrays
+        try:
+            return [(lrta_twin.lrta_star(grid, start, goal, max_moves=200_000).trajectory.tobytes(),
+                     lrta_twin.lrta_star_subgoaling(grid, start, goal, tree=tree, max_moves=200_000).trajectory.tobytes())
+                    for start, goal, tree in problems]
+        finally:
+            lrta_twin.lrta_arrays = engines["one shared move_rule (the kit's)"]
+
+    return engines, run_all
+
+
+SEARCHES = {"astar": astar_search, "tree": tree_search, "lrta": lrta_search}
+
+
+def measure(name: str, args) -> None:
+    engines, run_all = SEARCHES[name](args)
     for function in engines.values():
         run_all(function)  # compile (or load) outside the timing
+    seconds: dict[str, list[float]] = {label: [] for label in engines}
+    reference = None
     for round_number in range(args.rounds):
         turn = round_number % len(engines)
-        names = list(engines)[turn:] + list(engines)[:turn]
-        for name in names:
-            spent, results = run_all(engines[name])
+        for label in list(engines)[turn:] + list(engines)[:turn]:
+            began = time.process_time()
+            results = run_all(engines[label])
+            seconds[label].append(time.process_time() - began)
             reference = reference or results
-            assert results == reference, f"{name} expanded other cells"
-            seconds[name].append(spent)
-    expansions = sum(len(r[3]) // 8 for r in reference)
-    print(f"{args.map.name}, {len(problems)} lines, {expansions:,} expansions per round; CPU s, best of {args.rounds}")
-    base = min(seconds["the rule written out in the loop"])
-    for name, times in seconds.items():
-        print(f"  {name}: {min(times):.3f} s ({min(times) / base:.2f}x), median {sorted(times)[len(times) // 2]:.3f} s")
+            assert results == reference, f"{name}, {label}: another result"
+    base = statistics.median(seconds["written out"])
+    print(f"{name}: median CPU s of {args.rounds} interleaved rounds (ratio to the rule written out)")
+    for label, times in seconds.items():
+        median = statistics.median(times)
+        print(f"  {label}: {median:.3f} s ({median / base:.2f}x); rounds {', '.join(f'{t:.3f}' for t in times)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--search", choices=[*SEARCHES, "all"], default="all")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--lines", type=int, default=300, help="astar: scenario lines")
+    parser.add_argument("--goals", type=int, default=200, help="tree: goals")
+    parser.add_argument("--problems", type=int, default=40, help="lrta: problems")
+    args = parser.parse_args()
+    for name in SEARCHES if args.search == "all" else [args.search]:
+        measure(name, args)
 
 
 if __name__ == "__main__":

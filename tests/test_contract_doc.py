@@ -121,19 +121,20 @@ COMPILED = REPO / "reference" / "solutions" / "compiled"
 
 
 def test_the_table_of_compiled_twins_is_the_compiled_folder() -> None:
-    """Section 16's table names, in its second column, exactly the modules of reference/solutions/compiled/."""
+    """Section 16's table names, in its second column, exactly the modules of reference/solutions/compiled/
+    and its subpackages (paths relative to it; the packages' ``__init__`` files aside)."""
     rows = [line for line in SECTION_16.splitlines() if line.startswith("| ") and not line.startswith("| readable")]
-    named = {name for row in rows for name in re.findall(r"`(\w+\.py)`", row.split(" | ")[1])}
-    shipped = {path.name for path in COMPILED.glob("*.py") if path.name != "__init__.py"}
+    named = {name for row in rows for name in re.findall(r"`((?:\w+/)?\w+\.py)`", row.split(" | ")[1])}
+    shipped = {path.relative_to(COMPILED).as_posix() for path in COMPILED.rglob("*.py") if path.name != "__init__.py"}
     assert named == shipped, f"in the table, not in the folder: {named - shipped}; in the folder, not in the table: {shipped - named}"
     assert "has no twin" not in SECTION_16
 
 
-@pytest.mark.parametrize("section, twin", [("## 13.", "subgoaling.py"), ("## 14.", "haa.py"), ("## 15.", "dynamic.py")])
+@pytest.mark.parametrize("section, twin", [("## 13.", "subgoaling/"), ("## 14.", "haa/"), ("## 15.", "dynamic/")])
 def test_paper_sections_name_their_twins(section, twin) -> None:
     """A paper module's section names its compiled twin when it has one, and never says it has none."""
     following = {"## 13.": "## 14.", "## 14.": "## 15.", "## 15.": "## 16."}[section]
     text = CONTRACT[CONTRACT.index(section):CONTRACT.index(following)]
-    if (COMPILED / twin).is_file():
+    if (COMPILED / twin).is_dir():
         assert f"reference/solutions/compiled/{twin}" in text
         assert "no compiled twin" not in text and "no twin" not in text

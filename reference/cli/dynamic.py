@@ -149,13 +149,15 @@ def run_compare(args: argparse.Namespace) -> int:
     from reference.experiments.movingai_data import movingai_dir, require_movingai
 
     if args.replot:
-        from reference.experiments.dynamic import replot
-
-        from reference.experiments.dynamic import runs_file
+        from reference.experiments.dynamic import replot, runs_file
+        from reference.experiments.dynamic_figure8 import figure8_report
 
         if not runs_file(args.out / "runs.csv").is_file():
             raise UsageError(f"{args.out / 'runs.csv'}: no such file (run compare without --replot first)")
-        for path in replot(args.out):
+        paths = replot(args.out)
+        if runs_file(args.out / "figure8_runs.csv").is_file():
+            paths += figure8_report(args.out)   # Figure 8's part, when its runs are there
+        for path in paths:
             print(path)
         return 0
     movingai = require_movingai(movingai_dir(args.movingai), *sorted({m.split("/")[0] for m in (*STUDY_MAPS, SCALING_MAP)}))

@@ -98,14 +98,16 @@ def _load_terrain(args: argparse.Namespace):
 
 
 def _build(args: argparse.Namespace, terrain):
-    from reference.solutions.haa import build_abstraction
+    if _engine() == "compiled":  # the compiled twin: the same graph (tested), step 2 compiled
+        from reference.solutions.compiled.haa.abstraction import build_abstraction
+    else:
+        from reference.solutions.haa import build_abstraction
 
     if args.cluster < 2:
         raise UsageError(f"--cluster must be at least 2, got {args.cluster}")
     if args.max_size < 1:
         raise UsageError(f"--max-size must be at least 1, got {args.max_size}")
-    return build_abstraction(terrain, cluster_size=args.cluster, quality=args.quality, max_size=args.max_size,
-                             engine=_engine())
+    return build_abstraction(terrain, cluster_size=args.cluster, quality=args.quality, max_size=args.max_size)
 
 
 def _engine() -> str:
@@ -169,7 +171,7 @@ def query_command(args: argparse.Namespace) -> int:
     from reference.solutions.haa import Abstraction
 
     if _engine() == "compiled":  # the compiled twin: the same answers (tested), one compiled call a query
-        from reference.solutions.compiled.haa_query import haa_star
+        from reference.solutions.compiled.haa.query import haa_star
     else:
         from reference.solutions.haa import haa_star
 

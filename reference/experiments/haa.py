@@ -8,7 +8,7 @@ The Warcraft III maps (512 × 512, real trees and water) add build time and memo
 
 Engines: the abstractions are built with the compiled in-cluster distances (the same graph as the
 readable builder, a tested property). Both planners run compiled on every problem
-(:mod:`reference.solutions.compiled.haa_query`: the same paths and expansions as the readable
+(:mod:`reference.solutions.compiled.haa.query`: the same paths and expansions as the readable
 queries, a tested property), and that is the time the speed verdict uses (``compiled_seconds``);
 both also run readable on every ``timing_every``-th problem (``seconds``), the Python-time ratio
 kept beside it.
@@ -36,8 +36,8 @@ from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.report import (
     DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Finding, findings_markdown, to_csv, to_markdown, verdict,
 )
-from reference.solutions.compiled import haa_query as compiled_query
-from reference.solutions.compiled.haa import distances_compiled
+from reference.solutions.compiled.haa import query as compiled_query
+from reference.solutions.compiled.haa.abstraction import build_abstraction as build_compiled, distances_compiled
 from reference.solutions.haa import build_abstraction, haa_star
 from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of, mask_name
 from reference.solutions.haa.query import annotated_astar
@@ -173,7 +173,7 @@ def evaluate_map(terrain: np.ndarray, name: str, problems: Sequence[Problem], cl
                          seconds=seconds, compiled_seconds=compiled_seconds))
     for cluster_size in cluster_sizes:
         for quality in QUALITIES:
-            graph = build_abstraction(terrain, cluster_size=cluster_size, quality=quality, max_size=max_size, engine="compiled")
+            graph = build_compiled(terrain, cluster_size=cluster_size, quality=quality, max_size=max_size)
             summary = graph.summary()
             graphs.append(dict(map=name, **extra, height=terrain.shape[0], width=terrain.shape[1],
                                cluster_size=cluster_size, quality=quality, nodes=summary["nodes"],
@@ -215,7 +215,7 @@ def run_wc3(path: str, cluster_sizes: Sequence[int] = (10, 16)) -> list[dict]:
     rows = []
     for cluster_size in cluster_sizes:
         for quality in QUALITIES:
-            graph = build_abstraction(terrain, cluster_size=cluster_size, quality=quality, max_size=MAX_SIZE, engine="compiled")
+            graph = build_compiled(terrain, cluster_size=cluster_size, quality=quality, max_size=MAX_SIZE)
             s = graph.summary()
             rows.append(dict(map=Path(path).stem, height=terrain.shape[0], width=terrain.shape[1],
                              cluster_size=cluster_size, quality=quality, nodes=s["nodes"],
@@ -274,7 +274,7 @@ def run_comparison(maps: int | None = None, problems: int = DEFAULT_PROBLEMS, se
     See Also
     --------
     reference.solutions.haa.query.haa_star, reference.solutions.haa.query.annotated_astar : the readable queries.
-    reference.solutions.compiled.haa_query.haa_star, reference.solutions.compiled.haa_query.annotated_astar :
+    reference.solutions.compiled.haa.query.haa_star, reference.solutions.compiled.haa.query.annotated_astar :
         their twins, which the timing uses.
     """
     from reference.experiments.tasks import run_tasks
@@ -1030,10 +1030,10 @@ def write_pictures(outdir: str | Path, movingai: Path | None = None) -> list[Pat
         path = bg_maps(movingai)[0]
         terrain = with_terrain(read_terrain(path), path.stem, seed=DEFAULT_SEED)
         window = terrain[40:120, 40:140]
-        graph = build_abstraction(window, cluster_size=10, quality="low", engine="compiled")
+        graph = build_compiled(window, cluster_size=10, quality="low")
         save("picture_abstraction_bg.png", plot_abstraction(graph, title=f"{path.stem} (rows 40-119, cols 40-139), "
                                                             "low quality, clusters of 10 (intra-edges as straight lines)"))
-        graph = build_abstraction(window, cluster_size=10, quality="high", engine="compiled")
+        graph = build_compiled(window, cluster_size=10, quality="high")
         agents = [(1, frozenset({GROUND})), (3, frozenset({GROUND})), (1, frozenset({GROUND, WATER})),
                   (2, frozenset({GROUND, TREES, WATER}))]
         start, goal = _far_apart(window, 3, frozenset({GROUND}))

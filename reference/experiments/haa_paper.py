@@ -50,7 +50,7 @@ PAPER_MAX_SIZE = 2
 def paper_problems(terrain: np.ndarray, experiments: int, seed: int) -> list[Problem]:
     """``experiments`` random valid problems for the large agent, each followed by the same
     start, goal and capability for the small agent (with its own optimal cost)."""
-    from reference.solutions.compiled.haa import distances_compiled
+    from reference.solutions.compiled.haa.abstraction import distances_compiled
     from reference.solutions.haa.clearance import true_clearance
     from reference.solutions.haa.capabilities import capability_of
 
@@ -118,7 +118,7 @@ def run_paper_study(maps: int | None = None, experiments: int = PAPER_EXPERIMENT
     See Also
     --------
     reference.experiments.haa.run_comparison : the kit's own construction of the evaluation.
-    reference.solutions.compiled.haa_query.haa_star : the compiled query it runs (twin of
+    reference.solutions.compiled.haa.query.haa_star : the compiled query it runs (twin of
         :func:`reference.solutions.haa.query.haa_star`).
     """
     from reference.experiments.tasks import run_tasks

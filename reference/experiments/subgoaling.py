@@ -213,18 +213,24 @@ def run_problem(task: tuple[str, str, int, Cell, Cell, Sequence[str], str]) -> l
 
 def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "python"):
     """The preprocessing of ``algorithm`` (``knn_lrta_RECORDS``, ``d_lrta_LEVEL`` or
-    ``d_lrta_once_LEVEL``) on ``grid``, its searches run by ``engine`` (the same database either way)."""
-    from reference.solutions.subgoaling.knn_lrta import build_knn_database
+    ``d_lrta_once_LEVEL``) on ``grid``, its searches run by ``engine`` (``"python"`` or ``"compiled"``:
+    the same database either way)."""
+    from reference.solutions.subgoaling import d_lrta, knn_lrta
 
+    if engine not in ("python", "compiled"):
+        raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
+    if engine == "compiled":
+        from reference.solutions.compiled.subgoaling import pursuit as twins
+        build_knn, build_d = twins.build_knn_database, twins.build_d_lrta_database
+    else:
+        build_knn, build_d = knn_lrta.build_knn_database, d_lrta.build_d_lrta_database
     number = int(algorithm.rsplit("_", 1)[1])
     if algorithm.startswith("knn_lrta_"):
-        return build_knn_database(grid, records=number, seed=seed, engine=engine)
+        return build_knn(grid, records=number, seed=seed)
     key = (id(grid), number, engine)
     if key not in _D_LRTA_DATABASES:   # built once per process for both goal rules (the same table)
-        from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
-
         _D_LRTA_DATABASES.clear()
-        _D_LRTA_DATABASES[key] = (grid, build_d_lrta_database(grid, level=number, engine=engine))
+        _D_LRTA_DATABASES[key] = (grid, build_d(grid, level=number))
     return _D_LRTA_DATABASES[key][1]
 
 
@@ -238,7 +244,7 @@ def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, 
                       max_moves: int = MAX_MOVES):
     """One run of kNN LRTA* or D LRTA* with its ``database``, online part by ``engine`` (the same run
     either way); D LRTA* under the paper's goal rule, ``d_lrta_once_*`` under the kit's."""
-    from reference.solutions.compiled import subgoaling_rivals as twins
+    from reference.solutions.compiled.subgoaling import pursuit as twins
     from reference.solutions.subgoaling import d_lrta, knn_lrta
 
     if algorithm.startswith("knn_lrta_"):
@@ -1031,7 +1037,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
                    "The paper quotes these algorithms' numbers from Bulitko and Björnsson (2009) on their four maps "
                    "(here: the four Baldur's Gate maps); the kit builds both (readable code: "
                    "`reference/solutions/subgoaling/knn_lrta.py`, `d_lrta.py`; their preprocessing's searches "
-                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling_rivals.py`: the same "
+                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling/pursuit.py`: the same "
                    "databases) and runs them on the same problems. "
                    "Intervals: 95% bootstrap over problems.", "", findings_markdown(compared),
                    f"## Preprocessing ({_preprocessing_words(rows)}, CPU seconds per map)", "",

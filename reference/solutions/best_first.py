@@ -15,11 +15,17 @@ exact costs (:data:`~reference.world.grid.Cost`, the pair ``(straight moves, dia
   then by stamp. ``expand_goal=True`` gives Dijkstra's early stop instead of A*'s: right *after*
   the goal is expanded.
 
-Who uses it: :func:`reference.solutions.shortest_paths.astar` and ``dijkstra`` (grids), and
-HAA*'s search of its abstract graph (:mod:`reference.solutions.haa.query`). Best-first loops that
-stay separate, each saying why in its docstring: Repeated A* (``replanning.py``, the handout's
-Figure 4 written out line by line as the students' answer key), Koenig's lookahead search
-(``realtime/lookahead.py``), the subgoal tree (Algorithm 2, ``subgoaling/tree.py``) and D* Lite.
+Who uses it: :func:`reference.solutions.shortest_paths.astar` and ``dijkstra`` (grids), HAA*'s
+search of its abstract graph (:mod:`reference.solutions.haa.query`), PR LRTS's refinement inside
+its corridor (:func:`reference.solutions.dynamic.pr_lrts.corridor_astar`) and the value update of
+the dynamic-control Koenig LRTA* (:func:`reference.solutions.dynamic.koenig_lrta.update_closed`, a
+Dijkstra from many sources). The readable tree's other heap loops stay separate, each saying why
+in its docstring: Repeated A* (``replanning.py``, the handout's Figure 4 written out line by line
+as the students' answer key); Koenig's lookahead search and its value update
+(``realtime/lookahead.py``, flat lists mirrored by the compiled twin) and the same lookahead on
+exact costs (``dynamic/koenig_lrta.py``, step 1); the subgoal tree (Algorithm 2,
+``subgoaling/tree.py``); and D* Lite (``realtime/dstar_lite.py``, its two-part keys and
+incremental repair).
 
 >>> graph = {"a": [("b", (1, 0)), ("c", (0, 1))], "b": [("d", (1, 0))], "c": [("d", (0, 1))], "d": []}
 >>> tree = best_first_search("a", lambda state: graph[state], goal="d")

@@ -202,7 +202,7 @@ def dijkstra(grid: Gridworld | np.ndarray, source: Cell, *, connectivity: int, g
     --------
     astar : one shortest path, searched toward a goal.
     reference.solutions.best_first.best_first_search : the one readable search both run on.
-    reference.solutions.compiled.haa.distances_compiled : the compiled eight-connected distances from one cell.
+    reference.solutions.compiled.haa.abstraction.distances_compiled : the compiled eight-connected distances from one cell.
 
     Examples
     --------

@@ -86,7 +86,7 @@ def as_cell(pair: Iterable[int]) -> Cell:
 #: than 2**31 cells. The infinity of the readable code (world, planners). An int, so that every
 #: comparison stays int-to-int, and it fits the 32-bit arrays of the compiled twins. Three other
 #: infinities exist, each on purpose and each held against this one by tests/world/test_grid_infinity.py:
-#: ``compiled/replanning.py`` keeps the same value as its own Numba constant; ``compiled/realtime.py``
+#: ``compiled/replanning.py`` keeps the same value as its own Numba constant; ``compiled/realtime/``
 #: uses ``1 << 62`` in its int64 arrays (any value above every path length gives the same runs: the
 #: twin's traces are the readable planners'); the autograder's ``searchcheck.py`` uses
 #: ``float("inf")``, as it replays searches whose g-values a student's code wrote.

@@ -1,4 +1,4 @@
-"""The edges of the packed keys of the compiled twins: D* Lite's (``compiled/realtime.py``: the largest
+"""The edges of the packed keys of the compiled twins: D* Lite's (``compiled/realtime/``: the largest
 and smallest keys, ties, stamps that run out, km rebased, the grid too large to pack) and the
 known-map A*'s (``compiled/shortest_paths.py``: the plan, the largest key, ties, a search that
 outgrows the plan).

@@ -1,7 +1,11 @@
 """Compiled twins (Numba) of the readable reference planners: same traces, expansion for expansion (SPEC §16).
 
-``compiled/X.py`` is the twin of ``reference/solutions/X.py`` and has its public names (docs/contract.md
-section 16 lists the pairs). Importing this package does two things before any twin is imported:
+``compiled/`` mirrors the readable tree module for module: ``compiled/X.py`` is the twin of
+``reference/solutions/X.py`` and has its public names, and ``compiled/realtime/``, ``subgoaling/``,
+``haa/`` and ``dynamic/`` are the twins of the packages of those names (docs/contract.md section 16
+lists the pairs). The twin code depends on the readable tree (its records, databases and checks),
+never the other way round: a readable module that offers the compiled engine is not one, the engine
+switch lives here. Importing this package does two things before any twin is imported:
 
 * **Starts Numba without SciPy's linear algebra** (:func:`start_numba`). Numba looks for SciPy twice
   on its way in: ``import numba`` imports ``scipy`` to check its version, and the first compiled call
@@ -17,8 +21,8 @@ section 16 lists the pairs). Importing this package does two things before any t
   (``__pycache__/*.nbi`` and ``*.nbc``) and keys that cache on its own file alone. The twins call
   one another's functions (the planners compile the heap of ``heap.py`` into themselves), so after
   an edit of ``heap.py`` a planner would keep running the old heap from its cache. The package
-  therefore fingerprints all its sources together and clears the cache when any of them changed
-  (:func:`clear_stale_cache`).
+  therefore fingerprints all its sources together, subpackages included, and clears every cache
+  folder of the tree when any of them changed (:func:`clear_stale_cache`).
 """
 
 from __future__ import annotations
@@ -82,16 +86,18 @@ FINGERPRINT_FILE = "twin-sources.sha256"
 
 
 def sources_fingerprint(folder: Path) -> str:
-    """A digest of every ``*.py`` file in ``folder`` (names and contents, in name order)."""
+    """A digest of every ``*.py`` file under ``folder``, subfolders included (relative names and
+    contents, in name order)."""
     digest = hashlib.sha256()
-    for source in sorted(folder.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    for source in sorted(folder.rglob("*.py")):
+        name = source.relative_to(folder).as_posix()
+        digest.update(name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
 def clear_stale_cache(folder: Path) -> bool:
-    """Delete Numba's cache files in ``folder/__pycache__`` unless they were built from the sources
-    ``folder`` holds now; returns True when it cleared them.
+    """Delete Numba's cache files in every ``__pycache__`` under ``folder`` unless they were built from
+    the sources ``folder`` holds now; returns True when it cleared them.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp()); _ = (folder / "twin.py").write_text("x = 1")
@@ -107,7 +113,7 @@ def clear_stale_cache(folder: Path) -> bool:
         pass  # no fingerprint yet: the cache (if any) is of unknown sources
     try:
         cache.mkdir(exist_ok=True)
-        for stale in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
+        for stale in [*folder.rglob("__pycache__/*.nbi"), *folder.rglob("__pycache__/*.nbc")]:
             stale.unlink(missing_ok=True)
         atomic_write_text(cache / FINGERPRINT_FILE, fingerprint)
     except OSError:

@@ -51,7 +51,7 @@ packs exactly, so the key stays three arrays indexed by heap position, ``f``, ``
 writes a new or lowered key at its position, then calls :func:`triple_heap_sift_up` (a raised key:
 :func:`triple_heap_sift_down`); :func:`triple_heap_pop` returns ``(item, new size)``,
 :func:`triple_heap_remove` takes out any entry. The functions compare with ``<`` and ``!=`` only, so
-f and tie may be int64 arrays too: D* Lite's keys ``(k1, k2, stamp)`` are (``compiled/realtime.py``).
+f and tie may be int64 arrays too: D* Lite's keys ``(k1, k2, stamp)`` are (``compiled/realtime/``).
 
 >>> heap = heap_new(10)
 >>> heap_push(heap, 3, 20); heap_push(heap, 7, 10); heap_push(heap, 5, 30)

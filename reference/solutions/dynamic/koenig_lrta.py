@@ -11,9 +11,17 @@ One planning episode from the agent's state s:
    so it walks the whole path.
 
 Expansions are the A* expansions of the episode (step 2's Dijkstra update touches the same states
-again and is not counted, as in Koenig's count of the lookahead); they are booked on the episode's
-first action and 0 on the others, so the mean per action is the total over the moves and the
-maximum is the largest episode.
+again and is not counted, as in Koenig's count of the lookahead). :class:`KoenigLRTA` is a planner
+of the kit's agent core (:class:`~.lrta.EpisodePlanner`): the episode's expansions are booked on
+its first action and 0 on the others.
+
+Step 2 is the kit's one best-first search (:func:`~reference.solutions.best_first.best_first_search`,
+Dijkstra from an extra root joined to the sources). Step 1 keeps its own heap loop, for the reasons
+:mod:`reference.solutions.realtime.lookahead` gives for its step 1 (it stops after ``lookahead``
+expansions or with the goal on top, and OPEN's top at the stop is the state to walk to); it is that
+module's A* on exact eight-connected costs, where the realtime module keeps unit costs on flat
+integer lists stamped per episode for the fog-of-war agent and its compiled twin (exact pairs
+compared as doubles would not fit those lists without changing their traces).
 
 >>> import numpy as np
 >>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True     # a wall with a gap at the bottom
@@ -30,17 +38,19 @@ import numpy as np
 
 from reference.world.grid import Cell, Cost, add_costs, cost_value
 
-from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run, checked_neighbours
+from reference.solutions.dynamic.lrta import ZERO, EpisodePlanner, LearnedHeuristic, Neighbours, Run
+from reference.solutions.best_first import best_first_search
 from reference.solutions.heap import BinaryHeap
 
 
-def plan_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell,
-                 lookahead: int) -> tuple[list[Cell], int]:
-    """Steps 1-2: the path (``state`` first) to the chosen OPEN state, and the A* expansions."""
+def lookahead_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell,
+                      lookahead: int) -> tuple[list[Cell], list[Cell]]:
+    """Steps 1-2: the path (``state`` first; ``[state]`` if the goal is out of reach) to the chosen
+    OPEN state, and the states A* expanded, in order."""
     order = count()
     g: dict[Cell, Cost] = {state: ZERO}
     parent: dict[Cell, Cell] = {}
-    closed: set[Cell] = set()
+    closed: dict[Cell, None] = {}      # the expanded states, in expansion order
     # OPEN, keyed (f, -g, insertion number): ties to the larger g, then to the earlier insertion
     open_list: BinaryHeap = BinaryHeap()
     open_list.push(state, (cost_value(h(state, goal)), 0.0, next(order)))
@@ -49,7 +59,7 @@ def plan_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal:
         if cell == goal or len(closed) == lookahead:
             break                                   # cell is the best OPEN state
         open_list.pop()
-        closed.add(cell)
+        closed[cell] = None
         for child, step in neighbours[cell]:
             g_child = add_costs(g[cell], step)
             if child not in closed and (child not in g or cost_value(g_child) < cost_value(g[child])):
@@ -60,44 +70,59 @@ def plan_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal:
                 else:
                     open_list.push(child, key)
     if not open_list:
-        return [state], len(closed)                 # the goal is out of reach
+        return [state], list(closed)                # the goal is out of reach
     target = open_list.peek()
-    update_closed(neighbours, h, closed, goal)
+    update_closed(neighbours, h, set(closed), goal)
     path = [target]
     while path[-1] != state:
         path.append(parent[path[-1]])
-    return path[::-1], len(closed)
+    return path[::-1], list(closed)
 
 
 def update_closed(neighbours: Neighbours, h: LearnedHeuristic, closed: set[Cell], goal: Cell) -> None:
     """Step 2: a Dijkstra search from the OPEN states (the CLOSED states' neighbours outside CLOSED)
     sets each CLOSED state's h to its cheapest ``c + h`` through them (h only rises: with a
-    consistent h that is Koenig's assignment)."""
-    order = count()
-    best: dict[Cell, Cost] = {}
-    queue: BinaryHeap = BinaryHeap()   # keyed (value, insertion number)
+    consistent h that is Koenig's assignment).
+
+    A Dijkstra from many sources is the kit's one best-first search from one extra root: the root's
+    successors are the CLOSED states next to OPEN, each at its cheapest ``c + h`` through its OPEN
+    neighbours; a CLOSED state's successors are its CLOSED neighbours (moves are symmetric, so a
+    neighbour is a predecessor). g of a CLOSED state is then its new h.
+    """
+    root = (-1, -1)   # not a cell of the map
+    border: dict[Cell, Cost] = {}
     for cell in closed:
         for child, step in neighbours[cell]:
             if child not in closed:
                 value = add_costs(step, h(child, goal))
-                if cell not in best or cost_value(value) < cost_value(best[cell]):
-                    best[cell] = value
-    for cell, value in best.items():
-        queue.push(cell, (cost_value(value), next(order)))
-    done: set[Cell] = set()
-    while queue:
-        cell = queue.pop()
-        done.add(cell)
-        h.raise_to(cell, goal, best[cell])
-        for other, step in neighbours[cell]:   # moves are symmetric: a neighbour is a predecessor
-            if other in closed and other not in done:
-                value = add_costs(step, best[cell])
-                if other not in best or cost_value(value) < cost_value(best[other]):
-                    best[other] = value
-                    if other in queue:
-                        queue.update(other, (cost_value(value), next(order)))
-                    else:
-                        queue.push(other, (cost_value(value), next(order)))
+                if cell not in border or cost_value(value) < cost_value(border[cell]):
+                    border[cell] = value
+
+    def successors(state: Cell) -> list[tuple[Cell, Cost]]:
+        if state == root:
+            return list(border.items())
+        return [(other, step) for other, step in neighbours[state] if other in closed]
+
+    tree = best_first_search(root, successors)
+    for cell in closed:
+        if cell in tree.g:
+            h.raise_to(cell, goal, tree.g[cell])
+
+
+class KoenigLRTA(EpisodePlanner):
+    """Koenig's LRTA* as a planner of the kit's agent core: each episode is :func:`lookahead_episode`
+    with this run's learned h, and the agent walks the path whole."""
+
+    def __init__(self, lookahead: int, *, max_actions: int = 100_000) -> None:
+        if lookahead < 1:
+            raise ValueError(f"the lookahead must be at least 1, not {lookahead}")
+        super().__init__(max_actions=max_actions)
+        self.depth = self.lookahead = lookahead
+        self.h = LearnedHeuristic()
+
+    def plan(self, agent: Cell) -> tuple[list[Cell], list[Cell], int]:
+        path, expanded = lookahead_episode(self.neighbours, self.h, agent, self.goal, self.lookahead)
+        return expanded, path, len(expanded)
 
 
 def koenig_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, lookahead: int, *,
@@ -141,19 +166,4 @@ def koenig_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, looka
     >>> run.reached, run.cost, run.expansions
     (True, (4, 2), [4, 0, 4, 0, 0, 0])
     """
-    if lookahead < 1:
-        raise ValueError(f"the lookahead must be at least 1, not {lookahead}")
-    neighbours = checked_neighbours(blocked, start, goal)
-    h = LearnedHeuristic()
-    path, expansions, cost = [start], [], ZERO
-    while path[-1] != goal and len(path) <= max_actions:
-        walk, expanded = plan_episode(neighbours, h, path[-1], goal, lookahead)
-        for number, (here, there) in enumerate(zip(walk, walk[1:])):
-            cost = add_costs(cost, next(c for cell, c in neighbours[here] if cell == there))
-            path.append(there)
-            expansions.append(expanded if number == 0 else 0)
-            if len(path) > max_actions:
-                break
-        if len(walk) == 1:
-            break                                    # no move: the start is walled in
-    return Run(path[-1] == goal, cost, path, [lookahead] * len(expansions), expansions, [goal] * len(expansions))
+    return KoenigLRTA(lookahead, max_actions=max_actions).run(blocked, start, goal)

@@ -328,6 +328,54 @@ def checked_neighbours(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell
     return neighbours
 
 
+class EpisodePlanner:
+    """A planner of the kit's agent core whose episodes plan a path and walk it whole: Figure 8's
+    baselines (:mod:`.koenig_lrta`, :mod:`.prioritized_lrta`, :mod:`.pr_lrts`), on known maps.
+
+    A subclass defines :meth:`plan` (one episode from the agent's cell: the states it expanded, the
+    path to walk, ``agent`` first, and the expansions to book) and sets ``depth``, the run's per-action
+    depth column. :meth:`run` moves the agent with :func:`~reference.solutions.agent.run_agent` and
+    books each episode's expansions on its first action, 0 on the others it walks, so the mean per
+    action is the total over the actions and the maximum is the largest episode. The agent stops
+    unreached after ``max_actions`` actions (an episode's path is cut to the actions left) or when an
+    episode finds no move.
+    """
+
+    algorithm = "lrta"
+    tie_break = "larger_g"   # every trace names one; each planner breaks its own ties
+    depth = 1
+
+    def __init__(self, *, max_actions: int = 100_000) -> None:
+        self.max_actions = max_actions
+
+    def plan(self, agent: Cell) -> tuple[list[Cell], list[Cell], int]:
+        """One episode from ``agent``: ``(expanded states, path from agent, expansions to book)``."""
+        raise NotImplementedError
+
+    def run(self, blocked: np.ndarray | Neighbours, start: Cell, goal: Cell) -> Run:
+        """Move the agent from ``start`` until it reaches ``goal``, has no move, or has made ``max_actions`` actions."""
+        self.neighbours = checked_neighbours(blocked, start, goal)
+        self.goal = goal
+        self.expansions: list[int] = []
+        height, width = self.neighbours.blocked.shape
+        world = KnownMapWorld(Gridworld(height, width, self.neighbours.blocked), start, 8)
+        path = run_agent(world, start, goal, self, world.knowledge(), self.max_actions).trajectory
+        cost = ZERO
+        for here, there in zip(path, path[1:]):
+            cost = add_costs(cost, (0, 1) if here[0] != there[0] and here[1] != there[1] else (1, 0))
+        actions = len(self.expansions)
+        return Run(path[-1] == goal, cost, path, [self.depth] * actions, self.expansions, [goal] * actions)
+
+    def plan_episode(self, cell: Cell, knowledge: Knowledge, newly_blocked: list[Cell]) -> SearchRecord:
+        """The agent core's call: :meth:`plan` once, the path cut to the actions left (empty: no move)."""
+        expanded, path, booked = self.plan(cell)
+        path = path[:self.max_actions - len(self.expansions) + 1]
+        if len(path) < 2:
+            return SearchRecord(start=cell, goal=self.goal, expanded=expanded, path=[])
+        self.expansions += [booked] + [0] * (len(path) - 2)
+        return SearchRecord(start=cell, goal=self.goal, expanded=expanded, path=path)
+
+
 def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, controller: Controller, *,
                  max_actions: int = 100_000) -> Run:
     """Run general LRTA* (:class:`GeneralLRTA`) from ``start`` to ``goal``; ``controller`` is line 3.
@@ -359,7 +407,7 @@ def general_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, cont
 
     See Also
     --------
-    reference.solutions.compiled.dynamic.general_lrta_compiled : the twin with the compiled lookahead
+    reference.solutions.compiled.dynamic.lrta.general_lrta_compiled : the twin with the compiled lookahead
         (the same run; ``run_fixed`` and ``run_database`` compile the controller too).
     reference.solutions.dynamic.koenig_lrta.koenig_lrta : Koenig's LRTA*, a Figure 8 baseline.
 

@@ -186,7 +186,7 @@ def build_pattern_database(neighbours: Neighbours, level: int, cap: int, progres
 
     See Also
     --------
-    reference.solutions.compiled.dynamic.build_pattern_database_compiled : the compiled twin (the same tables).
+    reference.solutions.compiled.dynamic.pattern_database.build_pattern_database_compiled : the compiled twin (the same tables).
     PatternDatabase.controller : line 3 of Figure 1 read from the table.
 
     Examples

@@ -16,7 +16,7 @@ cell s:
 3. the agent walks the whole refined path.
 
 Expansions of an episode (abstract expansions + A*'s) are booked on its first action and 0 on the
-others. The abstract graph is connected where the map is, so the refinement always finds a path
+others: :class:`PRLRTS` is a planner of the kit's agent core (:class:`~.lrta.EpisodePlanner`). The abstract graph is connected where the map is, so the refinement always finds a path
 (an abstract state's cells are connected, and adjacent ones touch).
 
 >>> import numpy as np
@@ -27,16 +27,14 @@ others. The abstract graph is connected where the map is, so the refinement alwa
 
 from __future__ import annotations
 
-from itertools import count
-
 import numpy as np
 
-from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost
+from reference.world.grid import Cell, Cost, cost_value, octile_cost
 
-from reference.solutions.heap import BinaryHeap
+from reference.solutions.best_first import SearchTree, best_first_search
 from reference.solutions.dynamic.abstraction import Hierarchy, clique_hierarchy
 from reference.solutions.dynamic.lrta import (
-    ZERO, Neighbours, Run, breadth_first_layers, checked_neighbours, choices_by_depth,
+    EpisodePlanner, Neighbours, Run, breadth_first_layers, checked_neighbours, choices_by_depth,
 )
 
 
@@ -64,33 +62,72 @@ class AbstractMap:
 
 def corridor_astar(neighbours: Neighbours, start: Cell, goal: Cell, allowed: set[Cell]) -> tuple[list[Cell], int]:
     """A* (octile h, ties to the larger g) from ``start`` to ``goal`` through ``allowed`` cells only:
-    the path (``start`` first; ``[start]`` if none) and the expansions."""
-    order = count()
-    g: dict[Cell, Cost] = {start: ZERO}
-    parent: dict[Cell, Cell] = {}
-    closed: set[Cell] = set()
-    # OPEN, keyed (f, -g, insertion number): ties to the larger g, then to the earlier insertion
-    open_list: BinaryHeap = BinaryHeap()
-    open_list.push(start, (cost_value(octile_cost(start, goal)), 0.0, next(order)))
-    while open_list:
-        cell = open_list.pop()
-        if cell == goal:
-            path = [goal]
-            while path[-1] != start:
-                path.append(parent[path[-1]])
-            return path[::-1], len(closed)
-        closed.add(cell)
-        for child, step in neighbours[cell]:
-            if child in allowed and child not in closed:
-                g_child = add_costs(g[cell], step)
-                if child not in g or cost_value(g_child) < cost_value(g[child]):
-                    g[child], parent[child] = g_child, cell
-                    key = (cost_value(g_child) + cost_value(octile_cost(child, goal)), -cost_value(g_child), next(order))
-                    if child in open_list:
-                        open_list.update(child, key)
-                    else:
-                        open_list.push(child, key)
-    return [start], len(closed)
+    the path (``start`` first; ``[start]`` if none) and the expansions (the goal is not expanded).
+
+    The kit's one best-first search (:func:`~reference.solutions.best_first.best_first_search`) on
+    the map's successors cut to the corridor.
+
+    >>> corridor = {(0, 0), (0, 1), (0, 2), (1, 1)}      # (1, 0) and (1, 2) lie outside it
+    >>> corridor_astar(Neighbours(np.zeros((2, 3), dtype=bool)), (0, 0), (0, 2), corridor)   # expands (0, 0), (0, 1)
+    ([(0, 0), (0, 1), (0, 2)], 2)
+    """
+    tree = corridor_search(neighbours, start, goal, allowed)
+    return (tree.path_to(goal) if goal in tree.g else [start]), len(tree.expanded)
+
+
+def corridor_search(neighbours: Neighbours, start: Cell, goal: Cell, allowed: set[Cell]) -> SearchTree[Cell]:
+    """:func:`corridor_astar`'s search tree (its expanded cells in order, its g and tree pointers)."""
+    def inside(cell: Cell) -> list[tuple[Cell, Cost]]:
+        return [(child, step) for child, step in neighbours[cell] if child in allowed]
+
+    return best_first_search(start, inside, lambda cell: octile_cost(cell, goal), goal=goal)
+
+
+class PRLRTS(EpisodePlanner):
+    """PR LRTS as a planner of the kit's agent core: each episode is steps 1-2 (the abstract
+    lookahead and the refining A*); the agent walks the refined path whole (step 3)."""
+
+    def __init__(self, level: int, depth: int, *, max_actions: int = 100_000,
+                 abstract: AbstractMap | None = None) -> None:
+        if depth < 1:
+            raise ValueError(f"the depth must be at least 1, not {depth}")
+        super().__init__(max_actions=max_actions)
+        self.level, self.depth, self.abstract = level, depth, abstract
+        self.learned: dict[int, Cost] = {}   # the abstract h LRTS has raised, toward the goal's region
+
+    def run(self, blocked: np.ndarray | Neighbours, start: Cell, goal: Cell) -> Run:
+        neighbours = checked_neighbours(blocked, start, goal)
+        self.abstract = self.abstract or AbstractMap(clique_hierarchy(neighbours, self.level), self.level)
+        self.goal_region = self.abstract.region(goal)
+        return super().run(neighbours, start, goal)
+
+    def abstract_h(self, region: int) -> Cost:
+        assert self.abstract is not None
+        return self.learned.get(region) or self.abstract.h(region, self.goal_region)
+
+    def plan(self, agent: Cell) -> tuple[list[Cell], list[Cell], int]:
+        abstract, depth = self.abstract, self.depth
+        assert abstract is not None
+        members = abstract.hierarchy.levels[abstract.level].members
+        here = abstract.region(agent)
+        if here == self.goal_region:
+            corridor, target, planned = set(members[here]), self.goal, 0
+        else:
+            look = breadth_first_layers(abstract, here, self.goal_region, depth)       # 1
+            choice = choices_by_depth(look, self.abstract_h, [depth]).get(depth)
+            if choice is None:
+                return [], [agent], 0
+            if cost_value(choice.f) > cost_value(self.abstract_h(here)):
+                self.learned[here] = choice.f
+            regions = [choice.target]
+            while regions[-1] != here:
+                regions.append(look.parent[regions[-1]])
+            corridor = {cell for region in regions for cell in members[region]}
+            target = self.goal if choice.target == self.goal_region else abstract.representative[choice.target]
+            planned = look.expansions(depth)
+        tree = corridor_search(self.neighbours, agent, target, corridor)                # 2
+        walk = tree.path_to(target) if target in tree.g else [agent]
+        return tree.expanded, walk, planned + len(tree.expanded)   # the record lists the A*'s cells
 
 
 def pr_lrts(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, level: int, depth: int, *,
@@ -137,39 +174,4 @@ def pr_lrts(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, level: in
     >>> run.reached, run.cost
     (True, (4, 2))
     """
-    if depth < 1:
-        raise ValueError(f"the depth must be at least 1, not {depth}")
-    neighbours = checked_neighbours(blocked, start, goal)
-    abstract = abstract or AbstractMap(clique_hierarchy(neighbours, level), level)
-    members = abstract.hierarchy.levels[abstract.level].members
-    goal_region = abstract.region(goal)
-    learned: dict[int, Cost] = {}   # the abstract h LRTS has raised, toward goal_region
-    abstract_h = lambda region: learned.get(region) or abstract.h(region, goal_region)  # noqa: E731
-    path, expansions, cost = [start], [], ZERO
-    while path[-1] != goal and len(path) <= max_actions:
-        here = abstract.region(path[-1])
-        if here == goal_region:
-            corridor, target, planned = set(members[here]), goal, 0
-        else:
-            look = breadth_first_layers(abstract, here, goal_region, depth)         # 1
-            choice = choices_by_depth(look, abstract_h, [depth]).get(depth)
-            if choice is None:
-                break
-            if cost_value(choice.f) > cost_value(abstract_h(here)):
-                learned[here] = choice.f
-            regions = [choice.target]
-            while regions[-1] != here:
-                regions.append(look.parent[regions[-1]])
-            corridor = {cell for region in regions for cell in members[region]}
-            target = goal if choice.target == goal_region else abstract.representative[choice.target]
-            planned = look.expansions(depth)
-        walk, searched = corridor_astar(neighbours, path[-1], target, corridor)       # 2
-        if len(walk) == 1:
-            break
-        for number, (a, b) in enumerate(zip(walk, walk[1:])):                        # 3
-            cost = add_costs(cost, next(c for cell, c in neighbours[a] if cell == b))
-            path.append(b)
-            expansions.append(planned + searched if number == 0 else 0)
-            if len(path) > max_actions:
-                break
-    return Run(path[-1] == goal, cost, path, [depth] * len(expansions), expansions, [goal] * len(expansions))
+    return PRLRTS(level, depth, max_actions=max_actions, abstract=abstract).run(blocked, start, goal)

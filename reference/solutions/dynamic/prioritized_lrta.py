@@ -12,6 +12,8 @@ LRTA* with lookahead one whose heuristic updates spread through a bounded priori
 The queue holds at most ``queue_size`` states: a state already queued keeps its larger priority; a
 new one enters a full queue only by evicting a state of lower priority. Every update generates a
 state's successors, so the expansions of an action are 1 + the states taken from the queue.
+:class:`PrioritizedLRTA` is a planner of the kit's agent core (:class:`~.lrta.EpisodePlanner`):
+one episode per action, its path the one move.
 
 >>> import numpy as np
 >>> run = prioritized_lrta(np.zeros((1, 4), dtype=bool), (0, 0), (0, 3), updates=2)
@@ -25,7 +27,7 @@ import numpy as np
 
 from reference.world.grid import Cell, Cost, add_costs, cost_value
 
-from reference.solutions.dynamic.lrta import ZERO, LearnedHeuristic, Neighbours, Run, checked_neighbours
+from reference.solutions.dynamic.lrta import EpisodePlanner, LearnedHeuristic, Neighbours, Run
 
 
 class BoundedQueue:
@@ -79,6 +81,31 @@ def update(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell,
                 queue.add(child, cost_value(best) - before)
 
 
+class PrioritizedLRTA(EpisodePlanner):
+    """Prioritized LRTA* as a planner of the kit's agent core: each episode is steps 1-3 of one action."""
+
+    def __init__(self, updates: int, *, queue_size: int = 40, max_actions: int = 100_000) -> None:
+        if updates < 0 or queue_size < 1:
+            raise ValueError(f"updates must be >= 0 and queue_size >= 1, not {updates} and {queue_size}")
+        super().__init__(max_actions=max_actions)
+        self.updates = updates
+        self.h = LearnedHeuristic()
+        self.queue = BoundedQueue(queue_size)
+
+    def plan(self, agent: Cell) -> tuple[list[Cell], list[Cell], int]:
+        neighbours, h, goal, queue = self.neighbours, self.h, self.goal, self.queue
+        update(neighbours, h, agent, goal, queue)                        # 1
+        updated = [agent]
+        while len(updated) <= self.updates and queue:                    # 2
+            updated.append(queue.pop())
+            update(neighbours, h, updated[-1], goal, queue)
+        moves = neighbours[agent]
+        if not moves:
+            return updated, [agent], 0
+        step_to, _ = min(moves, key=lambda move: cost_value(add_costs(move[1], h(move[0], goal))))   # 3
+        return updated, [agent, step_to], len(updated)
+
+
 def prioritized_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, updates: int, *,
                      queue_size: int = 40, max_actions: int = 100_000) -> Run:
     """Prioritized LRTA* with up to ``updates`` queued updates per action; stops unreached after ``max_actions``.
@@ -120,24 +147,4 @@ def prioritized_lrta(blocked: np.ndarray | Neighbours, start: Cell, goal: Cell, 
     >>> run.reached, run.cost, run.actions
     (True, (6, 1), 7)
     """
-    if updates < 0 or queue_size < 1:
-        raise ValueError(f"updates must be >= 0 and queue_size >= 1, not {updates} and {queue_size}")
-    neighbours = checked_neighbours(blocked, start, goal)
-    h = LearnedHeuristic()
-    queue = BoundedQueue(queue_size)
-    path, expansions, cost = [start], [], ZERO
-    while path[-1] != goal and len(path) <= max_actions:
-        state = path[-1]
-        update(neighbours, h, state, goal, queue)                       # 1
-        taken = 0
-        while taken < updates and queue:                                 # 2
-            update(neighbours, h, queue.pop(), goal, queue)
-            taken += 1
-        moves = neighbours[state]
-        if not moves:
-            break
-        step_to, step_cost = min(moves, key=lambda move: cost_value(add_costs(move[1], h(move[0], goal))))  # 3
-        cost = add_costs(cost, step_cost)
-        path.append(step_to)
-        expansions.append(1 + taken)
-    return Run(path[-1] == goal, cost, path, [1] * len(expansions), expansions, [goal] * len(expansions))
+    return PrioritizedLRTA(updates, queue_size=queue_size, max_actions=max_actions).run(blocked, start, goal)

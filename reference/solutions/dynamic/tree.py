@@ -135,7 +135,7 @@ def collect_samples(neighbours: Neighbours, start: Cell, goal: Cell, d_maxes: Se
     See Also
     --------
     train_depth_tree : fits the decision tree on these samples.
-    reference.solutions.compiled.dynamic.collect_samples_compiled : the compiled twin (the same samples).
+    reference.solutions.compiled.dynamic.tree.collect_samples_compiled : the compiled twin (the same samples).
 
     Examples
     --------
@@ -220,7 +220,7 @@ def train_depth_tree(x: np.ndarray, y: np.ndarray, *, leaf_sizes=(25, 100, 200),
     See Also
     --------
     collect_samples : the samples it is trained on.
-    reference.solutions.compiled.dynamic.general_lrta_compiled : runs the tree's controller with the
+    reference.solutions.compiled.dynamic.lrta.general_lrta_compiled : runs the tree's controller with the
         compiled lookahead.
     """
     from sklearn.model_selection import GridSearchCV

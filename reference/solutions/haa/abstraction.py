@@ -27,11 +27,8 @@ subset of the capability and ``clearance >= k``.
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -41,6 +38,7 @@ from reference.world.grid import Cell, Cost
 from .capabilities import CAPABILITY_MASKS, capability_of, is_subset
 from .clearance import all_clearances
 from .dominance import intra_edge_dominated, weakly_dominated_inter_edges
+from .graph import Abstraction, Edge
 
 QUALITIES = ("high", "low")
 
@@ -75,152 +73,14 @@ def entrances(pair_clearance: Sequence[int]) -> list[tuple[int, int]]:
     return result
 
 
-@dataclass
-class Edge:
-    """An abstract edge between nodes ``u`` and ``v``, annotated ``(mask, clearance)``, of exact
-    length ``cost`` (``(straight, diagonal)`` moves); ``inter`` for transitions between clusters."""
-
-    u: int
-    v: int
-    mask: int
-    clearance: int
-    cost: Cost
-    inter: bool
-
-    def usable_by(self, size: int, mask: int) -> bool:
-        return self.clearance >= size and is_subset(self.mask, mask)
-
-
-@dataclass
-class Abstraction:
-    """An abstract graph over a terrain map, with the clearances it was built from."""
-
-    terrain: np.ndarray
-    cluster_size: int
-    quality: str
-    max_size: int
-    node_cells: list[Cell] = field(default_factory=list)
-    edges: list[Edge] = field(default_factory=list)
-    clearances: dict[int, np.ndarray] = field(default_factory=dict, repr=False)  # mask -> cv array
-    build_seconds: float = 0.0
-    _lookups: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # built on first query
-
-    # -- structure ----------------------------------------------------------------------------
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return self.terrain.shape
-
-    def cluster_of(self, cell: Cell) -> tuple[int, int]:
-        return (cell[0] // self.cluster_size, cell[1] // self.cluster_size)
-
-    def cluster_window(self, cluster: tuple[int, int]) -> tuple[int, int, int, int]:
-        """``(row0, row1, col0, col1)``: the cluster's rows ``row0:row1`` and columns ``col0:col1``."""
-        c = self.cluster_size
-        height, width = self.shape
-        return (cluster[0] * c, min(cluster[0] * c + c, height), cluster[1] * c, min(cluster[1] * c + c, width))
-
-    def open_window(self, cluster: tuple[int, int], size: int, mask: int) -> np.ndarray:
-        """Boolean array of the cluster's cells traversable for ``(size, mask)``."""
-        r0, r1, c0, c1 = self.cluster_window(cluster)
-        return self.clearances[mask][r0:r1, c0:c1] >= size
-
-    def nodes_by_cluster(self) -> dict[tuple[int, int], list[int]]:
-        result: dict[tuple[int, int], list[int]] = {}
-        for node, cell in enumerate(self.node_cells):
-            result.setdefault(self.cluster_of(cell), []).append(node)
-        return result
-
-    def adjacency(self) -> list[list[int]]:
-        """For each node, the indices of its edges (in edge order); computed once, for queries."""
-        if "adjacency" not in self._lookups:
-            result: list[list[int]] = [[] for _ in self.node_cells]
-            for index, edge in enumerate(self.edges):
-                result[edge.u].append(index)
-                result[edge.v].append(index)
-            self._lookups["adjacency"] = result
-        return self._lookups["adjacency"]
-
-    def cluster_nodes(self, cluster: tuple[int, int]) -> list[int]:
-        """The nodes of one cluster; computed once, for queries."""
-        if "by_cluster" not in self._lookups:
-            self._lookups["by_cluster"] = self.nodes_by_cluster()
-        return self._lookups["by_cluster"].get(cluster, [])
-
-    def edge_count(self, inter: bool | None = None) -> int:
-        return sum(1 for e in self.edges if inter is None or e.inter == inter)
-
-    def summary(self) -> dict:
-        """Sizes for reports: nodes, inter- and intra-edges, the map's traversable cells."""
-        traversable = int(self.clearances[CAPABILITY_MASKS[-1]].astype(bool).sum())
-        return {
-            "height": self.shape[0], "width": self.shape[1], "cluster_size": self.cluster_size,
-            "quality": self.quality, "max_size": self.max_size, "nodes": len(self.node_cells),
-            "inter_edges": self.edge_count(True), "intra_edges": self.edge_count(False),
-            "map_nodes": traversable, "build_seconds": round(self.build_seconds, 3),
-        }
-
-    def graph_bytes(self) -> int:
-        """Memory of the graph in a compact layout (the figure the reports compare with the map's):
-        per node its cell as two int16; per edge two int32 node ids, a uint8 capability mask, a uint8
-        clearance and the cost as two int16. (The ``.npz`` of :meth:`save` is compressed.)"""
-        return 4 * len(self.node_cells) + 14 * len(self.edges)
-
-    # -- files --------------------------------------------------------------------------------
-
-    def save(self, path: str | Path) -> None:
-        """Write the graph (and the terrain it was built on) as one ``.npz`` file, atomically."""
-        from reference.world.fileio import atomic_write_bytes
-        import io
-
-        buffer = io.BytesIO()
-        edges = self.edges
-        np.savez_compressed(
-            buffer,
-            meta=np.frombuffer(json.dumps({
-                "format": "ftr-haa-abstraction/1", "cluster_size": self.cluster_size,
-                "quality": self.quality, "max_size": self.max_size, "build_seconds": self.build_seconds,
-            }).encode(), dtype=np.uint8),
-            terrain=self.terrain,
-            node_cells=np.array(self.node_cells, dtype=np.int32).reshape(-1, 2),
-            edge_ends=np.array([(e.u, e.v) for e in edges], dtype=np.int32).reshape(-1, 2),
-            edge_annotation=np.array([(e.mask, e.clearance) for e in edges], dtype=np.int32).reshape(-1, 2),
-            edge_cost=np.array([e.cost for e in edges], dtype=np.int32).reshape(-1, 2),
-            edge_inter=np.array([e.inter for e in edges], dtype=bool),
-        )
-        atomic_write_bytes(Path(path), buffer.getvalue())
-
-    @classmethod
-    def load(cls, path: str | Path) -> "Abstraction":
-        """Read a file written by :meth:`save` (``ValueError`` if it is not one)."""
-        try:
-            with np.load(Path(path), allow_pickle=False) as data:
-                meta = json.loads(bytes(data["meta"]).decode())
-                if meta.get("format") != "ftr-haa-abstraction/1":
-                    raise ValueError("unknown format")
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, KeyError, ValueError, json.JSONDecodeError) as error:
-            if isinstance(error, FileNotFoundError):
-                raise
-            raise ValueError(f"{path}: not an HAA* abstraction file ({error})") from None
-        graph = cls(arrays["terrain"], meta["cluster_size"], meta["quality"], meta["max_size"],
-                    build_seconds=meta.get("build_seconds", 0.0))
-        graph.node_cells = [(int(row), int(col)) for row, col in arrays["node_cells"]]
-        graph.edges = [
-            Edge(int(u), int(v), int(m), int(cv), (int(a), int(b)), bool(inter))
-            for (u, v), (m, cv), (a, b), inter in zip(arrays["edge_ends"], arrays["edge_annotation"],
-                                                      arrays["edge_cost"], arrays["edge_inter"])
-        ]
-        graph.clearances = {mask: cv for mask, cv in zip(CAPABILITY_MASKS, all_clearances(graph.terrain).values())}
-        return graph
-
-
 # -- building ---------------------------------------------------------------------------------
 
 #: One cluster's intra-edges: ``(i, j, mask, size, cost)`` between its ``i``-th and ``j``-th node, in
 #: the order they are kept. Arguments: ``{mask: the cluster's clearance window}``, the nodes' cells
 #: inside the window, the largest agent size, the quality.
 IntraEdges = list[tuple[int, int, int, int, Cost]]
+#: Step 2 for one cluster: :func:`cluster_intra_edges`, or its compiled twin.
+IntraEdgesOf = Callable[[dict[int, np.ndarray], list[Cell], int, str], IntraEdges]
 
 
 def pair_costs_readable(open_window: np.ndarray, cells: list[Cell]) -> dict[tuple[int, int], Cost]:
@@ -261,12 +121,13 @@ def cluster_intra_edges(windows: dict[int, np.ndarray], cells: list[Cell], max_s
 
 
 def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_SIZE, quality: str = "high",
-                      max_size: int = DEFAULT_MAX_SIZE, engine: str = "readable") -> Abstraction:
+                      max_size: int = DEFAULT_MAX_SIZE, *, intra_edges: IntraEdgesOf | None = None) -> Abstraction:
     """The HAA* abstract graph of ``terrain`` (docs/haa.md §3).
 
     ``quality`` is ``"high"`` (strong dominance) or ``"low"`` (weak dominance); intra-edges are
-    computed for agent sizes ``1 .. max_size``. ``engine="compiled"`` computes step 2 with
-    :func:`reference.solutions.compiled.haa.cluster_intra_edges_compiled` (the same edges, tested).
+    computed for agent sizes ``1 .. max_size``. The compiled twin
+    :func:`reference.solutions.compiled.haa.abstraction.build_abstraction` is this function with step 2
+    compiled (the same edges, tested).
 
     Parameters
     ----------
@@ -278,8 +139,8 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
         Keep the edges no kept edge strongly dominates, or weakly dominates (a smaller graph).
     max_size : int
         The largest agent size the graph serves (at least 1).
-    engine : {"readable", "compiled"}
-        Who computes the intra-edges (step 2); the graph is the same.
+    intra_edges : callable, optional
+        Step 2 for one cluster (default :func:`cluster_intra_edges`); the compiled twin passes its own.
 
     Returns
     -------
@@ -289,12 +150,12 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
     Raises
     ------
     ValueError
-        An unknown quality or engine, a cluster size below 2, or a largest size below 1.
+        An unknown quality, a cluster size below 2, or a largest size below 1.
 
     See Also
     --------
     reference.solutions.haa.query.haa_star : the query on the graph.
-    reference.solutions.compiled.haa.cluster_intra_edges_compiled : the compiled twin of step 2.
+    reference.solutions.compiled.haa.abstraction.build_abstraction : the compiled twin (step 2 compiled).
 
     Examples
     --------
@@ -317,13 +178,7 @@ def build_abstraction(terrain: np.ndarray, cluster_size: int = DEFAULT_CLUSTER_S
     graph.clearances = {mask: cv for mask, cv in zip(CAPABILITY_MASKS, all_clearances(terrain).values())}
     node_of_cell: dict[Cell, int] = {}
     _add_transitions(graph, node_of_cell)
-    if engine == "compiled":
-        from reference.solutions.compiled.haa import cluster_intra_edges_compiled as intra_edges
-    elif engine == "readable":
-        intra_edges = cluster_intra_edges
-    else:
-        raise ValueError(f"engine must be readable or compiled, got {engine!r}")
-    _add_intra_edges(graph, intra_edges)
+    _add_intra_edges(graph, intra_edges or cluster_intra_edges)
     if quality == "low":
         _remove_dominated_transitions(graph)
     graph.build_seconds = time.perf_counter() - began
@@ -378,7 +233,7 @@ def _add_transitions(graph: Abstraction, node_of_cell: dict[Cell, int]) -> None:
                     graph.edges.append(edge)
 
 
-def _add_intra_edges(graph: Abstraction, intra_edges) -> None:
+def _add_intra_edges(graph: Abstraction, intra_edges: IntraEdgesOf) -> None:
     """Step 2: every cluster's intra-edges (docs/haa.md §3)."""
     for cluster, nodes in graph.nodes_by_cluster().items():
         if len(nodes) < 2:

@@ -10,7 +10,7 @@
   at the largest agent size first) and a *circuit* joins them: ``w``–``y`` and ``x``–``z`` each
   joined by an intra-edge usable by every agent that can use ``e_yz`` (or the same node).
 
->>> from reference.solutions.haa.abstraction import Edge
+>>> from reference.solutions.haa.graph import Edge
 >>> kept = [Edge(0, 1, 0b001, 3, (4, 1), False)]          # ground, size 3, length 4 + √2
 >>> intra_edge_dominated(kept, 0b011, 2, (4, 1), "high")  # ground+trees size 2, same length
 True
@@ -22,14 +22,12 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from reference.world.grid import Cost
 
 from .capabilities import is_subset
-
-if TYPE_CHECKING:
-    from .abstraction import Abstraction, Edge
+from .graph import Abstraction, Edge
 
 
 def covers(mask_a: int, clearance_a: int, mask_b: int, clearance_b: int) -> bool:

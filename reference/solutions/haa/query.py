@@ -27,7 +27,7 @@ from reference.solutions.best_first import best_first_search
 from reference.solutions.shortest_paths import PathResult, astar, dijkstra
 from reference.world.grid import Cell, Cost, add_costs, cost_value, octile_cost
 
-from .abstraction import Abstraction, Edge
+from .graph import Abstraction, Edge
 from .capabilities import mask_of
 from .clearance import true_clearance
 
@@ -66,7 +66,7 @@ def annotated_astar(terrain: np.ndarray, start: Cell, goal: Cell, size: int, cap
     See Also
     --------
     haa_star : the same query through the abstract graph.
-    reference.solutions.compiled.haa_query.annotated_astar : the compiled twin (the same result).
+    reference.solutions.compiled.haa.query.annotated_astar : the compiled twin (the same result).
 
     Examples
     --------
@@ -141,7 +141,7 @@ def haa_star(graph: Abstraction, start: Cell, goal: Cell, size: int, capability:
     See Also
     --------
     annotated_astar : the optimal path the abstraction approximates.
-    reference.solutions.compiled.haa_query.haa_star : the compiled twin (the same result, one call).
+    reference.solutions.compiled.haa.query.haa_star : the compiled twin (the same result, one call).
 
     Examples
     --------

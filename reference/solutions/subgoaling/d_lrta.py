@@ -62,11 +62,10 @@ GOAL_SELECTION = "i"
 DEFAULT_MAX_MOVES = 100_000
 
 
-def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CAP,
-                          engine: str = "python") -> PatternDatabase:
+def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CAP) -> PatternDatabase:
     """D LRTA*'s pattern database of ``grid`` (eight-connected) at abstraction ``level`` (>= 1):
-    depths and next regions for every pair of regions. ``engine="compiled"``: the compiled twin
-    (:func:`reference.solutions.compiled.dynamic.build_pattern_database_compiled`, the same tables).
+    depths and next regions for every pair of regions. Its compiled twin (the same tables) is
+    :func:`reference.solutions.compiled.subgoaling.pursuit.build_d_lrta_database`.
 
     >>> database = build_d_lrta_database(Gridworld.from_strings(["....", "...."]), level=1)
     >>> database.regions, database.next_region.tolist()     # region 0 leads into 1, 1 into 0
@@ -76,14 +75,7 @@ def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CA
         raise ValueError(f"the abstraction level must be at least 1, got {level}")
     if cap < 1:
         raise ValueError(f"the depth cap must be at least 1, got {cap}")
-    neighbours = Neighbours(grid.blocked)
-    if engine == "compiled":
-        from reference.solutions.compiled.dynamic import build_pattern_database_compiled
-
-        return build_pattern_database_compiled(neighbours, level, cap)
-    if engine != "python":
-        raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
-    return build_pattern_database(neighbours, level, cap)
+    return build_pattern_database(Neighbours(grid.blocked), level, cap)
 
 
 class DLrta(GeneralLRTA):

@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
-from reference.solutions.shortest_paths import astar
+from reference.solutions.shortest_paths import PathResult, astar
 from reference.world.grid import Cell, Gridworld, cost_value, heuristic_cost
 from reference.world.sensing import KnownMapWorld
 
@@ -107,23 +108,21 @@ def random_problems(grid: Gridworld, count: int, seed: int) -> list[tuple[Cell, 
 
 
 def build_knn_database(grid: Gridworld, records: int = 1000, seed: int = 0, connectivity: int = 8,
-                       limit: int = CLIMB_LIMIT, engine: str = "python") -> KnnDatabase:
+                       limit: int = CLIMB_LIMIT, *, search: Callable[..., PathResult] = astar,
+                       compress: Callable[..., list[Cell]] | None = None) -> KnnDatabase:
     """Solve ``records`` random problems (seeded) with A* and store their compressed paths.
 
-    ``engine="compiled"`` runs the compiled A* and path compression (:mod:`reference.solutions.compiled.subgoaling_rivals`)
-    in place of this module's: the same records (tests compare them), some 50 times sooner.
+    ``search`` and ``compress``: the A* and the path compression (default: :func:`astar` and
+    :func:`compress_path`); the compiled twin
+    :func:`reference.solutions.compiled.subgoaling.pursuit.build_knn_database` passes its own: the
+    same records (tests compare them), some 50 times sooner.
 
     >>> from reference.world.grid import Gridworld
     >>> database = build_knn_database(Gridworld.from_strings(["....", "...."]), records=3, seed=1)
     >>> [len(record.subgoals) for record in database.records]   # an open room: one subgoal, the goal
     [1, 1, 1]
     """
-    search, compress = astar, compress_path
-    if engine == "compiled":
-        from reference.solutions.compiled.subgoaling_rivals import compress_path_compiled as compress
-        from reference.solutions.compiled.shortest_paths import astar as search
-    elif engine != "python":
-        raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
+    compress = compress or compress_path
     began = time.process_time()
     stored, expansions = [], 0
     for start, goal in random_problems(grid, records, seed):

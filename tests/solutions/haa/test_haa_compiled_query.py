@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from reference.solutions.compiled import haa_query as compiled
+from reference.solutions.compiled.haa import query as compiled
+from reference.solutions.compiled.haa.abstraction import build_abstraction as build_compiled
 from reference.solutions.haa import build_abstraction, query as readable
 from reference.solutions.haa.capabilities import CAPABILITY_MASKS, capability_of
 from reference.solutions.haa.multiterrain import with_terrain
@@ -32,7 +33,7 @@ def terrains(draw, min_side=4, max_side=24):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(terrain=terrains(), cluster_size=st.integers(2, 7), quality=st.sampled_from(["high", "low"]), data=st.data())
 def test_compiled_queries_equal_readable_on_random_maps(terrain, cluster_size, quality, data):
-    graph = build_abstraction(terrain, cluster_size=cluster_size, quality=quality, max_size=3, engine="compiled")
+    graph = build_compiled(terrain, cluster_size=cluster_size, quality=quality, max_size=3)
     height, width = terrain.shape
     cell = st.tuples(st.integers(0, height - 1), st.integers(0, width - 1))
     for _ in range(8):
@@ -70,7 +71,7 @@ def test_compiled_queries_equal_readable_on_a_baldurs_gate_map(shared_dir):
     terrain = with_terrain(read_terrain(maps[0]), maps[0].stem, seed=2008)
     rng = np.random.default_rng(7)
     for cluster_size, quality in ((10, "high"), (15, "low")):
-        graph = build_abstraction(terrain, cluster_size=cluster_size, quality=quality, max_size=3, engine="compiled")
+        graph = build_compiled(terrain, cluster_size=cluster_size, quality=quality, max_size=3)
         for _ in range(15):
             mask = CAPABILITY_MASKS[rng.integers(7)]
             size = int(rng.integers(1, 4))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from reference.solutions.compiled.haa import pair_costs_compiled
+from reference.solutions.compiled.haa.abstraction import build_abstraction as build_compiled, pair_costs_compiled
 from reference.solutions.haa import annotated_astar, build_abstraction, haa_star, true_clearance
 from reference.solutions.haa.abstraction import pair_costs_readable
 from reference.solutions.haa.capabilities import capability_of
@@ -98,13 +98,13 @@ def test_compiled_pair_costs_are_the_readable_ones(terrain, data):
 def test_compiled_builder_gives_the_readable_graph(terrain, cluster_size):
     for quality in ("high", "low"):
         readable = build_abstraction(terrain, cluster_size=cluster_size, quality=quality)
-        compiled = build_abstraction(terrain, cluster_size=cluster_size, quality=quality, engine="compiled")
+        compiled = build_compiled(terrain, cluster_size=cluster_size, quality=quality)
         assert readable.node_cells == compiled.node_cells
         assert readable.edges == compiled.edges
 
 
 def test_compiled_distances_are_the_worlds_dijkstra():
-    from reference.solutions.compiled.haa import distances_compiled
+    from reference.solutions.compiled.haa.abstraction import distances_compiled
     from reference.solutions.shortest_paths import dijkstra
 
     rng = np.random.default_rng(3)
@@ -126,7 +126,7 @@ def _real_map_sweep(paths, queries: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     for path in paths:
         terrain = with_terrain(read_terrain(path), path.stem, seed=seed)
-        graphs = [build_abstraction(terrain, cluster_size=10, quality=q, engine="compiled") for q in ("high", "low")]
+        graphs = [build_compiled(terrain, cluster_size=10, quality=q) for q in ("high", "low")]
         height, width = terrain.shape
         free = np.argwhere(terrain != OUT_OF_BOUNDS)
         for _ in range(queries):

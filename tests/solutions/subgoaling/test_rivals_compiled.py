@@ -1,9 +1,10 @@
-"""kNN LRTA*'s and D LRTA*'s preprocessing under ``engine="compiled"`` against the readable code (SPEC §16).
+"""kNN LRTA*'s and D LRTA*'s preprocessing, compiled (the twins' builders), against the readable code (SPEC §16).
 
-Referee: the readable databases (``engine="python"``: the readable A*, Dijkstra and hill-climbing
-checks of ``knn_lrta.py`` and ``pursuit.py``; the readable pattern database of ``dynamic/``, dictionaries and tuples). The compiled
-ones must be the same records, the same subgoals stored in the same order, the same expansion
-counts (kNN) and the same depths and next regions (D), on random maps (Hypothesis, both connectivities for kNN) and on a Baldur's Gate map.
+Referee: the readable databases (the readable A*, Dijkstra and hill-climbing checks of
+``knn_lrta.py`` and ``pursuit.py``; the readable pattern database of ``dynamic/``, dictionaries and
+tuples). The compiled ones must be the same records, the same subgoals stored in the same order, the
+same expansion counts (kNN) and the same depths and next regions (D), on random maps (Hypothesis,
+both connectivities for kNN) and on a Baldur's Gate map.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference.experiments import subgoaling as experiment
-from reference.solutions.compiled.subgoaling_rivals import compress_path_compiled, hill_climb_reaches
+from reference.solutions.compiled.subgoaling import pursuit as twin
+from reference.solutions.compiled.subgoaling.pursuit import compress_path_compiled, hill_climb_reaches
 from reference.solutions.shortest_paths import astar
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
 from reference.solutions.subgoaling.knn_lrta import build_knn_database, compress_path, knn_lrta_star
@@ -29,9 +31,9 @@ def same_knn(grid, records, seed, connectivity):
         slow = build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     except ValueError:   # no two connected free cells: the compiled engine must refuse too
         with pytest.raises(ValueError):
-            build_knn_database(grid, records=records, seed=seed, connectivity=connectivity, engine="compiled")
+            twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
         return None
-    fast = build_knn_database(grid, records=records, seed=seed, connectivity=connectivity, engine="compiled")
+    fast = twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     assert fast.records == slow.records
     assert (fast.expansions, fast.subgoal_count, fast.connectivity) == (slow.expansions, slow.subgoal_count,
                                                                         slow.connectivity)
@@ -41,7 +43,7 @@ def same_knn(grid, records, seed, connectivity):
 def same_d_lrta(grid, level):
     # D LRTA*'s database is the dynamic-control pattern database: the same depths and next regions
     slow = build_d_lrta_database(grid, level=level, cap=8)
-    fast = build_d_lrta_database(grid, level=level, cap=8, engine="compiled")
+    fast = twin.build_d_lrta_database(grid, level=level, cap=8)
     assert (fast.depth == slow.depth).all() and (fast.next_region == slow.next_region).all()
     assert fast.representatives == slow.representatives and fast.regions == slow.regions
     return slow
@@ -89,9 +91,7 @@ def test_databases_agree_on_a_baldurs_gate_map(shared_dir):
 def test_an_unknown_engine_is_refused():
     grid = Gridworld.from_strings(["....", "...."])
     with pytest.raises(ValueError, match="engine"):
-        build_knn_database(grid, records=1, engine="numba")
-    with pytest.raises(ValueError, match="engine"):
-        build_d_lrta_database(grid, level=1, engine="numba")
+        experiment.build_database("knn_lrta_1", grid, seed=0, engine="numba")
 
 
 @pytest.mark.parametrize("algorithm", ["knn_lrta_6", "d_lrta_1"])

@@ -1,4 +1,4 @@
-"""kNN LRTA*'s and D LRTA*'s online part, compiled (``compiled/subgoaling_rivals.py``), against the
+"""kNN LRTA*'s and D LRTA*'s online part, compiled (``compiled/subgoaling/pursuit.py``), against the
 readable code (SPEC §16).
 
 Referee: the readable agents (``knn_lrta.knn_lrta_star``, ``d_lrta.d_lrta_star``: the agent core,
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.solutions.compiled import subgoaling_rivals as twin
+from reference.solutions.compiled.subgoaling import pursuit as twin
 from reference.solutions.subgoaling import d_lrta, knn_lrta
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database, d_lrta_star
 from reference.solutions.subgoaling.knn_lrta import (
@@ -65,7 +65,7 @@ def d_pair(grid, start, goal, database, max_moves=None):
 
 def database_or_none(grid, records, seed, connectivity):
     try:
-        return build_knn_database(grid, records=records, seed=seed, connectivity=connectivity, engine="compiled")
+        return twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     except ValueError:   # no two connected free cells
         return KnnDatabase([], connectivity=connectivity)
 
@@ -163,8 +163,8 @@ def test_bad_input_is_refused_as_the_readable_code_refuses_it():
 
 def test_runs_agree_on_a_baldurs_gate_map(shared_dir):
     grid = read_map(str(shared_dir / "movingai" / "bgmaps" / "AR0509SR.map"))   # 1,503 free cells
-    database = build_knn_database(grid, 60, seed=7, engine="compiled")
-    d_databases = [build_d_lrta_database(grid, level=level, engine="compiled") for level in (1, 3)]
+    database = twin.build_knn_database(grid, 60, seed=7)
+    d_databases = [twin.build_d_lrta_database(grid, level=level) for level in (1, 3)]
     used = 0
     for number, (start, goal) in enumerate(random_problems(grid, 30, seed=11)):
         max_moves = 40 if number % 10 == 9 else None

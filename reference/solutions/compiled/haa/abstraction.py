@@ -1,5 +1,8 @@
-"""Compiled twins (Numba) for HAA*: a cluster's intra-edges and full-map distances (SPEC §16).
+"""Compiled twins (Numba) for HAA*'s builder: a cluster's intra-edges and full-map distances (SPEC §16).
 
+* :func:`build_abstraction` is the twin of :func:`reference.solutions.haa.abstraction.build_abstraction`:
+  the readable builder with step 2 (intra-edges) compiled. This is the engine switch: the readable
+  builder never imports compiled code, the twin hands it its compiled step.
 * :func:`cluster_intra_edges_compiled` is the twin of
   :func:`reference.solutions.haa.abstraction.cluster_intra_edges`: the same edges in the same order
   (a tested property), one compiled call per cluster. Building the abstraction of a 512 × 512 map
@@ -27,7 +30,9 @@ import numpy as np
 from numba import njit
 
 from reference.solutions.compiled.heap import triple_heap_pop as _pop_min, triple_heap_sift_up as _sift_up
-from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS
+from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS, move_rule
+from reference.solutions.haa import abstraction as readable
+from reference.solutions.haa.graph import Abstraction
 from reference.world.grid import SQRT2, Cell, Cost
 
 
@@ -46,13 +51,12 @@ def _dijkstra(blocked, source, move_rows, move_cols, sqrt2, g_straight, g_diagon
         s, size = _pop_min(heap, f, tie, stamp, position, size)
         closed[s] = True
         row, col = s // width, s % width
+        # The world's move rule (SPEC §12), one function for every compiled search (bench/eight_step.py:
+        # the A* 1.00, the subgoal tree 0.88, LRTA* 1.06-1.10 times the written-out rule's time).
         for move in range(8):
-            r, c = row + move_rows[move], col + move_cols[move]
-            if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
+            r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
+            if not allowed:
                 continue
-            diagonal = move_rows[move] != 0 and move_cols[move] != 0
-            if diagonal and (blocked[r, col] or blocked[row, c]):
-                continue  # no corner cutting
             t = r * width + c
             if closed[t]:
                 continue
@@ -200,3 +204,16 @@ def cluster_intra_edges_compiled(windows: dict[int, np.ndarray], cells: list[Cel
     sources = np.array([r * width + c for r, c in cells], dtype=np.int64)
     rows = _intra_edges_kernel(stacked, masks, sources, max_size, quality == "low", MOVE_ROWS, MOVE_COLS, SQRT2)
     return [(i, j, m, s, (a, b)) for i, j, m, s, a, b in rows.tolist()]  # tolist: Python ints at once
+
+
+def build_abstraction(terrain: np.ndarray, cluster_size: int = readable.DEFAULT_CLUSTER_SIZE, quality: str = "high",
+                      max_size: int = readable.DEFAULT_MAX_SIZE) -> Abstraction:
+    """Twin of :func:`reference.solutions.haa.abstraction.build_abstraction`: the same graph, its
+    intra-edges computed by :func:`cluster_intra_edges_compiled`.
+
+    >>> from reference.world.terrain import terrain_from_strings
+    >>> graph = build_abstraction(terrain_from_strings(["....", ".@..", "....", "...."]), cluster_size=2, max_size=2)
+    >>> len(graph.node_cells), graph.edge_count()
+    (7, 7)
+    """
+    return readable.build_abstraction(terrain, cluster_size, quality, max_size, intra_edges=cluster_intra_edges_compiled)

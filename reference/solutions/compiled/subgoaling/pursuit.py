@@ -7,8 +7,10 @@
 world's move table and :func:`.shortest_paths.move_rule`), the same strict ``<`` among successors
 (the first in successor order wins a tie), and the same doubles (``a + b * SQRT2`` from the exact
 pairs, as :func:`~reference.world.grid.cost_value` computes them), so every choice is the readable
-code's. They serve ``build_knn_database(..., engine="compiled")``. D LRTA*'s preprocessing is the
-dynamic-control pattern database, compiled in :mod:`.dynamic`.
+code's. They serve :func:`build_knn_database`, the twin of the readable builder of that name (the
+engine switch lives here, on the twins' side: the readable builders never import compiled code).
+D LRTA*'s preprocessing is the dynamic-control pattern database, compiled in :mod:`..dynamic`
+(:func:`build_d_lrta_database`).
 
 **Online.** :func:`knn_lrta_star` takes the readable function's arguments and walks the same
 trajectory. The readable agent pursues a list of goals in turn, switching on arrival
@@ -48,16 +50,18 @@ import numpy as np
 from numba import njit
 
 from reference.solutions.shortest_paths import blocked_array
+from reference.solutions.dynamic.lrta import Neighbours
 from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternDatabase
-from reference.solutions.subgoaling.d_lrta import DEFAULT_MAX_MOVES, GOAL_SELECTION
+from reference.solutions.subgoaling import knn_lrta
+from reference.solutions.subgoaling.d_lrta import DEFAULT_CAP, DEFAULT_MAX_MOVES, GOAL_SELECTION
 from reference.solutions.subgoaling.knn_lrta import DEFAULT_K, KnnDatabase, KnnRecord
 from reference.solutions.subgoaling.lrta import check_ends
 from reference.solutions.subgoaling.pursuit import CLIMB_LIMIT
 from reference.world.grid import MOVES, SQRT2, Cell, Gridworld
 from reference.world.trace import Trace
 
-from . import subgoaling as lookahead
-from .shortest_paths import move_rule
+from reference.solutions.compiled.subgoaling import lrta as lookahead
+from ..shortest_paths import astar as compiled_astar, move_rule
 
 #: The move tables of each connectivity as arrays Numba can index, in successor order.
 MOVE_TABLES = {c: (np.array([m[0] for m in moves], np.int64), np.array([m[1] for m in moves], np.int64))
@@ -150,6 +154,26 @@ def compress_path_compiled(grid: Gridworld | np.ndarray, path: list[Cell], conne
     rows, cols = MOVE_TABLES[connectivity]
     indices = np.array([r * width + c for r, c in path], np.int64)
     return [path[j] for j in _compress(blocked, indices, connectivity, limit, rows, cols, SQRT2).tolist()]
+
+
+def build_knn_database(grid: Gridworld, records: int = 1000, seed: int = 0, connectivity: int = 8,
+                       limit: int = CLIMB_LIMIT) -> KnnDatabase:
+    """Twin of :func:`reference.solutions.subgoaling.knn_lrta.build_knn_database`: the readable
+    builder with the compiled A* and :func:`compress_path_compiled`; the same records."""
+    return knn_lrta.build_knn_database(grid, records, seed, connectivity, limit, search=compiled_astar,
+                                       compress=compress_path_compiled)
+
+
+def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CAP) -> PatternDatabase:
+    """Twin of :func:`reference.solutions.subgoaling.d_lrta.build_d_lrta_database`: the dynamic-control
+    pattern database built by its compiled twin; the same tables."""
+    from reference.solutions.compiled.dynamic import build_pattern_database_compiled
+
+    if level < 1:
+        raise ValueError(f"the abstraction level must be at least 1, got {level}")
+    if cap < 1:
+        raise ValueError(f"the depth cap must be at least 1, got {cap}")
+    return build_pattern_database_compiled(Neighbours(grid.blocked), level, cap)
 
 
 # --- the online part -------------------------------------------------------------------------------

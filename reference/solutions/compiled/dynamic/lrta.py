@@ -16,6 +16,11 @@ raises the same h values and counts the same expansions (tested move for move):
 * the learned heuristic (one table per goal, line 6) is a typed dictionary keyed by
   ``goal * cells + cell`` holding ``straight << 32 | diagonal``; a missing key is the octile distance.
 
+The twins mirror the readable modules one for one: this module is the twin of ``dynamic/lrta.py``
+(general LRTA*, and the runs of a whole problem), :mod:`.pattern_database` of
+``dynamic/pattern_database.py`` (building the databases) and :mod:`.tree` of ``dynamic/tree.py``
+(the oracle and the samples the decision trees learn from).
+
 What is compiled: one lookahead with the choices of every depth up to it (lines 4, 5 and 7 of
 Figure 1, :meth:`Lookahead.choices`), the h update (line 6), the whole run of one problem for a fixed depth or
 a pattern-database lookup with goal selection G, G+I or I (:func:`run_fixed`, :func:`run_database`),
@@ -32,14 +37,12 @@ call the compiled lookahead (:class:`CompiledAgent`).
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS
-from reference.solutions.compiled.haa import distances_compiled
+from reference.solutions.compiled.shortest_paths import MOVE_COLS, MOVE_ROWS, move_rule
 from reference.solutions.dynamic.lrta import Agent, Controller, Run
 from reference.solutions.dynamic.pattern_database import GOAL_RULES
 from reference.world.grid import SQRT2, Cell
@@ -91,15 +94,12 @@ def _layers(blocked, root, goal, depth, counter, seen, layer_of, g_a, g_b, paren
             if s == goal:  # the goal is a frontier state, never expanded
                 continue
             row, col = s // width, s % width
-            # The world's move rule (SPEC §12, grid.successors), written out as in compiled/shortest_paths.py:
-            # one shared @njit step function made these loops 30% slower (measured there).
+            # The world's move rule (SPEC §12), one function for every compiled search (bench/eight_step.py:
+            # the A* 1.00, the subgoal tree 0.88, LRTA* 1.06-1.10 times the written-out rule's time).
             for move in range(8):
-                r, c = row + move_rows[move], col + move_cols[move]
-                if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
+                r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
+                if not allowed:
                     continue
-                diagonal = move_rows[move] != 0 and move_cols[move] != 0
-                if diagonal and (blocked[r, col] or blocked[row, c]):
-                    continue  # no corner cutting
                 t = r * width + c
                 new_a = g_a[s] + (0 if diagonal else 1)
                 new_b = g_b[s] + (1 if diagonal else 0)
@@ -410,145 +410,3 @@ def steps_by_depth(agent: CompiledAgent, goal: Cell, d_max: int) -> dict[int, Ce
     out = agent.lookahead.choices(agent.h, agent.state, goal, d_max)
     return {d: agent.lookahead.cell(out[d, 1]) for d in range(1, d_max + 1) if out[d, 0] >= 0}
 
-
-def oracle_compiled(d_max: int) -> Controller:
-    """The twin of :func:`reference.solutions.dynamic.tree.oracle` for :class:`CompiledAgent`."""
-    from reference.solutions.dynamic.tree import depth_label
-
-    def control(agent: Agent) -> tuple[int, Cell]:
-        if not isinstance(agent, CompiledAgent):
-            raise TypeError("oracle_compiled controls a CompiledAgent (general_lrta_compiled); "
-                            "for the readable general_lrta, use reference.solutions.dynamic.tree.oracle")
-        steps = steps_by_depth(agent, agent.goal, d_max)
-        if not steps:
-            return 1, agent.goal
-        return depth_label(steps, max(steps)), agent.goal
-
-    return control
-
-
-# -- pattern databases ---------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _depths_toward(blocked, goal, dist_a, dist_b, representatives, region_of, b, cap, stages, counter,
-                   seen, layer_of, g_a, g_b, parent, order, layer_start, f_a, f_b, move_rows, move_cols, sqrt2,
-                   depth_row, next_row):
-    """Figure 3, lines 4-6 with Figure 4, for every start region toward goal region ``b``
-    (``optimal_depth`` and the next region of ``build_pattern_database``). Returns the counter."""
-    height, width = blocked.shape
-    empty = Dict.empty(key_type=types.int64, value_type=types.int64)   # fresh octile h
-    out = np.empty((cap + 2, 5), np.int64)
-    for a in range(representatives.shape[0]):
-        start = representatives[a]
-        if a == b or dist_a[start] < 0:
-            continue
-        # optimal_depth: the shallowest depth whose first step lies on an optimal path
-        found = cap + 1
-        for stage in stages:
-            counter += 1
-            layers = _choices(blocked, start, goal, stage, empty, True, counter, seen, layer_of, g_a, g_b, parent,
-                              order, layer_start, f_a, f_b, move_rows, move_cols, sqrt2, out)
-            for d in range(1, stage + 1):
-                if out[d, 0] < 0:
-                    continue
-                n = out[d, 1]
-                diagonal = n // width != start // width and n % width != start % width
-                if (dist_a[n] >= 0 and dist_a[n] + (0 if diagonal else 1) == dist_a[start]
-                        and dist_b[n] + (1 if diagonal else 0) == dist_b[start]):
-                    found = d
-                    break
-            if found <= cap or layers <= stage:  # found, or the map ran out: deeper decides the same
-                break
-        depth_row[a] = found
-        # the next region: follow the first optimal move (successor order) until the region changes
-        cell = start
-        while region_of[cell] == a:
-            row, col = cell // width, cell % width
-            for move in range(8):
-                r, c = row + move_rows[move], col + move_cols[move]
-                if r < 0 or r >= height or c < 0 or c >= width or blocked[r, c]:
-                    continue
-                diagonal = move_rows[move] != 0 and move_cols[move] != 0
-                if diagonal and (blocked[r, col] or blocked[row, c]):
-                    continue  # no corner cutting
-                t = r * width + c
-                if (dist_a[t] + (0 if diagonal else 1) == dist_a[cell]
-                        and dist_b[t] + (1 if diagonal else 0) == dist_b[cell]):
-                    cell = t
-                    break
-        next_row[a] = region_of[cell]
-    return counter
-
-
-def build_pattern_database_compiled(blocked_or_neighbours, level: int, cap: int, progress=None, hierarchy=None,
-                                    goal_regions=None):
-    """The compiled twin of ``build_pattern_database``: the same tables (tested equal); with
-    ``goal_regions``, only those columns.
-
-    The clique abstraction stays the readable one (seconds); one compiled Dijkstra per goal region
-    (:func:`~reference.solutions.compiled.haa.distances_compiled`) and one compiled call for all
-    start regions toward it.
-    """
-    from reference.solutions.dynamic.abstraction import clique_hierarchy
-    from reference.solutions.dynamic.lrta import Neighbours
-    from reference.solutions.dynamic.pattern_database import DEPTH_STAGES, PatternDatabase
-
-    began = time.process_time()
-    neighbours = blocked_or_neighbours if isinstance(blocked_or_neighbours, Neighbours) else Neighbours(blocked_or_neighbours)
-    blocked = np.ascontiguousarray(neighbours.blocked, dtype=np.bool_)
-    hierarchy = hierarchy or clique_hierarchy(neighbours, level)
-    count = len(hierarchy.levels[level].members)
-    representatives = [hierarchy.representative(level, region) for region in range(count)]
-    width = blocked.shape[1]
-    region_of = np.full(blocked.size, -1, np.int64)
-    for (r, c), region in hierarchy.region_of[level].items():
-        region_of[r * width + c] = region
-    reps = np.array([r * width + c for r, c in representatives], np.int64)
-    stages = np.array([*[s for s in DEPTH_STAGES if s < cap], cap], np.int64)
-    depth = np.ones((count, count), dtype=np.int16)
-    next_region = np.full((count, count), -1, dtype=np.int32)
-    look = Lookahead(blocked)
-    layer_start = np.zeros(cap + 2, np.int64)
-    depth_row = np.ones(count, np.int64)
-    next_row = np.full(count, -1, np.int64)
-    counter = 0
-    for b in sorted(set(goal_regions)) if goal_regions is not None else range(count):
-        goal = representatives[b]
-        dist_a, dist_b = (d.ravel() for d in distances_compiled(blocked, goal))
-        depth_row[:] = 1
-        next_row[:] = -1
-        counter = _depths_toward(blocked, reps[b], dist_a, dist_b, reps, region_of, b, cap, stages, counter,
-                                 look.seen, look.layer_of, look.g_a, look.g_b, look.parent, look.order, layer_start,
-                                 look.f_a, look.f_b, MOVE_ROWS, MOVE_COLS, SQRT2, depth_row, next_row)
-        depth[:, b] = depth_row
-        next_region[:, b] = next_row
-        if progress is not None:
-            progress(1)
-    return PatternDatabase(hierarchy, level, cap, depth, next_region, representatives, time.process_time() - began,
-                           None if goal_regions is None else tuple(sorted(set(goal_regions))))
-
-
-def collect_samples_compiled(blocked: np.ndarray, start: Cell, goal: Cell, d_maxes, *, n: int | None = None,
-                             max_actions: int = 20_000, lookahead: Lookahead | None = None,
-                             follow: Controller | None = None):
-    """The twin of :func:`reference.solutions.dynamic.tree.collect_samples` (same features and labels)."""
-    from reference.solutions.dynamic.tree import HISTORY, depth_label, features
-
-    n = HISTORY if n is None else n
-    deepest = max(d_maxes)
-    lookahead = lookahead or Lookahead(blocked)
-    agent = CompiledAgent(lookahead, start, goal)
-    rows: list[list[float]] = []
-    labels: dict[int, list[int]] = {d: [] for d in d_maxes}
-    while agent.state != goal and len(agent.path) <= max_actions:
-        out = lookahead.choices(agent.h, agent.state, goal, deepest)
-        steps = {d: lookahead.cell(out[d, 1]) for d in range(1, deepest + 1) if out[d, 0] >= 0}
-        if not steps:
-            break
-        rows.append(features(agent, n))
-        for d_max in d_maxes:
-            labels[d_max].append(depth_label(steps, min(d_max, max(steps))))
-        depth = max(steps) if follow is None else min(max(1, follow(agent)[0]), max(steps))
-        apply_compiled(agent, out, depth, goal)
-    return np.array(rows, dtype=float).reshape(-1, 4), {d: np.array(v, dtype=int) for d, v in labels.items()}

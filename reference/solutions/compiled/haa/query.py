@@ -43,7 +43,7 @@ from numba import njit
 from reference.solutions.compiled.shortest_paths import astar as _compiled_astar
 from reference.solutions.compiled.shortest_paths import move_rule, octile_rank_table
 from reference.solutions.compiled.heap import heap_contains, heap_len, heap_new, heap_peek_key, heap_pop, heap_push, heap_update
-from reference.solutions.haa.abstraction import Abstraction
+from reference.solutions.haa.graph import Abstraction
 from reference.solutions.haa.capabilities import mask_of
 from reference.solutions.haa.query import HAAResult, annotated_blocked
 from reference.solutions.shortest_paths import PathResult

@@ -87,14 +87,14 @@ def test_the_h_tables_grow_when_a_run_pursues_many_goals():
     # a workspace with room for one goal: the subgoaling run pursues several, so the tables double
     # (and keep what they hold: the run must still equal the readable one)
     grid = Gridworld.from_strings(CYCLE_MAP)
-    compiled._WORKSPACES[:] = [compiled.LookaheadWorkspace(grid.size, goals=1, moves=2)]
+    compiled.lrta._WORKSPACES[:] = [compiled.LookaheadWorkspace(grid.size, goals=1, moves=2)]
     slow, fast = assert_same_run(grid, (2, 11), (7, 8), 4, "lrta_subgoal_arrival")
-    assert fast.goals_pursued > 1 and compiled._WORKSPACES[0].h_straight.shape[0] >= fast.goals_pursued
+    assert fast.goals_pursued > 1 and compiled.lrta._WORKSPACES[0].h_straight.shape[0] >= fast.goals_pursued
     # a larger map gets a larger workspace; a smaller one uses the larger's rows (and runs the same)
     assert_same_run(Gridworld.from_strings(["." * 30] * 20), (0, 0), (19, 29), 8, "lrta")
-    assert compiled._WORKSPACES[0].cells == 600
+    assert compiled.lrta._WORKSPACES[0].cells == 600
     assert_same_run(grid, (2, 11), (7, 8), 4, "lrta_subgoal_sub_arrival")
-    assert compiled._WORKSPACES[0].cells == 600
+    assert compiled.lrta._WORKSPACES[0].cells == 600
     assert len({record.goal for record in slow.trace.searches}) == fast.goals_pursued
 
 
