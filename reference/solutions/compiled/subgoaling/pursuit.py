@@ -401,7 +401,7 @@ def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: PatternDatab
     :func:`reference.solutions.subgoaling.d_lrta.d_lrta_star` (the whole run in one compiled call,
     :func:`.dynamic.run_database` with goal selection I). Times: a run stopped after one action (the
     first episode), then the whole run."""
-    from .dynamic import Lookahead, run_database
+    from ..dynamic import Lookahead, run_database
 
     if rule not in GOAL_RULES:
         raise ValueError(f"goal rule must be one of {GOAL_RULES}, not {rule!r}")
