@@ -34,8 +34,7 @@ from reference.world.instances import Instance
 from reference.world.trace import TIE_BREAKS, Trace
 from reference.world.trace_arrays import TraceArrays
 
-from .buckets import (buckets_clear, buckets_len, buckets_new, buckets_peek_level, buckets_pop, buckets_push,
-                      buckets_update)
+from .buckets import bucket_link, bucket_unlink, buckets_new, buckets_offsets
 from .heap import heap_clear, heap_len, heap_peek_key, heap_pop, heap_push, heap_update
 
 #: g of a state not reached yet: the largest 32-bit int, as in the reference.
@@ -45,6 +44,7 @@ ALGORITHMS = ("forward", "backward", "adaptive")
 QUEUES = ("buckets", "heap")
 #: The most cells the bucket queue takes: its offsets (8 + 4 * cells for 2 * cells levels) are int32.
 LARGEST_GRID_BUCKETS = (2**31 - 1 - 8) // 4
+U2 = np.uint64(2)  # a level's two entries in the bucket queue (uint64: see buckets.py)
 
 
 def largest_grid_for_packed_keys() -> int:
@@ -134,6 +134,12 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
     total_paths = 0
     moves = 0
 
+    # The bucket queue's offsets and header (lowest level, highest level used, size) in locals
+    # (buckets.buckets_offsets says what that buys); the array's own header is left as it was.
+    levels_at, items_at = buckets_offsets(queue)
+    level_count = np.int64((items_at - levels_at) // U2)
+    lowest, highest, open_size = level_count, -1, 0
+
     agent = start
     _observe(true_blocked, known_blocked, path_index, agent, width, last_col, last_row_start, 0)
     if record_cells:
@@ -154,8 +160,10 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
         search[s_start] = counter  # line 21
         g[s_goal] = INFINITY  # line 22
         search[s_goal] = counter  # line 23
-        if use_buckets:  # line 24 (O(entries left or levels used), never O(cells))
-            buckets_clear(queue)
+        if use_buckets:  # line 24 (O(levels used by the last search), never O(cells))
+            for level in range(lowest, highest + 1):
+                queue[levels_at + U2 * np.uint64(level)] = -1
+            lowest, highest, open_size = level_count, -1, 0
         else:
             heap_clear(heap)
         first_expanded = n_expanded
@@ -165,15 +173,22 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
             h_start = learned_h[s_start]
         tie_start = cells - 1 if larger_g else 0
         if use_buckets:  # line 25
-            buckets_push(queue, s_start, h_start, tie_start)
+            bucket_link(queue, levels_at, items_at, s_start, h_start, tie_start)
+            lowest, highest, open_size = h_start, h_start, 1
         else:
             heap_push(heap, s_start, np.int64(h_start * cells + tie_start) * stamp_radix)
         while True:
             # line 2: while g(s_goal) > min f over OPEN (infinity when OPEN is empty)
             if use_buckets:
-                if buckets_len(queue) == 0 or g[s_goal] <= buckets_peek_level(queue):
+                if open_size == 0:
                     break
-                s = buckets_pop(queue)  # line 3
+                while queue[levels_at + U2 * np.uint64(lowest)] < 0:  # the lowest level with an item: min f
+                    lowest += 1
+                if g[s_goal] <= lowest:
+                    break
+                s = queue[levels_at + U2 * np.uint64(lowest)]  # line 3: the first item of its first bucket
+                bucket_unlink(queue, levels_at, items_at, s)
+                open_size -= 1
             else:
                 if heap_len(heap) == 0 or g[s_goal] <= np.int64(np.uint64(heap_peek_key(heap)) // u_f_radix):
                     break
@@ -221,10 +236,14 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
                         h_t = abs(t_row - goal_row) + abs(t_col - goal_col)
                     tie = cells - 1 - g_next if larger_g else g_next
                     if use_buckets:  # lines 12-13; insertion order is the stamp
-                        if in_open:
-                            buckets_update(queue, t, g_next + h_t, tie)
+                        f_t = g_next + h_t
+                        if in_open:  # a new insertion: last among its (level, tie)
+                            bucket_unlink(queue, levels_at, items_at, t)
                         else:
-                            buckets_push(queue, t, g_next + h_t, tie)
+                            open_size += 1
+                        bucket_link(queue, levels_at, items_at, t, f_t, tie)
+                        lowest = min(lowest, f_t)
+                        highest = max(highest, f_t)
                     else:
                         stamp += 1
                         key = (np.int64(g_next + h_t) * cells + tie) * stamp_radix + stamp
@@ -328,7 +347,7 @@ def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[s
 
 # The OPEN list a run does not use (the compiled function takes both; sizes 1, never touched).
 _NO_HEAP = (np.empty(1, np.int64), np.empty(1, np.uint32), np.full(1, -1, np.int32), np.zeros(1, np.int64))
-_NO_BUCKETS = np.zeros(1, np.int32)
+_NO_BUCKETS = np.array([0, -1, 0, 8, 8, 0, 0, 0], np.int32)  # buckets_new(0, 0): a header, no levels or items
 
 
 def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "forward",
