@@ -1,13 +1,14 @@
 """Benchmark: whole processes, `ftr run --jsonl` against the independent C program, CPU and peak memory.
 
-    python bench/processes.py                      # 5 rounds of the standard workload, then 2001 x 2001
-    python bench/processes.py --rounds 3 --side 1001
+    python bench/processes.py                      # 5 rounds of the standard workload, then 1001 x 1001
+    python bench/processes.py --rounds 0 --side 501   # the large maze only
 
 * **The standard workload**: ``ftr run mazes --jsonl --algorithm A --tie-break T`` for the four
   settings of ``ftr experiment`` (50 mazes each, counts only: no ``--trace``), against the same four
   runs of bench/c/student.c built as a program (``cc -O2 -DSTUDENT_MAIN``), which reads the same
   ``mazes.scen`` and prints the same JSON lines. Both outputs must be identical, line for line.
-* **One large maze**: bench/scale.py's maze 0 of side ``--side`` (default 2001), written as a
+* **One large maze**: bench/scale.py's maze 0 of side ``--side`` (default 1001: the independent
+  C's 64-bit packed key holds f, tie and stamp up to about a million cells), written as a
   ``.map`` and a one-line ``.scen`` in a temporary folder, forward A* with ties to the larger g,
   by both; peak memory divided by the cells is the bytes per cell each holds.
 
@@ -73,7 +74,7 @@ def ftr_run(folder_or_scen: list[str], algorithm: str, tie_break: str) -> list[s
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the standard workload (default 5)")
-    parser.add_argument("--side", type=int, default=2001, help="side of the large maze (default 2001)")
+    parser.add_argument("--side", type=int, default=1001, help="side of the large maze (default 1001)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ftr-processes-"))
     try:
@@ -100,15 +101,16 @@ def main() -> None:
                 peaks[name].append(peak[name])
             print(f"round {number + 1}: C {cpu['C']:.3f} CPU s, ftr run {cpu['ftr']:.3f} ({cpu['ftr'] / cpu['C']:.2f})",
                   file=sys.stderr)
-        ratios = [f / c for f, c in zip(totals["ftr"], totals["C"])]
-        print(f"\nThe standard workload (4 settings x 50 mazes, --jsonl, counts identical), {args.rounds} rounds, "
-              f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after:\n")
-        print("| process (4 per round) | CPU s, median | peak MiB, median | CPU / C |\n|---|---:|---:|---:|")
-        print(f"| C program (bench/c/student.c) | {statistics.median(totals['C']):.3f} | "
-              f"{statistics.median(peaks['C']) / 2**20:.1f} | 1.00 |")
-        print(f"| ftr run --jsonl (compiled twin) | {statistics.median(totals['ftr']):.3f} | "
-              f"{statistics.median(peaks['ftr']) / 2**20:.1f} | {statistics.median(ratios):.2f} "
-              f"({min(ratios):.2f}-{max(ratios):.2f}) |")
+        if args.rounds:
+            ratios = [f / c for f, c in zip(totals["ftr"], totals["C"])]
+            print(f"\nThe standard workload (4 settings x 50 mazes, --jsonl, counts identical), {args.rounds} rounds, "
+                  f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after:\n")
+            print("| process (4 per round) | CPU s, median | peak MiB, median | CPU / C |\n|---|---:|---:|---:|")
+            print(f"| C program (bench/c/student.c) | {statistics.median(totals['C']):.3f} | "
+                  f"{statistics.median(peaks['C']) / 2**20:.1f} | 1.00 |")
+            print(f"| ftr run --jsonl (compiled twin) | {statistics.median(totals['ftr']):.3f} | "
+                  f"{statistics.median(peaks['ftr']) / 2**20:.1f} | {statistics.median(ratios):.2f} "
+                  f"({min(ratios):.2f}-{max(ratios):.2f}) |")
 
         side = args.side
         big = maze(side, 0)
