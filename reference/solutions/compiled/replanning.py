@@ -81,7 +81,7 @@ def _grown(buffer, used):
 def _observe(true_blocked, g_search, path_index, cell, width, last_col, last_row_start, step):
     """Sense the four neighbours of ``cell`` (SPEC §4); remember those blocked (a negative word in
     ``g_search``, see :func:`run_repeated_astar`). Returns whether a newly seen blocked cell lies on
-    the path ahead (``path_index`` > ``step``; SPEC §6)."""
+    the path ahead (a position ``path_index - 1`` beyond ``step``; SPEC §6)."""
     col = cell % width
     blocked_ahead = False
     for k in range(4):  # east, south, west, north, as FogOfWarWorld.sense answers
@@ -95,7 +95,7 @@ def _observe(true_blocked, g_search, path_index, cell, width, last_col, last_row
             t = cell - width if cell >= width else -1
         if t >= 0 and true_blocked[t] and g_search[t] != KNOWN_BLOCKED:
             g_search[t] = KNOWN_BLOCKED
-            if path_index[t] > step:
+            if path_index[t] > step + 1:  # path_index is the position + 1 (0: not on the path)
                 blocked_ahead = True
     return blocked_ahead
 
@@ -106,8 +106,8 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
     """One whole run (Figure 4's Main, lines 14-34, with ComputePath inlined as lines 1-13).
 
     ``true_blocked`` (uint8, one per cell) is the true grid the agent senses; ``g_search`` (int64,
-    all 0), ``tree``, ``learned_h`` (int32, all -1), ``path_index`` (int32, all -1) and OPEN are the
-    run's state, allocated by the caller (lines 15-17: the one pass over all cells).
+    all 0), ``tree`` (int32, any values), ``learned_h`` (int32, all -1), ``path_index`` (int32, all 0:
+    a cell's position on the path being walked + 1) and OPEN are the run's state, allocated by the caller (lines 15-17: the one pass over all cells).
 
     Speed: Figure 4's g(s) and search(s) and the agent's knowledge share one int64 word per cell,
     ``search << 32 | g``, or :data:`KNOWN_BLOCKED` (-1) once the cell is seen blocked: the test of
@@ -304,7 +304,7 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
 
         # -- walk the path (lines 30-32; SPEC §6) --
         for i in range(first_path, n_paths):
-            path_index[paths[i]] = i - first_path
+            path_index[paths[i]] = i - first_path + 1
         for step in range(1, n_paths - first_path):
             agent = paths[first_path + step]
             moves += 1
@@ -316,7 +316,7 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
             if _observe(true_blocked, g_search, path_index, agent, width, last_col, last_row_start, step):
                 break  # a cell ahead is blocked: search again from here
         for i in range(first_path, n_paths):
-            path_index[paths[i]] = -1
+            path_index[paths[i]] = 0
         if not record_cells:  # counts only: forget this search's cells
             n_expanded = 0
             n_paths = 0
@@ -341,9 +341,12 @@ def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[s
     """
     state: dict[str, np.ndarray] = {
         "g_search": np.zeros(cells, np.int64),
-        "tree": np.full(cells, -1, np.int32),
+        # Memory: no initial values where none are read (tree: a search writes a cell's pointer before
+        # the path reads it) and zeros elsewhere, so that, as with C's calloc, the pages of cells a
+        # run never reaches are never made resident (np.full would write every page up front).
+        "tree": np.empty(cells, np.int32),
         "learned_h": np.full(cells if adaptive else 1, -1, np.int32),
-        "path_index": np.full(cells, -1, np.int32),
+        "path_index": np.zeros(cells, np.int32),
     }
     if queue == "buckets":  # f = g + h < 2 * cells levels (g and h are each below the cells)
         state["buckets"] = buckets_new(cells, 2 * cells)
