@@ -23,7 +23,7 @@ a header (:data:`LOWEST`, :data:`HIGHEST`, :data:`SIZE`, where the levels and it
 entries per level (the leader of its first bucket, -1 when empty; its finger), and six per item
 (``NEXT``/``PREV`` in its bucket's circle, the leader's ``PREV`` being the bucket's tail;
 ``BNEXT``/``BPREV``, for a leader, the next and previous buckets' leaders, -1 at the ends, and
-``BPREV`` = :data:`NOT_LEADER` for the other items; its ``LEVEL`` and ``TIE``).
+``BPREV`` = :data:`NOT_LEADER` for the other items; for a leader, its ``LEVEL`` and ``TIE``, which a follower receives when it takes over).
 
 No membership checks: the caller knows which items are in the queue (the twin: g is finite), as
 in C; :func:`buckets_update` and :func:`buckets_remove` of an absent item corrupt the queue.
@@ -105,8 +105,6 @@ def bucket_link(queue, levels_at, items_at, item, level, tie):
     the header (lowest, highest, size) is the caller's; ``levels_at`` and ``items_at`` are the
     uint64 offsets of the levels and items (:func:`buckets_offsets`)."""
     at = ITEM_FIELDS * U(item)
-    queue[items_at + at + LEVEL] = level
-    queue[items_at + at + TIE] = tie
     level_at = TWO * U(level)
     first = queue[levels_at + level_at + FIRST]
     # Find the neighbouring buckets: `before` (tie < ours, or -1) and `bucket` (tie >= ours, or -1).
@@ -135,6 +133,9 @@ def bucket_link(queue, levels_at, items_at, item, level, tie):
         queue[items_at + at + BPREV] = NOT_LEADER
         queue[levels_at + level_at + FINGER] = bucket
     else:  # a new bucket between `before` and `bucket`, led by item
+        # Speed: only a leader's level and tie are read (a follower gets them when it takes over)
+        queue[items_at + at + LEVEL] = level
+        queue[items_at + at + TIE] = tie
         queue[items_at + at + NEXT] = item
         queue[items_at + at + PREV] = item
         queue[items_at + at + BNEXT] = bucket
