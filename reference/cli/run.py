@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
         if args.engine == "compiled":  # arrays; the contract's Trace only when --trace asks for it
             from reference.solutions.compiled.replanning import run_compiled
 
-            trace = run_compiled(instance.grid, instance.start, instance.target, args.algorithm, args.tie_break)
+            # Without --trace only the counts are printed: keep no cells (memory stays the search state).
+            trace = run_compiled(instance.grid, instance.start, instance.target, args.algorithm, args.tie_break,
+                                 record_cells=bool(args.trace))
         else:
             from reference.solutions import solve
 

@@ -23,7 +23,7 @@ a header (:data:`LOWEST`, :data:`HIGHEST`, :data:`SIZE`, where the levels and it
 entries per level (the leader of its first bucket, -1 when empty; its finger), and six per item
 (``NEXT``/``PREV`` in its bucket's circle, the leader's ``PREV`` being the bucket's tail;
 ``BNEXT``/``BPREV``, for a leader, the next and previous buckets' leaders, -1 at the ends, and
-``BPREV`` = :data:`NOT_LEADER` for the other items; its ``LEVEL`` and ``TIE``).
+``BPREV`` = :data:`NOT_LEADER` for the other items; for a leader, its ``LEVEL`` and ``TIE``, which a follower receives when it takes over).
 
 No membership checks: the caller knows which items are in the queue (the twin: g is finite), as
 in C; :func:`buckets_update` and :func:`buckets_remove` of an absent item corrupt the queue.
@@ -68,6 +68,18 @@ def buckets_new(item_count, level_count):
     return queue
 
 
+@njit(cache=True, inline="always")
+def buckets_offsets(queue):
+    """``(levels_at, items_at)``: where the levels and the items start, as uint64 offsets.
+
+    Speed: a planner's hot loop keeps these and the header (lowest level, highest, size) in its own
+    local variables and calls :func:`bucket_link` and :func:`bucket_unlink`. Every store into the
+    array might change the header for all Numba's code generator knows, so the public functions
+    below load and store it again on each call; locals stay in registers.
+    """
+    return U(queue[LEVELS_AT]), U(queue[ITEMS_AT])
+
+
 @njit(cache=True)
 def buckets_len(queue):
     """The number of items in the queue."""
@@ -88,19 +100,18 @@ def buckets_peek_level(queue):
 
 
 @njit(cache=True, inline="always")
-def buckets_push(queue, item, level, tie):
-    """Insert ``item`` with key ``(level, tie)``, after every item with the same key."""
-    items_at = U(queue[ITEMS_AT])
-    at = items_at + ITEM_FIELDS * U(item)
-    queue[at + LEVEL] = level
-    queue[at + TIE] = tie
-    level_at = U(queue[LEVELS_AT]) + TWO * U(level)
-    first = queue[level_at + FIRST]
+def bucket_link(queue, levels_at, items_at, item, level, tie):
+    """Link ``item`` into its level with key ``(level, tie)``, after every item with the same key;
+    the header (lowest, highest, size) is the caller's; ``levels_at`` and ``items_at`` are the
+    uint64 offsets of the levels and items (:func:`buckets_offsets`)."""
+    at = ITEM_FIELDS * U(item)
+    level_at = TWO * U(level)
+    first = queue[levels_at + level_at + FIRST]
     # Find the neighbouring buckets: `before` (tie < ours, or -1) and `bucket` (tie >= ours, or -1).
     if first < 0 or queue[items_at + ITEM_FIELDS * U(first) + TIE] >= tie:  # at the front
         before, bucket = -1, first
     else:  # behind the first bucket: walk from the finger, forwards or backwards
-        bucket = queue[level_at + FINGER]
+        bucket = queue[levels_at + level_at + FINGER]
         if queue[items_at + ITEM_FIELDS * U(bucket) + TIE] < tie:
             before = bucket
             bucket = queue[items_at + ITEM_FIELDS * U(bucket) + BNEXT]
@@ -113,26 +124,36 @@ def buckets_push(queue, item, level, tie):
                 bucket = before
                 before = queue[items_at + ITEM_FIELDS * U(before) + BPREV]
     if bucket >= 0 and queue[items_at + ITEM_FIELDS * U(bucket) + TIE] == tie:  # join it, at its tail
-        bucket_at = items_at + ITEM_FIELDS * U(bucket)
-        tail = queue[bucket_at + PREV]
+        bucket_at = ITEM_FIELDS * U(bucket)
+        tail = queue[items_at + bucket_at + PREV]
         queue[items_at + ITEM_FIELDS * U(tail) + NEXT] = item
-        queue[at + PREV] = tail
-        queue[at + NEXT] = bucket
-        queue[bucket_at + PREV] = item
-        queue[at + BPREV] = NOT_LEADER
-        queue[level_at + FINGER] = bucket
+        queue[items_at + at + PREV] = tail
+        queue[items_at + at + NEXT] = bucket
+        queue[items_at + bucket_at + PREV] = item
+        queue[items_at + at + BPREV] = NOT_LEADER
+        queue[levels_at + level_at + FINGER] = bucket
     else:  # a new bucket between `before` and `bucket`, led by item
-        queue[at + NEXT] = item
-        queue[at + PREV] = item
-        queue[at + BNEXT] = bucket
-        queue[at + BPREV] = before
+        # Speed: only a leader's level and tie are read (a follower gets them when it takes over)
+        queue[items_at + at + LEVEL] = level
+        queue[items_at + at + TIE] = tie
+        queue[items_at + at + NEXT] = item
+        queue[items_at + at + PREV] = item
+        queue[items_at + at + BNEXT] = bucket
+        queue[items_at + at + BPREV] = before
         if bucket >= 0:
             queue[items_at + ITEM_FIELDS * U(bucket) + BPREV] = item
         if before >= 0:
             queue[items_at + ITEM_FIELDS * U(before) + BNEXT] = item
         else:
-            queue[level_at + FIRST] = item
-        queue[level_at + FINGER] = item
+            queue[levels_at + level_at + FIRST] = item
+        queue[levels_at + level_at + FINGER] = item
+
+
+@njit(cache=True, inline="always")
+def buckets_push(queue, item, level, tie):
+    """Insert ``item`` with key ``(level, tie)``, after every item with the same key."""
+    levels_at, items_at = buckets_offsets(queue)
+    bucket_link(queue, levels_at, items_at, item, level, tie)
     queue[SIZE] += 1
     if level < queue[LOWEST]:
         queue[LOWEST] = level
@@ -141,29 +162,27 @@ def buckets_push(queue, item, level, tie):
 
 
 @njit(cache=True, inline="always")
-def buckets_remove(queue, item):
-    """Take ``item`` (in the queue) out. O(1)."""
-    items_at = U(queue[ITEMS_AT])
-    at = items_at + ITEM_FIELDS * U(item)
-    queue[SIZE] -= 1
-    before = queue[at + BPREV]
-    follower = queue[at + NEXT]
+def bucket_unlink(queue, levels_at, items_at, item):
+    """Unlink ``item`` (in the queue) from its bucket and level. O(1); the header is the caller's."""
+    at = ITEM_FIELDS * U(item)
+    before = queue[items_at + at + BPREV]
+    follower = queue[items_at + at + NEXT]
     if before == NOT_LEADER:  # inside its bucket: unlink it from the circle
-        previous = queue[at + PREV]
+        previous = queue[items_at + at + PREV]
         queue[items_at + ITEM_FIELDS * U(previous) + NEXT] = follower
         queue[items_at + ITEM_FIELDS * U(follower) + PREV] = previous
         return
-    after = queue[at + BNEXT]
-    level_at = U(queue[LEVELS_AT]) + TWO * U(queue[at + LEVEL])
+    after = queue[items_at + at + BNEXT]
+    level_at = TWO * U(queue[items_at + at + LEVEL])
     if follower != item:  # the bucket's next item takes over as leader
-        tail = queue[at + PREV]
-        follower_at = items_at + ITEM_FIELDS * U(follower)
+        tail = queue[items_at + at + PREV]
+        follower_at = ITEM_FIELDS * U(follower)
         queue[items_at + ITEM_FIELDS * U(tail) + NEXT] = follower
-        queue[follower_at + PREV] = tail
-        queue[follower_at + BPREV] = before
-        queue[follower_at + BNEXT] = after
-        queue[follower_at + LEVEL] = queue[at + LEVEL]
-        queue[follower_at + TIE] = queue[at + TIE]
+        queue[items_at + follower_at + PREV] = tail
+        queue[items_at + follower_at + BPREV] = before
+        queue[items_at + follower_at + BNEXT] = after
+        queue[items_at + follower_at + LEVEL] = queue[items_at + at + LEVEL]
+        queue[items_at + follower_at + TIE] = queue[items_at + at + TIE]
         replacement = follower
         neighbour = follower
     else:  # the bucket empties
@@ -172,11 +191,19 @@ def buckets_remove(queue, item):
     if before >= 0:
         queue[items_at + ITEM_FIELDS * U(before) + BNEXT] = replacement
     else:
-        queue[level_at + FIRST] = replacement
+        queue[levels_at + level_at + FIRST] = replacement
     if after >= 0:
         queue[items_at + ITEM_FIELDS * U(after) + BPREV] = follower if follower != item else before
-    if queue[level_at + FINGER] == item:  # any leader of the level will do (unused once it empties)
-        queue[level_at + FINGER] = neighbour
+    if queue[levels_at + level_at + FINGER] == item:  # any leader of the level will do (unused once it empties)
+        queue[levels_at + level_at + FINGER] = neighbour
+
+
+@njit(cache=True, inline="always")
+def buckets_remove(queue, item):
+    """Take ``item`` (in the queue) out. O(1)."""
+    levels_at, items_at = buckets_offsets(queue)
+    queue[SIZE] -= 1
+    bucket_unlink(queue, levels_at, items_at, item)
 
 
 @njit(cache=True, inline="always")

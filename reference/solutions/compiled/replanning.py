@@ -34,17 +34,19 @@ from reference.world.instances import Instance
 from reference.world.trace import TIE_BREAKS, Trace
 from reference.world.trace_arrays import TraceArrays
 
-from .buckets import (buckets_clear, buckets_len, buckets_new, buckets_peek_level, buckets_pop, buckets_push,
-                      buckets_update)
+from .buckets import bucket_link, bucket_unlink, buckets_new, buckets_offsets
 from .heap import heap_clear, heap_len, heap_peek_key, heap_pop, heap_push, heap_update
 
 #: g of a state not reached yet: the largest 32-bit int, as in the reference.
 INFINITY = 2**31 - 1
+#: g_search of a cell the agent has seen blocked (no search's word is negative).
+KNOWN_BLOCKED = -1
 ALGORITHMS = ("forward", "backward", "adaptive")
 #: OPEN in the twin: the two-level bucket queue (default, faster) or the binary heap (packed keys).
 QUEUES = ("buckets", "heap")
 #: The most cells the bucket queue takes: its offsets (8 + 4 * cells for 2 * cells levels) are int32.
 LARGEST_GRID_BUCKETS = (2**31 - 1 - 8) // 4
+U2 = np.uint64(2)  # a level's two entries in the bucket queue (uint64: see buckets.py)
 
 
 def largest_grid_for_packed_keys() -> int:
@@ -76,9 +78,10 @@ def _grown(buffer, used):
 
 
 @njit(cache=True)
-def _observe(true_blocked, known_blocked, path_index, cell, width, last_col, last_row_start, step):
-    """Sense the four neighbours of ``cell`` (SPEC §4); remember those blocked. Returns whether a
-    newly seen blocked cell lies on the path ahead (``path_index`` > ``step``; SPEC §6)."""
+def _observe(true_blocked, g_search, path_index, cell, width, last_col, last_row_start, step):
+    """Sense the four neighbours of ``cell`` (SPEC §4); remember those blocked (a negative word in
+    ``g_search``, see :func:`run_repeated_astar`). Returns whether a newly seen blocked cell lies on
+    the path ahead (a position ``path_index - 1`` beyond ``step``; SPEC §6)."""
     col = cell % width
     blocked_ahead = False
     for k in range(4):  # east, south, west, north, as FogOfWarWorld.sense answers
@@ -90,21 +93,27 @@ def _observe(true_blocked, known_blocked, path_index, cell, width, last_col, las
             t = cell - 1 if col != 0 else -1
         else:
             t = cell - width if cell >= width else -1
-        if t >= 0 and true_blocked[t] and not known_blocked[t]:
-            known_blocked[t] = 1
-            if path_index[t] > step:
+        if t >= 0 and true_blocked[t] and g_search[t] != KNOWN_BLOCKED:
+            g_search[t] = KNOWN_BLOCKED
+            if path_index[t] > step + 1:  # path_index is the position + 1 (0: not on the path)
                 blocked_ahead = True
     return blocked_ahead
 
 
 @njit(cache=True)
 def run_repeated_astar(true_blocked, height, width, start, target, backward, adaptive, larger_g, record_cells,
-                       g, search, tree, known_blocked, learned_h, path_index, use_buckets, heap, queue):
+                       g_search, tree, learned_h, path_index, use_buckets, heap, queue):
     """One whole run (Figure 4's Main, lines 14-34, with ComputePath inlined as lines 1-13).
 
-    ``true_blocked`` (uint8, one per cell) is the true grid the agent senses; ``g``, ``search``,
-    ``tree``, ``learned_h`` (int32), ``known_blocked`` (uint8), ``path_index`` (int32, all -1) and
-    OPEN are the run's state, allocated by the caller (lines 15-17: the one pass over all cells).
+    ``true_blocked`` (uint8, one per cell) is the true grid the agent senses; ``g_search`` (int64,
+    all 0), ``tree`` (int32, any values), ``learned_h`` (int32, all -1), ``path_index`` (int32, all 0:
+    a cell's position on the path being walked + 1) and OPEN are the run's state, allocated by the caller (lines 15-17: the one pass over all cells).
+
+    Speed: Figure 4's g(s) and search(s) and the agent's knowledge share one int64 word per cell,
+    ``search << 32 | g``, or :data:`KNOWN_BLOCKED` (-1) once the cell is seen blocked: the test of
+    line 6 and the g of line 9 are one load, and a known blocked cell is a negative word. As
+    search numbers only grow, a word below ``counter << 32`` belongs to an earlier search (line 7:
+    g is infinite).
     OPEN is the bucket queue ``queue`` when ``use_buckets``, else the binary ``heap`` (the other
     one is not touched; the two pop the same cells in the same order).
     Returns ``(reached, moves, trajectory, starts, goals, expanded, expanded_offsets, paths,
@@ -134,8 +143,14 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
     total_paths = 0
     moves = 0
 
+    # The bucket queue's offsets and header (lowest level, highest level used, size) in locals
+    # (buckets.buckets_offsets says what that buys); the array's own header is left as it was.
+    levels_at, items_at = buckets_offsets(queue)
+    level_count = np.int64((items_at - levels_at) // U2)
+    lowest, highest, open_size = level_count, -1, 0
+
     agent = start
-    _observe(true_blocked, known_blocked, path_index, agent, width, last_col, last_row_start, 0)
+    _observe(true_blocked, g_search, path_index, agent, width, last_col, last_row_start, 0)
     if record_cells:
         trajectory[0] = agent
         n_trajectory = 1
@@ -148,14 +163,15 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
         else:
             s_start, s_goal = agent, target
         goal_row, goal_col = s_goal // width, s_goal % width
+        this_search = np.int64(counter) << 32  # g_search of a cell this search has reached, with g = 0
 
         # -- ComputePath (lines 20-25, then 1-13) --
-        g[s_start] = 0  # line 20
-        search[s_start] = counter  # line 21
-        g[s_goal] = INFINITY  # line 22
-        search[s_goal] = counter  # line 23
-        if use_buckets:  # line 24 (O(entries left or levels used), never O(cells))
-            buckets_clear(queue)
+        g_search[s_start] = this_search  # lines 20-21: g = 0, search = counter
+        g_search[s_goal] = this_search + INFINITY  # lines 22-23
+        if use_buckets:  # line 24 (O(levels used by the last search), never O(cells))
+            for level in range(lowest, highest + 1):
+                queue[levels_at + U2 * np.uint64(level)] = -1
+            lowest, highest, open_size = level_count, -1, 0
         else:
             heap_clear(heap)
         first_expanded = n_expanded
@@ -165,17 +181,25 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
             h_start = learned_h[s_start]
         tie_start = cells - 1 if larger_g else 0
         if use_buckets:  # line 25
-            buckets_push(queue, s_start, h_start, tie_start)
+            bucket_link(queue, levels_at, items_at, s_start, h_start, tie_start)
+            lowest, highest, open_size = h_start, h_start, 1
         else:
             heap_push(heap, s_start, np.int64(h_start * cells + tie_start) * stamp_radix)
         while True:
             # line 2: while g(s_goal) > min f over OPEN (infinity when OPEN is empty)
             if use_buckets:
-                if buckets_len(queue) == 0 or g[s_goal] <= buckets_peek_level(queue):
+                if open_size == 0:
                     break
-                s = buckets_pop(queue)  # line 3
+                while queue[levels_at + U2 * np.uint64(lowest)] < 0:  # the lowest level with an item: min f
+                    lowest += 1
+                if g_search[s_goal] - this_search <= lowest:
+                    break
+                s = queue[levels_at + U2 * np.uint64(lowest)]  # line 3: the first item of its first bucket
+                bucket_unlink(queue, levels_at, items_at, s)
+                open_size -= 1
             else:
-                if heap_len(heap) == 0 or g[s_goal] <= np.int64(np.uint64(heap_peek_key(heap)) // u_f_radix):
+                if (heap_len(heap) == 0
+                        or g_search[s_goal] - this_search <= np.int64(np.uint64(heap_peek_key(heap)) // u_f_radix)):
                     break
                 s = heap_pop(heap)  # line 3
             if n_expanded == expanded.shape[0]:
@@ -184,40 +208,52 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
             n_expanded += 1
             # Speed: cells are never negative, so they index as unsigned numbers: a signed index
             # costs a test and an add on every access (Numba's wrap-around, see heap.py).
-            g_next = g[np.uint64(s)] + 1
-            col = np.int64(np.uint64(s) % u_width)
+            g_next = g_search[np.uint64(s)] - this_search + 1
+            # Speed: one division per expansion gives the row and column; the neighbours' h follow
+            # from them (a 64-bit division per generated cell had cost about a tenth of a run).
+            row = np.int64(np.uint64(s) // u_width)
+            col = s - row * width
             for k in range(4):  # line 5: east, south, west, north, inside the grid
+                t_row, t_col = row, col
                 if k == 0:
+                    t_col = col + 1
                     t = s + 1 if col != last_col else -1
                 elif k == 1:
+                    t_row = row + 1
                     t = s + width if s < last_row_start else -1
                 elif k == 2:
+                    t_col = col - 1
                     t = s - 1 if col != 0 else -1
                 else:
+                    t_row = row - 1
                     t = s - width if s >= width else -1
                 if t < 0:
                     continue
                 ut = np.uint64(t)
-                if known_blocked[ut]:
+                word = g_search[ut]
+                if word < 0:  # known blocked
                     continue
-                if search[ut] != counter:  # lines 6-8
-                    g[ut] = INFINITY
-                    search[ut] = counter
-                if g[ut] > g_next:  # line 9
-                    in_open = g[ut] != INFINITY  # as in the reference: finite g means t is in OPEN
-                    g[ut] = g_next  # line 10
+                g_t = word - this_search  # lines 6-8: g(t), infinite if an earlier search set it
+                if g_t < 0:
+                    g_t = INFINITY
+                if g_t > g_next:  # line 9
+                    in_open = g_t != INFINITY  # as in the reference: finite g means t is in OPEN
+                    g_search[ut] = this_search + g_next  # line 10 (and search(t) = counter)
                     tree[ut] = s  # line 11
                     if adaptive and learned_h[ut] >= 0:
                         h_t = learned_h[ut]
                     else:
-                        t_row, t_col = np.int64(ut // u_width), np.int64(ut % u_width)
                         h_t = abs(t_row - goal_row) + abs(t_col - goal_col)
                     tie = cells - 1 - g_next if larger_g else g_next
                     if use_buckets:  # lines 12-13; insertion order is the stamp
-                        if in_open:
-                            buckets_update(queue, t, g_next + h_t, tie)
+                        f_t = g_next + h_t
+                        if in_open:  # a new insertion: last among its (level, tie)
+                            bucket_unlink(queue, levels_at, items_at, t)
                         else:
-                            buckets_push(queue, t, g_next + h_t, tie)
+                            open_size += 1
+                        bucket_link(queue, levels_at, items_at, t, f_t, tie)
+                        lowest = min(lowest, f_t)
+                        highest = max(highest, f_t)
                     else:
                         stamp += 1
                         key = (np.int64(g_next + h_t) * cells + tie) * stamp_radix + stamp
@@ -236,7 +272,8 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
         goals[n_searches] = s_goal
         total_expanded += n_expanded - first_expanded
         expanded_offsets[n_searches + 1] = total_expanded
-        found = g[s_goal] < INFINITY  # line 27
+        goal_distance = g_search[s_goal] - this_search
+        found = goal_distance < INFINITY  # line 27
         first_path = n_paths
         if found:  # line 30: the path off the tree pointers, goal to start
             cell = s_goal
@@ -261,14 +298,13 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
             reached = False  # line 28: "I cannot reach the target."
             break
         if adaptive:  # SPEC §7: h(s) = g(s_goal) - g(s) for this search's CLOSED
-            goal_distance = g[s_goal]
             for i in range(first_expanded, n_expanded):
                 s = expanded[i]
-                learned_h[s] = goal_distance - g[s]
+                learned_h[s] = goal_distance - (g_search[s] - this_search)
 
         # -- walk the path (lines 30-32; SPEC §6) --
         for i in range(first_path, n_paths):
-            path_index[paths[i]] = i - first_path
+            path_index[paths[i]] = i - first_path + 1
         for step in range(1, n_paths - first_path):
             agent = paths[first_path + step]
             moves += 1
@@ -277,10 +313,10 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
                     trajectory = _grown(trajectory, n_trajectory)
                 trajectory[n_trajectory] = agent
                 n_trajectory += 1
-            if _observe(true_blocked, known_blocked, path_index, agent, width, last_col, last_row_start, step):
+            if _observe(true_blocked, g_search, path_index, agent, width, last_col, last_row_start, step):
                 break  # a cell ahead is blocked: search again from here
         for i in range(first_path, n_paths):
-            path_index[paths[i]] = -1
+            path_index[paths[i]] = 0
         if not record_cells:  # counts only: forget this search's cells
             n_expanded = 0
             n_paths = 0
@@ -296,20 +332,21 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
 def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[str, np.ndarray]:
     """The run's per-cell state (Figure 4, lines 15-17), allocated in Python so it can be measured.
 
-    Bytes per cell: g, search, tree, path_index 4 each; known_blocked 1; learned_h 4 more for
-    Adaptive A*; OPEN: the bucket queue 40 (one int32 array: six entries per cell, two per level,
+    Bytes per cell: g_search 8 (g, search and the agent's knowledge in one word); tree and
+    path_index 4 each; learned_h 4 more for Adaptive A*; OPEN: the bucket queue 40 (one int32 array: six entries per cell, two per level,
     with levels f < 2 * cells) or the heap 16 (an int64 key, a uint32 item and an int32 position).
 
     >>> sorted(allocate_state(4, False, "heap"))[:3], allocate_state(4, False)["buckets"].nbytes  # 32 + 4 * 40
-    (['g', 'heap_items', 'heap_keys'], 192)
+    (['g_search', 'heap_items', 'heap_keys'], 192)
     """
     state: dict[str, np.ndarray] = {
-        "g": np.full(cells, INFINITY, np.int32),
-        "search": np.zeros(cells, np.int32),
-        "tree": np.full(cells, -1, np.int32),
-        "known_blocked": np.zeros(cells, np.uint8),
+        "g_search": np.zeros(cells, np.int64),
+        # Memory: no initial values where none are read (tree: a search writes a cell's pointer before
+        # the path reads it) and zeros elsewhere, so that, as with C's calloc, the pages of cells a
+        # run never reaches are never made resident (np.full would write every page up front).
+        "tree": np.empty(cells, np.int32),
         "learned_h": np.full(cells if adaptive else 1, -1, np.int32),
-        "path_index": np.full(cells, -1, np.int32),
+        "path_index": np.zeros(cells, np.int32),
     }
     if queue == "buckets":  # f = g + h < 2 * cells levels (g and h are each below the cells)
         state["buckets"] = buckets_new(cells, 2 * cells)
@@ -321,7 +358,7 @@ def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[s
 
 # The OPEN list a run does not use (the compiled function takes both; sizes 1, never touched).
 _NO_HEAP = (np.empty(1, np.int64), np.empty(1, np.uint32), np.full(1, -1, np.int32), np.zeros(1, np.int64))
-_NO_BUCKETS = np.zeros(1, np.int32)
+_NO_BUCKETS = np.array([0, -1, 0, 8, 8, 0, 0, 0], np.int32)  # buckets_new(0, 0): a header, no levels or items
 
 
 def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "forward",
@@ -396,7 +433,7 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "f
     result = run_repeated_astar(
         true_blocked, height, width, start[0] * width + start[1], target[0] * width + target[1],
         algorithm == "backward", algorithm == "adaptive", tie_break == "larger_g", record_cells,
-        state["g"], state["search"], state["tree"], state["known_blocked"], state["learned_h"],
+        state["g_search"], state["tree"], state["learned_h"],
         state["path_index"], queue == "buckets", heap, buckets,
     )
     reached, moves, trajectory, starts, goals, expanded, expanded_offsets, paths, path_offsets = result
