@@ -19,9 +19,10 @@ starts it so that the student's code can reach nothing of the course:
   transport), so it needs no network at all.
 
 Without bubblewrap the kernel still gets the private folder, the clean environment and (as root)
-its own uid, but it shares the machine's file system: it can read whatever that uid (or, not as
-root, the instructor) may read. ``GradeOutsideKernel`` logs a warning then; the points never come
-from the kernel either way.
+its own uid, but it shares the machine's file system: it can read whatever that uid may read.
+``GradeOutsideKernel`` logs a warning then; the points never come from the kernel either way. Not
+as root and without bubblewrap the kernel would run as the instructor: :func:`kernel_setup`
+refuses, unless ``FTR_UNISOLATED_I_TRUST_THESE_STUDENTS`` is set.
 
     from kernel_sandbox import SandboxedKernelManager
     c.GradeOutsideKernel.kernel_manager_class = SandboxedKernelManager   # the default already
@@ -88,6 +89,10 @@ def _limit_kernel(own_uid: bool):
     return limit
 
 
+#: Set (to anything) to grade notebooks where the kernel cannot be isolated: the risk, named.
+UNISOLATED_VARIABLE = "FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"
+
+
 class KernelSetupError(RuntimeError):
     """No interpreter that can run the grading kernel (ipykernel and NumPy) as it will really run."""
 
@@ -111,6 +116,12 @@ def kernel_setup() -> tuple[str, str | None]:
         candidates = ["/usr/bin/python3"] if os.geteuid() == 0 else [sys.executable, "/usr/bin/python3"]
     bwrap = bwrap_path()
     for wrapper in ([bwrap] if bwrap else []) + [None]:
+        if wrapper is None and os.geteuid() != 0 and not os.environ.get(UNISOLATED_VARIABLE):
+            raise KernelSetupError(
+                "refusing to run students' notebooks here: without bubblewrap or root the kernel runs as you, "
+                "with your files and the secret seed; install bubblewrap (Debian: apt-get install bubblewrap) "
+                f"and allow unprivileged user namespaces, or run nbgrader as root, or set {UNISOLATED_VARIABLE}=1 "
+                "to take that risk")
         for python in candidates:
             if _kernel_starts(python, wrapper):
                 _SETUP.append((python, wrapper))

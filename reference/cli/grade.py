@@ -299,7 +299,8 @@ def gradescope_build(args: argparse.Namespace) -> int:
         seed = secret_seed()
     except SecretSeedMissing as error:
         raise UsageError(str(error)) from None
-    print(f"Gradescope autograder written to {build_zip(args.out, seed, full=args.full)}")
+    print(f"Gradescope autograder written to {build_zip(args.out, seed, full=args.full)} (mode 0600: it holds the "
+          "secret seed; upload it, never share it)")
     return 0
 
 
