@@ -17,12 +17,15 @@ Each child (:mod:`autograder.child`) runs, where the machine allows it, inside *
   and CPU time for the child's whole process tree.
 
 Where bubblewrap cannot run (not installed, no user namespaces, macOS, Windows), the **plain**
-sandbox takes over: the same folders and limits, as root a uid of its own with the kit, every
-site-packages folder and the shared scratch folders covered (a mount namespace of its own), but
-one shared file system and PID namespace. :func:`isolation_warning` then says plainly that
-students are not isolated from each other (fine for a student's own ``ftr check``; on Gradescope
-each submission has a container of its own). On Windows and macOS the plain sandbox is a
-subprocess with time limits (and the resource limits the platform has).
+sandbox takes over: the same folders and limits; as root a uid of its own, PID, network, IPC, UTS
+and mount namespaces of its own (:mod:`autograder.mounts`) with the kit, every site-packages folder
+and the shared scratch folders covered, on the host's file system. As an ordinary user it is a
+subprocess of the user's own: fine for a student's own ``ftr check``, refused for grading others
+(:func:`isolation_refusal`) unless the instructor passes :data:`UNISOLATED_FLAG`. On Windows and
+macOS the plain sandbox is a subprocess with time limits (and the resource limits the platform has).
+
+Each submission's sandbox folder is readable by its own children only: as root it is root's with a
+group leased for the submission (its children's one extra group), 0710/0750/0640; a user's is 0700.
 
 The child sets its own resource limits before any student code runs: CPU seconds (the sum of its
 tasks' budgets), address space, processes, file size (its printed output goes to a capped file,

@@ -17,7 +17,8 @@ A submission is either
   * a NOTEBOOK (.ipynb) whose code cells define the same names. Only imports, def, class and
     assignments at the top of each cell are used; cells that test, print or plot are ignored.
 Student code runs in sandboxed child processes (bubblewrap where it runs: their own namespaces, file
-system, uid and limits); see docs/autograder.md.
+system, uid and limits); see docs/autograder.md. Grading other people's code needs bubblewrap or root:
+elsewhere `ftr grade` and `grade-all` refuse unless given --unisolated-i-trust-these-students.
 """
 
 
