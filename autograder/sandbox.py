@@ -137,7 +137,7 @@ def _private_dir(name: str) -> Path:
 def _closed_to_sandbox_uids(python: str) -> str | None:
     """As root: the one-line reason a sandbox uid cannot run ``python`` (a folder on the way that other
     users cannot enter, e.g. a pyenv Python in /root), else None."""
-    if not _is_root():
+    if not _is_root() or not os.path.exists(python):  # a missing one is named by the probe
         return None
     for folder in [os.path.realpath(python), *interpreter_folders(python)]:
         blocked = _unenterable_ancestor(Path(folder))
