@@ -131,8 +131,8 @@ MANIFEST = ".manifest.json"
 def manifest_of(folder: Path) -> dict[str, str]:
     """``{relative path: SHA-256}`` of every file below ``folder`` (links count as changes: ``"link"``).
 
-    >>> import tempfile; d = Path(tempfile.mkdtemp()); _ = (d / "a.py").write_text("x = 1\n")
-    >>> manifest_of(d)["a.py"] == hashlib.sha256(b"x = 1\n").hexdigest()
+    >>> import tempfile; d = Path(tempfile.mkdtemp()); _ = (d / "a.py").write_text("x = 1")
+    >>> manifest_of(d)["a.py"] == hashlib.sha256(b"x = 1").hexdigest()
     True
     """
     found = {}

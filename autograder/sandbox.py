@@ -596,13 +596,16 @@ class _Child:
             if self.lease:
                 uid = self.lease.uid
                 os.chown(self.work_dir, uid, uid)
-                needed = [os.path.realpath(p) for p in (sandbox.python, root, setup.site)]
-                scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm")
+                # The shared scratch folders get private tmpfs mounts, even the one holding the sandbox
+                # folder and the child site (bound back in place); only the interpreter's keeps its own.
+                needed = [os.path.realpath(sandbox.python), os.path.abspath(sandbox.python)]
+                scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
                            if os.path.isdir(path) and not any(inside(n, os.path.realpath(path)) for n in needed)]
                 scratch.append((work, f"size={limits.scratch_bytes},mode=0700,uid={uid},gid={uid}"))
+                keep = [os.path.realpath(p) for p in (root, setup.site)]
                 # Mount, network, IPC and UTS namespaces and the covers between fork and exec; then a PID
                 # namespace with its own /proc, the child's uid and its submission's group (util-linux).
-                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch)
+                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, keep)
                 prefix = namespace_prefix(uid, sandbox.group_id())
             self.work_dir.chmod(0o700)
         env["HOME"] = work
