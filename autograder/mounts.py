@@ -96,12 +96,14 @@ def _any_shared_mount() -> bool:
         return True  # cannot tell: assume the worst
 
 
-def cover_and_switch(hidden: list[str], scratch: list[tuple[str, str]], keep: list[str]):
+def cover_and_switch(hidden: list[str], scratch: list[tuple[str, str]], keep: list[str], folder: str):
     """The plain sandbox as root, between fork and exec: namespaces and covers (root is still needed by
     :func:`namespace_prefix`, which then drops to the child's uid); ``keep``: folders bound back where
-    a scratch mount hides them."""
+    a scratch mount hides them; then into ``folder`` again, now the scratch tmpfs mounted on it
+    (subprocess changed into it before this ran, into the folder underneath)."""
     def setup() -> None:
         _cover(hidden, scratch, keep)
+        os.chdir(folder)
     return setup
 
 
