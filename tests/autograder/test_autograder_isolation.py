@@ -546,3 +546,37 @@ def test_the_five_attacks_are_real_where_the_ta_takes_the_risk(ta_route):
     assert facts["numpy"] and facts["pth"] and facts["solutions"], facts
     assert "271828182845904523536" in facts["seed"] and "# the classmate's own code, ta-test-marker" in facts["classmates"]
     assert list(ta_route["site"].glob("*.pth"))
+
+
+@AS_ROOT
+def test_a_plain_root_childs_scratch_folders_and_namespaces_are_its_own(monkeypatch):
+    """Even with the sandbox folder under /tmp: /tmp, /run/lock and its working folder are its own 64 MiB
+    tmpfs mounts (a file planted there never reaches the host), it is alone in its PID namespace, has
+    no network, and its only extra group is its submission's."""
+    from autograder import sandbox as sandbox_module
+    from autograder.sandbox import Lane, Sandbox
+
+    monkeypatch.setenv("FTR_SANDBOX", "plain")
+    monkeypatch.setattr(sandbox_module, "_SETUP", {})
+    planted = f"ftr-planted-{os.getpid()}"
+    code = ("import os, socket\nclass BinaryHeap:\n    def __init__(self):\n"
+            "        sizes = []\n"
+            "        for folder in ('.', '/tmp', '/run/lock'):\n"
+            f"            open(os.path.join(folder, {planted!r}), 'w').write('x')\n"
+            "            v = os.statvfs(folder)\n            sizes.append(v.f_blocks * v.f_frsize // 2**20)\n"
+            "        try:\n            socket.create_connection(('127.0.0.1', 22), timeout=1)\n            net = 'up'\n"
+            "        except OSError as error:\n            net = error.errno\n"
+            "        pids = sorted(p for p in os.listdir('/proc') if p.isdigit())\n"
+            "        raise RuntimeError(f'facts: {(sizes, pids, net, os.getgroups())!r}')\n")
+    with Sandbox({"heap.py": code.encode()}, Limits(task_seconds=20)) as mine:
+        assert str(mine.folders()[0]).startswith(tempfile.gettempdir())
+        task = {"kind": "heap", "sequences": [[["len", 0, [0]]]], "cpu_seconds": 20, "id": 0}
+        outcome = next(iter(mine.run([Lane([(task, [])])])))
+        group = mine.group_id()
+    text = outcome.header["error"] if outcome.header else outcome.failure
+    sizes, pids, net, groups = eval(text.split("facts: ", 1)[1].splitlines()[0])  # noqa: S307 - our own output
+    assert sizes == [64, 64, 64]                       # Limits().scratch_bytes, three times
+    assert pids == ["1"]                               # alone: its own PID namespace and /proc
+    assert net == 101                                  # ENETUNREACH: no interface up in its network namespace
+    assert groups == [group]
+    assert not any(Path(folder, planted).exists() for folder in ("/tmp", "/run/lock"))
