@@ -389,8 +389,16 @@ def read_other_sandbox(mode: str, monkeypatch) -> tuple[object, object]:
 @pytest.mark.parametrize("mode", ["auto", "plain"])
 def test_a_submissions_folder_is_readable_by_its_own_children_only(mode, monkeypatch):
     """Even a child that learns a classmate's host folder (bubblewrap's command line names it) cannot
-    read it: root owns it, with a group only that submission's children have."""
-    classmate, own = read_other_sandbox(mode, monkeypatch)
+    read it: root owns it, with a group only that submission's children have. The sandboxes live
+    in a TMPDIR outside /tmp here, which the plain sandbox would cover with a private tmpfs (hiding
+    the classmate's folder before its permissions are even tried)."""
+    tmpdir = Path(tempfile.mkdtemp(prefix="ftr-isolation-tmpdir-", dir="/var/lib"))
+    tmpdir.chmod(0o755)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmpdir))
+    try:
+        classmate, own = read_other_sandbox(mode, monkeypatch)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
     assert own is True
     assert classmate in ("PermissionError", "FileNotFoundError")  # plain: no permission; bubblewrap: not even there
     if mode == "plain":
