@@ -323,7 +323,8 @@ def isolation_refusal() -> str | None:
 
 
 def isolation_warning() -> str | None:
-    """A plain warning when children are not isolated from each other (bubblewrap cannot run here).
+    """A plain warning when children are not isolated (no bubblewrap and not root: they run as the user);
+    None on the isolated routes (bubblewrap, or root on Linux).
 
     Raises :class:`SandboxSetupError` when no child can start at all, so a command that asks for the
     warning before grading stops there (``grade-all`` exits 2 instead of writing a gradebook of zeros).
