@@ -143,8 +143,8 @@ def _closed_to_sandbox_uids(python: str) -> str | None:
         blocked = _unenterable_ancestor(Path(folder))
         if blocked is not None and blocked != Path(folder):
             return (f"{python} lies under {blocked} (mode {os.stat(blocked).st_mode & 0o777:o}), which the "
-                    "sandbox's uids cannot enter: grade with a Python installed elsewhere (Debian: apt-get install "
-                    "python3-numpy, for /usr/bin/python3), or name one in FTR_SANDBOX_PYTHON")
+                    f"sandbox's uids cannot enter: grade with a Python every user may enter (Debian's /usr/bin/python3 "
+                    f"with python3-numpy, or a venv outside {blocked}), or name one in FTR_SANDBOX_PYTHON")
     return None
 
 
