@@ -4,10 +4,13 @@ The child runs ``python -I -S``: no site-packages, so it cannot import a venv's 
 and it must not see the environment anyway (a venv with the kit installed carries
 ``reference/solutions``). So the grader finds out which top-level folders of site-packages
 ``import numpy`` really loads (its modules, and the shared libraries it maps: ``numpy.libs/``),
-in a fresh interpreter, and makes a **child site folder** holding only those: hard links where it
-can, copies otherwise, world-readable, made once per NumPy installation and kept
-(``/var/lib/ftr-kit/child-site`` for root, a cache folder of the user's otherwise). The child puts
-that folder, and no other, on its ``sys.path``.
+in a fresh interpreter, and makes a **child site folder** holding only those: copies, never hard
+links (a hard link is the grader's own file: a child that may write one changes the grader's NumPy),
+world-readable, made once per NumPy installation and kept (``/var/lib/ftr-kit/child-site`` for
+root, a cache folder of the user's otherwise). The child puts that folder, and no other, on its
+``sys.path``. A manifest of every file's SHA-256 is written with it, and :func:`changed_files`
+compares the folder with it before each student (a student who could write the folder would
+otherwise reach the next student's grading).
 
 >>> top_level_entries(["/venv/site/numpy/__init__.py", "/venv/site/numpy.libs/libx.so", "/usr/lib/x.so"],
 ...                   "/venv/site")
@@ -115,16 +118,53 @@ def _owned_folder(folder: Path) -> Path:
     return folder
 
 
-def _link_or_copy(source: str | Path, target: str | Path) -> None:
-    """Hard-link a world-readable file (instant, no space); copy it (mode 0644) otherwise."""
-    if os.stat(source).st_mode & 0o004:
-        try:
-            os.link(source, target)
-            return
-        except OSError:
-            pass  # another file system, or links not allowed: copy
+def _copy(source: str | Path, target: str | Path) -> None:
+    """A copy of the file's bytes, mode 0644 (never a link: the grader's own file must stay out of reach)."""
     shutil.copyfile(source, target)
     os.chmod(target, 0o644)
+
+
+#: The manifest of a child site folder: ``{relative path: sha256}`` of every file in it.
+MANIFEST = ".manifest.json"
+
+
+def manifest_of(folder: Path) -> dict[str, str]:
+    """``{relative path: SHA-256}`` of every file below ``folder`` (links count as changes: ``"link"``).
+
+    >>> import tempfile; d = Path(tempfile.mkdtemp()); _ = (d / "a.py").write_text("x = 1")
+    >>> manifest_of(d)["a.py"] == hashlib.sha256(b"x = 1").hexdigest()
+    True
+    """
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if name in (MANIFEST, ".source"):
+            continue
+        if path.is_symlink():
+            found[name] = "link"
+        elif path.is_file():
+            digest = hashlib.sha256()
+            with open(path, "rb") as file:
+                for block in iter(lambda: file.read(1 << 20), b""):
+                    digest.update(block)
+            found[name] = digest.hexdigest()
+    return found
+
+
+def changed_files(folder: Path) -> list[str]:
+    """The files of a child site folder that differ from its manifest (added, removed, changed, or
+    any file with more than one link or writable by others); [] when it is as it was made."""
+    try:
+        expected = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return [MANIFEST]
+    found = manifest_of(folder)
+    changed = sorted(name for name in set(expected) | set(found) if expected.get(name) != found.get(name))
+    for path in [folder, *folder.rglob("*")]:
+        info = os.lstat(path)
+        if info.st_mode & 0o022 or (not path.is_dir() and info.st_nlink > 1):
+            changed.append(path.relative_to(folder).as_posix() or ".")
+    return changed
 
 
 def prune_child_sites(folders: Path) -> list[Path]:
@@ -149,15 +189,17 @@ def make_child_site(python: str, site: str | None = None) -> Path:
     """
     site = site or numpy_site()
     entries, version = numpy_entries(python, site)
-    stamp = [site, version, entries] + [os.stat(Path(site) / entry).st_mtime_ns for entry in entries]
+    stamp = [site, version, entries, "copies+manifest"] + [os.stat(Path(site) / entry).st_mtime_ns for entry in entries]
     key = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:16]
     try:
         folders = _owned_folder(state_dir() / "child-site")
     except OSError:  # a read-only /var/lib or home (some containers): the temporary folder instead
         folders = _owned_folder(Path(tempfile.gettempdir()) / "ftr-kit-child-site")
     target = folders / f"numpy-{version}-{key}"
-    if target.is_dir():
+    if target.is_dir() and not changed_files(target):
         return target
+    if target.is_dir():  # changed since it was made: made again
+        shutil.rmtree(target)
     prune_child_sites(folders)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=folders))
     try:
@@ -165,13 +207,15 @@ def make_child_site(python: str, site: str | None = None) -> Path:
         for entry in entries:
             source = Path(site) / entry
             if source.is_dir():
-                shutil.copytree(source, building / entry, copy_function=_link_or_copy, symlinks=False,
+                shutil.copytree(source, building / entry, copy_function=_copy, symlinks=False,
                                 ignore=shutil.ignore_patterns("__pycache__", "tests"))
             else:
-                _link_or_copy(source, building / entry)
+                _copy(source, building / entry)
         for path in [building, *building.rglob("*")]:
             if path.is_dir():
                 path.chmod(0o755)
+        (building / MANIFEST).write_text(json.dumps(manifest_of(building), indent=0))
+        (building / MANIFEST).chmod(0o644)
         try:
             os.rename(building, target)
         except OSError:

@@ -190,7 +190,12 @@ def build_zip(out: str | os.PathLike, seed: int, full: bool = False, progress: b
             add_bytes(archive, "full_set", "grade on all 50 standard mazes\n", 0o644)
         for name, file in kit_files():
             add_bytes(archive, name, file.read_bytes(), 0o644)
-    atomic_write_bytes(out, buffer.getvalue())
+    # The zip holds the secret seed: readable by its owner only (0600), kept so when the zip is rebuilt.
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(out, os.O_WRONLY | os.O_CREAT, 0o600))
+    os.chmod(out, 0o600)
+    atomic_write_bytes(out, buffer.getvalue())  # keeps the file's mode
     return out
 
 
@@ -206,6 +211,12 @@ def run(root: str | os.PathLike, full: bool = False) -> dict:
         from .instances import SecretSeedMissing, secret_seed
         from .submission import SubmissionError, load_submission
 
+        from .sandbox import isolation_refusal
+
+        refusal = isolation_refusal()  # a Gradescope container runs this as root: isolated
+        if refusal and not os.environ.get("FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"):
+            raise RuntimeError(refusal.replace("pass --unisolated-i-trust-these-students",
+                                               "set FTR_UNISOLATED_I_TRUST_THESE_STUDENTS=1"))
         try:
             secret_seed()
             options = GradingOptions(hidden=True, full=full)

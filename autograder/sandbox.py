@@ -17,12 +17,15 @@ Each child (:mod:`autograder.child`) runs, where the machine allows it, inside *
   and CPU time for the child's whole process tree.
 
 Where bubblewrap cannot run (not installed, no user namespaces, macOS, Windows), the **plain**
-sandbox takes over: the same folders and limits, as root a uid of its own with the kit, every
-site-packages folder and the shared scratch folders covered (a mount namespace of its own), but
-one shared file system and PID namespace. :func:`isolation_warning` then says plainly that
-students are not isolated from each other (fine for a student's own ``ftr check``; on Gradescope
-each submission has a container of its own). On Windows and macOS the plain sandbox is a
-subprocess with time limits (and the resource limits the platform has).
+sandbox takes over: the same folders and limits; as root a uid of its own, PID, network, IPC, UTS
+and mount namespaces of its own (:mod:`autograder.mounts`) with the kit, every site-packages folder
+and the shared scratch folders covered, on the host's file system. As an ordinary user it is a
+subprocess of the user's own: fine for a student's own ``ftr check``, refused for grading others
+(:func:`isolation_refusal`) unless the instructor passes :data:`UNISOLATED_FLAG`. On Windows and
+macOS the plain sandbox is a subprocess with time limits (and the resource limits the platform has).
+
+Each submission's sandbox folder is readable by its own children only: as root it is root's with a
+group leased for the submission (its children's one extra group), 0710/0750/0640; a user's is 0700.
 
 The child sets its own resource limits before any student code runs: CPU seconds (the sum of its
 tasks' budgets), address space, processes, file size (its printed output goes to a capped file,
@@ -65,9 +68,9 @@ from typing import NamedTuple
 
 from . import wire
 from .accounting import PROC, ChildGroup, any_busy, tree_cpu_seconds, tree_pids
-from .bubblewrap import BWRAP_PROCESSES, INSIDE, bwrap_command, bwrap_path, inside, site_folders
-from .childsite import ChildSiteError, make_child_site
-from .mounts import KIT_ROOT, cover_and_switch, kit_folders, paths_to_cover
+from .bubblewrap import BWRAP_PROCESSES, INSIDE, bwrap_command, bwrap_path, inside, interpreter_folders, site_folders
+from .childsite import ChildSiteError, changed_files, make_child_site
+from .mounts import KIT_ROOT, cover_and_switch, kit_folders, namespace_prefix, namespace_tools, paths_to_cover
 from .uids import LeaseError, UidLease, kill_every, kill_uid  # noqa: F401 - kill_uid: public
 
 WORLD_DIR = KIT_ROOT / "reference" / "world"
@@ -139,6 +142,36 @@ def _private_dir(name: str) -> Path:
     return base / name
 
 
+def _closed_to_sandbox_uids(python: str) -> str | None:
+    """As root: the one-line reason a sandbox uid cannot run ``python`` (a folder on the way that other
+    users cannot enter, e.g. a pyenv Python in /root), else None."""
+    if not _is_root() or not os.path.exists(python):  # a missing one is named by the probe
+        return None
+    for folder in [os.path.realpath(python), *interpreter_folders(python)]:
+        blocked = _unenterable_ancestor(Path(folder))
+        if blocked is not None and blocked != Path(folder):
+            return (f"{python} lies under {blocked} (mode {os.stat(blocked).st_mode & 0o777:o}), which the "
+                    f"sandbox's uids cannot enter: grade with a Python every user may enter (Debian's /usr/bin/python3 "
+                    f"with python3-numpy, or a venv outside {blocked}), or name one in FTR_SANDBOX_PYTHON")
+    return None
+
+
+def _verify_child_site(setup: ChildSetup) -> None:
+    """Before each student: the child site folder as it was made (its manifest's hashes, no link, nothing
+    writable by others), else made again from NumPy's own files with a warning on stderr."""
+    changed = changed_files(setup.site)
+    if not changed:
+        return
+    print(f"warning: the child site folder {setup.site} was changed since it was made ({', '.join(changed[:3])}): "
+          "a submission may have written to it; made again from NumPy's own files", file=sys.stderr)
+    try:
+        remade = make_child_site(setup.python)
+    except (ChildSiteError, OSError) as error:
+        raise SandboxSetupError(f"the child site folder cannot be made again: {error}") from None
+    if remade != setup.site:
+        raise SandboxSetupError(f"NumPy's own files changed while grading (now {remade}): start the grading again")
+
+
 def _unenterable_ancestor(folder: Path) -> Path | None:
     """The first folder on the way to ``folder`` that another uid cannot pass through (no o+x), if any."""
     for path in [*reversed(folder.parents), folder]:
@@ -197,14 +230,15 @@ def _probe(setup: ChildSetup) -> str | None:
             try:
                 hello = child.start()
             except (wire.FrameError, OSError) as error:
-                reason = child.explain(error, "while starting").replace("\n", " ")
-                return reason[:400]
+                child.stop()  # the setup's fault, never a student's: say what the child printed, if anything
+                said = [line for line in child.printed().splitlines() if line.strip()]
+                return f"a child could not start ({error}){': ' + said[-1][:300] if said else ''}"
             finally:
                 child.stop()
     except (OSError, LeaseError, subprocess.SubprocessError) as error:
         return f"{error}"
     reached = hello.get("reached", [])
-    if reached and _is_root():
+    if reached and isolated(setup):
         return f"a child could reach the kit's private files ({', '.join(reached[:3])})"
     return None
 
@@ -238,7 +272,14 @@ def sandbox_setup() -> ChildSetup:
                                         "set TMPDIR to a folder like /tmp")
         bwrap = bwrap_path()
         reasons: list[str] = []
+        closed = {python: _closed_to_sandbox_uids(python) for python in candidates}
+        reasons += [reason for reason in closed.values() if reason]
+        candidates = [python for python in candidates if not closed[python]]
         for wrapper in ([bwrap] if bwrap else []) + [None]:
+            if wrapper is None and _is_root() and sys.platform.startswith("linux") and namespace_tools() is None:
+                reasons.append("the plain sandbox as root needs util-linux's unshare and setpriv (Debian: apt-get "
+                               "install util-linux)")
+                continue
             for python in candidates:
                 try:
                     site = make_child_site(python)
@@ -261,8 +302,37 @@ def sandbox_setup() -> ChildSetup:
         raise SandboxSetupError("the sandboxed child cannot start: " + " | ".join(dict.fromkeys(reasons)))
 
 
+#: The flag with which an instructor grades other people's code where children are not isolated.
+UNISOLATED_FLAG = "--unisolated-i-trust-these-students"
+
+
+def isolated(setup: ChildSetup) -> bool:
+    """Are children walled off from the grader and from each other here: bubblewrap, or a root grader on
+    Linux (a uid and PID, network, IPC and mount namespaces of each child's own)?"""
+    return setup.bwrap is not None or (_is_root() and sys.platform.startswith("linux"))
+
+
+def isolation_refusal() -> str | None:
+    """One line refusing to grade other people's code on this machine, or None where children are isolated.
+
+    An ordinary user's plain sandbox shares that user's files, processes and network with the student's
+    code (the grader's own interpreter, the kit, HOME, the secret seed, the other submissions): grading
+    a class there needs bubblewrap, root, or :data:`UNISOLATED_FLAG`, which names the risk.
+    """
+    if isolated(sandbox_setup()):
+        return None
+    if sys.platform.startswith("linux"):
+        how = ("install bubblewrap (Debian: apt-get install bubblewrap) and allow unprivileged user namespaces "
+               "(sysctl kernel.unprivileged_userns_clone=1), or grade as root")
+    else:
+        how = f"grade on Linux with bubblewrap (on {sys.platform} student code runs as you, with your files)"
+    return (f"refusing to grade other people's code here: it would run as you, able to read and change your "
+            f"files, the kit and the secret seed; {how}, or pass {UNISOLATED_FLAG} to take that risk")
+
+
 def isolation_warning() -> str | None:
-    """A plain warning when children are not isolated from each other (bubblewrap cannot run here).
+    """A plain warning when children are not isolated (no bubblewrap and not root: they run as the user);
+    None on the isolated routes (bubblewrap, or root on Linux).
 
     Raises :class:`SandboxSetupError` when no child can start at all, so a command that asks for the
     warning before grading stops there (``grade-all`` exits 2 instead of writing a gradebook of zeros).
@@ -273,9 +343,11 @@ def isolation_warning() -> str | None:
     if not sys.platform.startswith("linux"):
         return (f"note: on {sys.platform} your code runs as a plain subprocess with time limits only (no "
                 "namespaces); fine for checking your own code.")
-    return ("WARNING: bubblewrap (bwrap) cannot run here, so the plain sandbox is used: submissions share the file "
-            "system and the process table with each other. Fine for checking your own code; for grading "
-            "a class install bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces.")
+    if _is_root():
+        return None  # a uid and namespaces of each child's own: isolated (docs/autograder.md, "root, plain")
+    return ("WARNING: bubblewrap (bwrap) cannot run here, so the plain sandbox is used: student code runs as you, "
+            "with your files and processes. Fine for checking your own code; for grading a class install "
+            "bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces.")
 
 
 def remove_tree(path: Path) -> None:
@@ -325,6 +397,7 @@ class Sandbox:
         self.cpu_spent = 0.0                 # CPU time of every task so far (wall time where CPU is unknown)
         self.children_cpu = 0.0              # CPU time of every child, start-up included (where it is known)
         self._spending = threading.Lock()
+        self.group_lease: UidLease | None = None  # as root: the group that alone may read the sandbox folder
 
     def over_budget(self) -> bool:
         """Has the submission used up ``Limits.cpu_budget_seconds`` (a few times a correct submission's)?"""
@@ -334,6 +407,11 @@ class Sandbox:
     def _spend(self, outcome: TaskOutcome) -> None:
         with self._spending:
             self.cpu_spent += outcome.cpu_seconds if outcome.cpu_seconds is not None else outcome.seconds
+
+    def group_id(self) -> int:
+        """The submission's own group (as root): its children have it, no other child does."""
+        assert self.group_lease is not None, "a root grader leases the submission's group in _make_folders"
+        return self.group_lease.uid
 
     def __enter__(self) -> Sandbox:
         try:
@@ -358,16 +436,31 @@ class Sandbox:
             target = submission / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        # Readable (not writable) by the child: lib and submission.
+        # Readable (not writable) by the child: lib and submission. As root, by this submission's children
+        # only: owned by root and a group of this submission's own (a classmate who learns the folder's
+        # name still cannot read it); an ordinary user's are that user's alone.
+        group = None
+        if _is_root():
+            self.group_lease = UidLease()
+            group = self.group_lease.uid
         for folder in (lib, submission):
             for path in [folder, *folder.rglob("*")]:
-                path.chmod(0o755 if path.is_dir() else 0o644)
-        self.root.chmod(0o711)
+                if group is not None:
+                    os.chown(path, 0, group)
+                path.chmod((0o750 if path.is_dir() else 0o640) if group is not None else
+                           (0o700 if path.is_dir() else 0o600))
+        if group is not None:
+            os.chown(self.root, 0, group)
+        self.root.chmod(0o710 if group is not None else 0o700)
+        _verify_child_site(self.setup)
 
     def __exit__(self, *exc_info) -> None:
         for folder in (self.root, self.private):
             if folder is not None:
                 remove_tree(folder)
+        if self.group_lease is not None:
+            self.group_lease.release()
+            self.group_lease = None
 
     def folders(self) -> tuple[Path, Path]:
         """The sandbox folder (``lib``, ``submission``) and the grader's private one (the children's
@@ -536,11 +629,17 @@ class _Child:
             if self.lease:
                 uid = self.lease.uid
                 os.chown(self.work_dir, uid, uid)
-                needed = [os.path.realpath(p) for p in (sandbox.python, root, setup.site)]
-                scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm")
+                # The shared scratch folders get private tmpfs mounts, even the one holding the sandbox
+                # folder and the child site (bound back in place); only the interpreter's keeps its own.
+                needed = [os.path.realpath(sandbox.python), os.path.abspath(sandbox.python)]
+                scratch = [(path, f"size={limits.scratch_bytes},mode=1777") for path in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
                            if os.path.isdir(path) and not any(inside(n, os.path.realpath(path)) for n in needed)]
                 scratch.append((work, f"size={limits.scratch_bytes},mode=0700,uid={uid},gid={uid}"))
-                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, uid)
+                keep = [os.path.realpath(p) for p in (root, setup.site)]
+                # Mount, network, IPC and UTS namespaces and the covers between fork and exec; then a PID
+                # namespace with its own /proc, the child's uid and its submission's group (util-linux).
+                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, keep, work)
+                prefix = namespace_prefix(uid, sandbox.group_id())
             self.work_dir.chmod(0o700)
         env["HOME"] = work
         settings["site"] = site
@@ -548,13 +647,14 @@ class _Child:
                             json.dumps(settings)]
         # bubblewrap: switch uid before exec (bwrap then runs unprivileged, in a user namespace of that uid);
         # None leaves user, group and extra groups as they are (Popen's defaults).
+        # Its one extra group is its submission's: the only group that may read the sandbox folder.
         switch_uid = self.lease.uid if self.lease and sandbox.bwrap else None
         try:
             with open(self.output_path, "wb") as output:
                 self.process = process = subprocess.Popen(
                     command, cwd=cwd, env=env, stdin=task_read, stdout=result_write, stderr=output,
                     start_new_session=True, preexec_fn=preexec, user=switch_uid, group=switch_uid,
-                    extra_groups=None if switch_uid is None else [],
+                    extra_groups=None if switch_uid is None else [sandbox.group_id()],
                 )
         finally:
             os.close(task_read)

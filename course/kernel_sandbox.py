@@ -19,9 +19,11 @@ starts it so that the student's code can reach nothing of the course:
   transport), so it needs no network at all.
 
 Without bubblewrap the kernel still gets the private folder, the clean environment and (as root)
-its own uid, but it shares the machine's file system: it can read whatever that uid (or, not as
-root, the instructor) may read. ``GradeOutsideKernel`` logs a warning then; the points never come
-from the kernel either way.
+its own uid and PID, network, IPC and UTS namespaces (util-linux's ``unshare``), but it shares the
+machine's file system: it can read whatever that uid may read.
+``GradeOutsideKernel`` logs a warning then; the points never come from the kernel either way. Not
+as root and without bubblewrap the kernel would run as the instructor: :func:`kernel_setup`
+refuses, unless ``FTR_UNISOLATED_I_TRUST_THESE_STUDENTS`` is set.
 
     from kernel_sandbox import SandboxedKernelManager
     c.GradeOutsideKernel.kernel_manager_class = SandboxedKernelManager   # the default already
@@ -41,7 +43,7 @@ from typing import Any
 from jupyter_client.manager import AsyncKernelManager
 
 from autograder.bubblewrap import bwrap_path, interpreter_folders, system_binds
-from autograder.mounts import KIT_ROOT
+from autograder.mounts import KIT_ROOT, namespace_prefix, namespace_tools
 from autograder.uids import UidLease
 
 # What ``from autograder.notebook import check`` gives inside the grading kernel. The test cells do
@@ -88,6 +90,10 @@ def _limit_kernel(own_uid: bool):
     return limit
 
 
+#: Set (to anything) to grade notebooks where the kernel cannot be isolated: the risk, named.
+UNISOLATED_VARIABLE = "FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"
+
+
 class KernelSetupError(RuntimeError):
     """No interpreter that can run the grading kernel (ipykernel and NumPy) as it will really run."""
 
@@ -111,6 +117,12 @@ def kernel_setup() -> tuple[str, str | None]:
         candidates = ["/usr/bin/python3"] if os.geteuid() == 0 else [sys.executable, "/usr/bin/python3"]
     bwrap = bwrap_path()
     for wrapper in ([bwrap] if bwrap else []) + [None]:
+        if wrapper is None and os.geteuid() != 0 and not os.environ.get(UNISOLATED_VARIABLE):
+            raise KernelSetupError(
+                "refusing to run students' notebooks here: without bubblewrap or root the kernel runs as you, "
+                "with your files and the secret seed; install bubblewrap (Debian: apt-get install bubblewrap) "
+                f"and allow unprivileged user namespaces, or run nbgrader as root, or set {UNISOLATED_VARIABLE}=1 "
+                "to take that risk")
         for python in candidates:
             if _kernel_starts(python, wrapper):
                 _SETUP.append((python, wrapper))
@@ -124,8 +136,8 @@ def _kernel_starts(python: str, bwrap: str | None) -> bool:
     lease = UidLease() if os.geteuid() == 0 else None
     folder = make_private_folder(lease.uid if lease else None)
     try:
-        prefix = bwrap_prefix(bwrap, python, folder) if bwrap else []
-        as_user = {"user": lease.uid, "group": lease.uid, "extra_groups": []} if lease else {}
+        prefix = bwrap_prefix(bwrap, python, folder) if bwrap else plain_root_prefix(lease)
+        as_user = {"user": lease.uid, "group": lease.uid, "extra_groups": []} if lease and bwrap else {}
         result = subprocess.run(prefix + [python, "-c", "import ipykernel, numpy, reference.world"], cwd=folder,
                                 env={**KERNEL_ENVIRONMENT, "PYTHONPATH": str(folder / "lib")},
                                 capture_output=True, timeout=120, **as_user)
@@ -136,6 +148,18 @@ def _kernel_starts(python: str, bwrap: str | None) -> bool:
         if lease:
             lease.release()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def plain_root_prefix(lease: UidLease | None) -> list[str]:
+    """As root without bubblewrap: PID (with its own ``/proc``), network, IPC and UTS namespaces of the
+    kernel's own, then its uid (util-linux's ``unshare`` and ``setpriv``); its sockets are files in its
+    private folder, which a network namespace does not hide. Not as root: nothing (it runs as you)."""
+    if lease is None:
+        return []
+    if namespace_tools() is None:
+        raise KernelSetupError("a grading kernel as root without bubblewrap needs util-linux's unshare and setpriv "
+                               "(Debian: apt-get install util-linux)")
+    return namespace_prefix(lease.uid, lease.uid, network=True)
 
 
 def _kit_packages_inside(folders: list[str]) -> list[str]:
@@ -224,11 +248,13 @@ class SandboxedKernelManager(AsyncKernelManager):
         # the kernel's own PID namespace it would never see (it would stop at once); bubblewrap's
         # --die-with-parent ends it with nbgrader instead.
         kw["independent"] = True
-        if self._lease:
+        if self._lease and self._bwrap:
             kw.update(user=self._lease.uid, group=self._lease.uid, extra_groups=[])
         kw["preexec_fn"] = _limit_kernel(own_uid=self._lease is not None)
         if self._bwrap:
             command = bwrap_prefix(self._bwrap, self._python, self._folder) + command
+        else:  # as root: namespaces of its own, then its uid (util-linux); else as is
+            command = plain_root_prefix(self._lease) + command
         return command, kw
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:

@@ -17,7 +17,8 @@ A submission is either
   * a NOTEBOOK (.ipynb) whose code cells define the same names. Only imports, def, class and
     assignments at the top of each cell are used; cells that test, print or plot are ignored.
 Student code runs in sandboxed child processes (bubblewrap where it runs: their own namespaces, file
-system, uid and limits); see docs/autograder.md.
+system, uid and limits); see docs/autograder.md. Grading other people's code needs bubblewrap or root:
+elsewhere `ftr grade` and `grade-all` refuse unless given --unisolated-i-trust-these-students.
 """
 
 
@@ -70,7 +71,27 @@ def register_grade(subparsers: argparse._SubParsersAction) -> None:
     _add_grading_options(parser)
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--gradescope", type=Path, metavar="FILE", help="also write Gradescope's results.json")
+    _add_unisolated_option(parser)
     parser.set_defaults(handler=grade)
+
+
+def _add_unisolated_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unisolated-i-trust-these-students", dest="unisolated", action="store_true",
+                        help="grade even where student code cannot be isolated (no bubblewrap, not root): it then "
+                             "runs as you and can read and change your files, the kit and the secret seed")
+
+
+def _refuse_unisolated(args: argparse.Namespace) -> None:
+    """Grading other people's code: a UsageError (one line, what to install) where children are not
+    isolated, unless the instructor passed --unisolated-i-trust-these-students (then a warning)."""
+    from autograder.sandbox import isolation_refusal, isolation_warning
+
+    refusal = isolation_refusal()
+    if refusal and not args.unisolated:
+        raise UsageError(refusal)
+    warning = isolation_warning()
+    if warning:
+        print(warning, file=sys.stderr)
 
 
 def register_check(subparsers: argparse._SubParsersAction) -> None:
@@ -155,13 +176,12 @@ def _grade_and_print(args: argparse.Namespace):
             write_private(args.gradescope, json.dumps(report.gradescope(), indent=2) + "\n")
 
     _sandbox_or_stop()
+    if hasattr(args, "unisolated"):  # ftr grade: someone else's code
+        _refuse_unisolated(args)
     try:
         submission = _load(args.submission)
         options = _options(args, progress=sys.stderr.isatty())
-        warning = isolation_warning()
-        if warning and options.hidden:  # an instructor grading for real: say so if students are not walled off
-            print(warning, file=sys.stderr)
-        elif warning:  # a student checking their own code: say plainly what the sandbox is here
+        if not hasattr(args, "unisolated") and isolation_warning():  # ftr check: say plainly what the sandbox is
             print("note: your code runs as a plain subprocess with time and resource limits (no bubblewrap "
                   "here); that is fine for checking your own code", file=sys.stderr)
         report = grade_submission(submission, options)
@@ -195,6 +215,7 @@ def register_grade_all(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--similarity", action="store_true",
                         help="also compare the submissions' code: OUT/similarity/ (see ftr similarity)")
     _add_grading_options(parser)
+    _add_unisolated_option(parser)
     parser.set_defaults(handler=grade_all)
 
 
@@ -206,7 +227,7 @@ def grade_all(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     from autograder.report import printable
-    from autograder.sandbox import SandboxSetupError, isolation_warning
+    from autograder.sandbox import SandboxSetupError
 
     options = _options(args, progress=False)
     if args.similarity:  # before grading: say at once if copydetect is missing
@@ -216,9 +237,7 @@ def grade_all(args: argparse.Namespace) -> int:
         except SimilarityError as error:
             raise UsageError(str(error)) from None
     _sandbox_or_stop()  # before any report: never a gradebook of zeros
-    warning = isolation_warning()
-    if warning:
-        print(warning, file=sys.stderr)
+    _refuse_unisolated(args)
     try:
         gradebook = run_batch(args.submissions, args.out, options, jobs=args.jobs,
                               force=args.force, progress=True)
@@ -281,7 +300,8 @@ def gradescope_build(args: argparse.Namespace) -> int:
         seed = secret_seed()
     except SecretSeedMissing as error:
         raise UsageError(str(error)) from None
-    print(f"Gradescope autograder written to {build_zip(args.out, seed, full=args.full)}")
+    print(f"Gradescope autograder written to {build_zip(args.out, seed, full=args.full)} (mode 0600: it holds the "
+          "secret seed; upload it, never share it)")
     return 0
 
 

@@ -10,7 +10,8 @@ The bundle holds what a student needs and nothing an instructor must keep:
       self_check.py        python3 self_check.py starter/   (or your notebook .ipynb)
       replanning.ipynb     nbgrader's release notebook (solutions and hidden tests removed)
       starter/             heap.py, replanning.py, README.md
-      reference/world/     the public world model (grid, maps, sensing, trace, replay, pictures, ...)
+      reference/world/     the public world model (grid, maps, sensing, trace, replay, pictures, the player
+                           and its player.html, ...)
       autograder/          the checks and the sandbox, with the expected results of PUBLIC instances only
       mazes/               the 50 standard mazes and mazes.scen; handout/: the handout's examples
       course/rubric.toml   the points
@@ -71,8 +72,8 @@ It prints each check's points and the first places where your run differs from t
 Grading adds hidden instances made the same way.
 
 Exit status: 0 at full marks, 1 below full marks, 2 when nothing could be checked (a path that is
-not a submission, no argument, a Python older than 3.10, a sandbox that cannot start), with one
-line saying why.
+not a submission, no argument, a Python older than 3.10 or without the requirements, a sandbox that
+cannot start), with one line saying why.
 """
 
 import sys
@@ -89,9 +90,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import argparse  # noqa: E402
 import shlex  # noqa: E402
 
-from autograder.grader import GradingOptions, SelectionError, grade_submission, rerun_command, selection  # noqa: E402
-from autograder.sandbox import SandboxSetupError  # noqa: E402
-from autograder.submission import SubmissionError, load_submission  # noqa: E402
+try:
+    import numpy  # noqa: F401 - the requirements, asked for here so that a missing one is named at once
+    import tqdm  # noqa: F401
+    from autograder.grader import GradingOptions, SelectionError, grade_submission, rerun_command, selection
+    from autograder.sandbox import SandboxSetupError
+    from autograder.submission import SubmissionError, load_submission
+except ModuleNotFoundError as missing:  # numpy, tqdm...: run outside the venv the README makes
+    print(f"self_check: error: {sys.executable} has no {missing.name}: run it with the bundle's venv "
+          "(. .venv/bin/activate, then python3 self_check.py ...; README.md, step 1 makes it: "
+          "pip install -r requirements.txt)", file=sys.stderr)
+    sys.exit(2)
 
 
 def main(arguments):
@@ -149,6 +158,13 @@ the trace you return, the handout's worked examples) are in `CONTRACT.md`. The h
 `handout/handout.md`; the 50 standard mazes are in `mazes/`, the handout's three examples in
 `mazes/handout/`. Your code may import `reference.world` (the public world model) and nothing else
 from this bundle.
+
+To watch a run step by step (every expansion, the g, h and f values on small grids), write it as
+one self-contained HTML page and open it in a browser, or show it in a notebook cell:
+
+    from reference.world.player import show_player, write_player
+    write_player(grid, trace, "run.html")      # grid: a Gridworld; trace: what your search returned
+    show_player(grid, trace)                   # in the notebook
 """
 
 
@@ -209,7 +225,7 @@ def _write_bundle(out: Path) -> None:
     # (from, to, the names to copy, the names to leave out)
     copies: list[tuple[Path, Path, tuple[str, ...], frozenset[str]]] = [
         (KIT_ROOT / "starter", out / "starter", ("*.py", "*.md"), KEEP_ALL),
-        (KIT_ROOT / "reference" / "world", out / "reference" / "world", ("*.py",), KEEP_ALL),
+        (KIT_ROOT / "reference" / "world", out / "reference" / "world", ("*.py", "*.html"), KEEP_ALL),  # the player's page
         (KIT_ROOT / "autograder", out / "autograder", ("*.py",), INSTRUCTOR_ONLY),
         (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",), KEEP_ALL),
         (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen"), KEEP_ALL),

@@ -292,3 +292,299 @@ def test_a_child_starts_in_bubblewrap_with_its_own_uid_and_nothing_of_the_kit(tm
     assert "sandbox" in root_listing and "root" not in root_listing and "home" not in root_listing
     assert processes <= 3             # its own PID namespace: bwrap's init, itself (and at most one more)
     assert not sees_kit and not can_write_submission
+
+
+# -- the plain sandbox as root: namespaces of each child's own (issue 34, item 2) ---------------------------
+
+def run_plain_batch(names: dict[str, str]):
+    """One real `grade-all --jobs 2` with FTR_SANDBOX=plain (no bubblewrap) as root of the fixtures
+    ``names`` ({as_name: fixture}); yields {name: report}."""
+    if os.geteuid() != 0:
+        pytest.skip("the plain sandbox's namespaces need a root grader")
+    folder = open_folder()
+    submissions, out = folder / "submissions", folder / "grades"
+    submissions.mkdir()
+    try:
+        for as_name, fixture in names.items():
+            copy_fixture(fixture, submissions, as_name=as_name)
+        result = subprocess.run([sys.executable, "-m", "reference.cli", "grade-all", str(submissions), "--out", str(out),
+                                 "--jobs", "2"], capture_output=True, text=True, timeout=1500, cwd=REPO,
+                                env={**os.environ, "FTR_SANDBOX": "plain"})
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert "WARNING" not in result.stderr  # root, plain: isolated, no warning and no refusal
+        yield {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
+    finally:
+        shutil.rmtree(folder)
+
+
+@pytest.fixture(scope="module")
+def plain_batch():
+    """Two students who try to swap code over an abstract unix socket, graded at the same time, then two
+    who read classmates' folders out of every process's command line (each other's, and the pair's)."""
+    yield from run_plain_batch({"a_pair": "socket_pair", "b_pair": "socket_pair", "c_snoop": "cmdline_snoop",
+                                "d_snoop": "cmdline_snoop"})
+
+
+def messages_of(report: dict) -> str:
+    return "\n".join(m for c in report["checks"] for m in c["messages"])
+
+
+def test_the_socket_attack_works_between_two_processes_that_share_a_network_namespace():
+    """The referee for the batch below: outside any sandbox the pair's exchange does carry the code."""
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); import replanning; "
+            "print(replanning.exchange(8, time.monotonic()))")
+    pair = [subprocess.Popen([sys.executable, "-c", code, str(FIXTURES / "socket_pair")], stdout=subprocess.PIPE,
+                             text=True) for _ in range(2)]
+    received = [int(process.communicate(timeout=60)[0]) for process in pair]
+    size = (FIXTURES / "socket_pair" / "replanning.py").stat().st_size
+    assert received == [size, size]
+
+
+@pytest.mark.slow
+def test_plain_root_batch_grades_the_innocent_in_full_beside_the_attackers():
+    for reports in run_plain_batch({"a_pair": "socket_pair", "b_snoop": "cmdline_snoop",
+                                    "c_innocent": "correct_classes", "d_pair": "socket_pair"}):
+        assert reports["c_innocent"]["score"] == sum(load_rubric().autograded.values()), reports["c_innocent"]
+        assert "read from command lines: ['" not in messages_of(reports["b_snoop"])
+
+
+def test_plain_root_children_cannot_talk_over_an_abstract_unix_socket(plain_batch):
+    for name in ("a_pair", "b_pair"):
+        assert plain_batch[name]["score"] == 0
+        text = messages_of(plain_batch[name])
+        assert "received over a socket: 0 bytes" in text, text[:2000]
+        assert "received over a socket: 1" not in text and "received over a socket: 2" not in text
+
+
+def test_plain_root_children_read_no_classmate_out_of_command_lines(plain_batch):
+    for name in ("c_snoop", "d_snoop"):
+        text = messages_of(plain_batch[name])
+        assert "read from command lines: []" in text, text[:2000]
+        assert "read from command lines: ['" not in text
+
+
+def read_other_sandbox(mode: str, monkeypatch) -> tuple[object, object]:
+    """A child of sandbox A reads its own submission and sandbox B's (whose path it is given): the facts."""
+    from autograder import sandbox as sandbox_module
+    from autograder.sandbox import Lane, Sandbox
+
+    monkeypatch.setenv("FTR_SANDBOX", mode)
+    monkeypatch.setattr(sandbox_module, "_SETUP", {})
+    with Sandbox({"heap.py": b"class BinaryHeap:\n    pass\n"}) as other:
+        target = other.folders()[0] / "submission" / "heap.py"
+        attack = ("import os\nclass BinaryHeap:\n    def __init__(self):\n        facts = []\n"
+                  f"        for path in ({str(target)!r}, os.path.join(os.path.dirname(os.path.abspath(__file__)), "
+                  "'heap.py')):\n"
+                  "            try:\n                facts.append(len(open(path).read()) > 0)\n"
+                  "            except OSError as error:\n                facts.append(type(error).__name__)\n"
+                  "        raise RuntimeError(f'facts: {facts!r}')\n")
+        with Sandbox({"heap.py": attack.encode()}, Limits(task_seconds=20)) as mine:
+            task = {"kind": "heap", "sequences": [[["len", 0, [0]]]], "cpu_seconds": 20, "id": 0}
+            outcome = next(iter(mine.run([Lane([(task, [])])])))
+    text = outcome.header["error"] if outcome.header else outcome.failure
+    return tuple(eval(text.split("facts: ", 1)[1].splitlines()[0]))  # noqa: S307 - our own test's output
+
+
+@AS_ROOT
+@pytest.mark.parametrize("mode", ["auto", "plain"])
+def test_a_submissions_folder_is_readable_by_its_own_children_only(mode, monkeypatch):
+    """Even a child that learns a classmate's host folder (bubblewrap's command line names it) cannot
+    read it: root owns it, with a group only that submission's children have. The sandboxes live
+    in a TMPDIR outside /tmp here, which the plain sandbox would cover with a private tmpfs (hiding
+    the classmate's folder before its permissions are even tried)."""
+    tmpdir = Path(tempfile.mkdtemp(prefix="ftr-isolation-tmpdir-", dir="/var/lib"))
+    tmpdir.chmod(0o755)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmpdir))
+    try:
+        classmate, own = read_other_sandbox(mode, monkeypatch)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    assert own is True
+    assert classmate in ("PermissionError", "FileNotFoundError")  # plain: no permission; bubblewrap: not even there
+    if mode == "plain":
+        assert classmate == "PermissionError"
+
+
+def test_a_changed_child_site_is_made_again_from_copies_before_the_next_student(tmp_path, monkeypatch, capsys):
+    """Copies, never hard links; a byte changed after it was made is caught by the manifest's hashes."""
+    from autograder.childsite import changed_files, make_child_site
+    from autograder.sandbox import ChildSetup, _verify_child_site
+
+    python = sandbox_setup().python
+    monkeypatch.setenv("FTR_KIT_STATE_DIR", str(tmp_path))
+    site = make_child_site(python)
+    files = [p for p in site.rglob("*") if p.is_file()]
+    assert files and all(p.stat().st_nlink == 1 for p in files)  # copies: nothing shared with the grader's NumPy
+    assert changed_files(site) == []
+    init = site / "numpy" / "__init__.py"
+    original = init.read_bytes()
+    init.chmod(0o644)
+    with open(init, "ab") as file:
+        file.write(b"# a student was here\n")
+    assert changed_files(site) == ["numpy/__init__.py"]
+    _verify_child_site(ChildSetup(python, None, site))
+    assert "numpy/__init__.py" in capsys.readouterr().err
+    assert init.read_bytes() == original and changed_files(site) == []
+
+
+# -- an ordinary user's grader (a TA on a laptop): bubblewrap, or a refusal (issue 34, item 1) ---------------
+
+TA_USER = "ftr-ta-test"  # made by this test as root, used by nothing else: hostile code never runs as a shared user
+TA_KIT = ("reference", "autograder", "course", "mazes")
+
+
+def as_ta(command: list[str], cwd: Path, **environment: str) -> subprocess.CompletedProcess:
+    home = f"/home/{TA_USER}"
+    env = ["env", "-i", f"HOME={home}", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+           *(f"{k}={v}" for k, v in environment.items())]
+    return subprocess.run(["runuser", "-u", TA_USER, "--", *env, *command], cwd=cwd, capture_output=True, text=True,
+                          timeout=1500)
+
+
+def tree_digest(folder: Path) -> str:
+    """A SHA-256 over every file's name and bytes below ``folder`` (a second way to see a change)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def ta_route():
+    """A TA's machine: the user ``ftr-ta-test`` with a copy of the kit and a venv of its own whose NumPy
+    it owns (so that a hard link or a writable site-packages would matter), a secret seed in its HOME,
+    and a class of two: the five-attack submission and an innocent classmate."""
+    if os.geteuid() != 0:
+        pytest.skip("the ordinary-user test makes its own user: it needs root")
+    if not Path("/usr/bin/python3").exists() or shutil.which("runuser") is None:
+        pytest.skip("needs Debian's /usr/bin/python3 and runuser")
+    if subprocess.run(["id", TA_USER], capture_output=True).returncode != 0:
+        subprocess.run(["useradd", "--create-home", "--shell", "/bin/sh", TA_USER], check=True, capture_output=True)
+    import pwd
+
+    from autograder.uids import kill_uid
+
+    account = pwd.getpwnam(TA_USER)
+    work = Path(account.pw_dir) / f"ftr-isolation-{os.getpid()}"
+    try:
+        work.mkdir(mode=0o700)
+        for name in TA_KIT:
+            shutil.copytree(REPO / name, work / "kit" / name, ignore=shutil.ignore_patterns("__pycache__"))
+        subprocess.run(["/usr/bin/python3", "-m", "venv", "--without-pip", "--system-site-packages", str(work / "venv")],
+                       check=True, capture_output=True)
+        site = next((work / "venv" / "lib").glob("python3*/site-packages"))
+        import numpy
+        import tqdm
+        for module in (numpy, tqdm):
+            shutil.copytree(Path(module.__file__).parent, site / module.__name__,
+                            ignore=shutil.ignore_patterns("__pycache__", "tests"))
+        numpy_libs = Path(numpy.__file__).parent.with_name("numpy.libs")
+        if numpy_libs.is_dir():
+            shutil.copytree(numpy_libs, site / "numpy.libs")
+        submissions = work / "submissions"
+        copy_fixture("ta_attacker", submissions, as_name="a_attacker")
+        classmate = copy_fixture("correct_dicts", submissions, as_name="b_classmate")
+        code = (classmate / "replanning.py").read_text()
+        (classmate / "replanning.py").write_text("# the classmate's own code, ta-test-marker\n" + code)
+        (work / "secret_seed.txt").write_text("271828182845904523536\n")
+        subprocess.run(["chown", "-R", f"{TA_USER}:{account.pw_gid}", str(work)], check=True)
+        before = tree_digest(site / "numpy")
+        result = as_ta([str(work / "venv" / "bin" / "python"), "-m", "reference.cli", "grade-all", str(submissions),
+                        "--out", str(work / "grades"), "--jobs", "2"], work / "kit",
+                       FTR_SECRET_SEED_FILE=str(work / "secret_seed.txt"))
+        refused = as_ta([str(work / "venv" / "bin" / "python"), "-m", "reference.cli", "grade-all", str(submissions),
+                         "--out", str(work / "refused")], work / "kit", FTR_SANDBOX="plain")
+        reports = {p.stem: json.loads(p.read_text()) for p in (work / "grades").glob("*.json")}
+        yield {"result": result, "refused": refused, "reports": reports, "work": work, "site": site,
+               "numpy_before": before, "numpy_after": tree_digest(site / "numpy"),
+               "home": Path(account.pw_dir)}
+    finally:
+        kill_uid(account.pw_uid)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_ta_with_bubblewrap_grades_the_class_and_the_innocent_in_full(ta_route):
+    if "bubblewrap" in ta_route["result"].stderr and ta_route["result"].returncode == 2:
+        pytest.skip("bubblewrap cannot run for an ordinary user here (no user namespaces)")
+    assert ta_route["result"].returncode == 0, ta_route["result"].stderr[-3000:]
+    reports = ta_route["reports"]
+    assert reports["b_classmate"]["score"] == sum(load_rubric().autograded.values()), reports["b_classmate"]
+    assert reports["a_attacker"]["score"] == 0
+
+
+def test_the_five_attacks_on_a_tas_grader_all_fail(ta_route):
+    """Each attack of issue 34, as the attacker saw it (its report) and as the TA's machine shows it."""
+    if ta_route["result"].returncode != 0:
+        pytest.skip("no batch was graded (see the test above)")
+    text = messages_of(ta_route["reports"]["a_attacker"])
+    facts = eval(text.split("facts: ", 1)[1].splitlines()[0])  # noqa: S307 - our own test's output
+    assert facts == {"numpy": [], "pth": [], "solutions": False, "seed": [], "classmates": []}, facts
+    assert "271828182845904523536" not in text and "ta-test-marker" not in text
+    assert ta_route["numpy_before"] == ta_route["numpy_after"]          # the TA's NumPy is as it was
+    assert not list(ta_route["site"].glob("*.pth"))                      # no .pth in the TA's site-packages
+    from autograder.childsite import changed_files
+    sites = list((ta_route["home"] / ".cache" / "ftr-kit" / "child-site").glob("numpy-*"))
+    assert sites and all(changed_files(site) == [] for site in sites)   # the child site is as it was made
+
+
+def test_a_ta_without_bubblewrap_is_refused_in_one_line_that_says_what_to_install(ta_route):
+    refused = ta_route["refused"]
+    assert refused.returncode == 2
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1, refused.stderr
+    assert "apt-get install bubblewrap" in lines[0] and "--unisolated-i-trust-these-students" in lines[0]
+    assert not (ta_route["work"] / "refused").exists()
+
+
+@pytest.mark.slow
+def test_the_five_attacks_are_real_where_the_ta_takes_the_risk(ta_route):
+    """The referee for the tests above (run last: it leaves the TA's venv changed): with
+    --unisolated-i-trust-these-students and no bubblewrap every one of the five attacks succeeds."""
+    work = ta_route["work"]
+    result = as_ta([str(work / "venv" / "bin" / "python"), "-m", "reference.cli", "grade-all", str(work / "submissions"),
+                    "--out", str(work / "risked"), "--unisolated-i-trust-these-students"], work / "kit",
+                   FTR_SANDBOX="plain", FTR_SECRET_SEED_FILE=str(work / "secret_seed.txt"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "WARNING" in result.stderr
+    text = messages_of(json.loads((work / "risked" / "a_attacker.json").read_text()))
+    facts = eval(text.split("facts: ", 1)[1].splitlines()[0])  # noqa: S307 - our own test's output
+    assert facts["numpy"] and facts["pth"] and facts["solutions"], facts
+    assert "271828182845904523536" in facts["seed"] and "# the classmate's own code, ta-test-marker" in facts["classmates"]
+    assert list(ta_route["site"].glob("*.pth"))
+
+
+@AS_ROOT
+def test_a_plain_root_childs_scratch_folders_and_namespaces_are_its_own(monkeypatch):
+    """Even with the sandbox folder under /tmp: /tmp, /run/lock and its working folder are its own 64 MiB
+    tmpfs mounts (a file planted there never reaches the host), it is alone in its PID namespace, has
+    no network, and its only extra group is its submission's."""
+    from autograder import sandbox as sandbox_module
+    from autograder.sandbox import Lane, Sandbox
+
+    monkeypatch.setenv("FTR_SANDBOX", "plain")
+    monkeypatch.setattr(sandbox_module, "_SETUP", {})
+    planted = f"ftr-planted-{os.getpid()}"
+    code = ("import os, socket\nclass BinaryHeap:\n    def __init__(self):\n"
+            "        sizes = []\n"
+            "        for folder in ('.', '/tmp', '/run/lock'):\n"
+            f"            open(os.path.join(folder, {planted!r}), 'w').write('x')\n"
+            "            v = os.statvfs(folder)\n            sizes.append(v.f_blocks * v.f_frsize // 2**20)\n"
+            "        try:\n            socket.create_connection(('127.0.0.1', 22), timeout=1)\n            net = 'up'\n"
+            "        except OSError as error:\n            net = error.errno\n"
+            "        pids = sorted(p for p in os.listdir('/proc') if p.isdigit())\n"
+            "        raise RuntimeError(f'facts: {(sizes, pids, net, os.getgroups())!r}')\n")
+    with Sandbox({"heap.py": code.encode()}, Limits(task_seconds=20)) as mine:
+        assert str(mine.folders()[0]).startswith(tempfile.gettempdir())
+        task = {"kind": "heap", "sequences": [[["len", 0, [0]]]], "cpu_seconds": 20, "id": 0}
+        outcome = next(iter(mine.run([Lane([(task, [])])])))
+        group = mine.group_id()
+    text = outcome.header["error"] if outcome.header else outcome.failure
+    sizes, pids, net, groups = eval(text.split("facts: ", 1)[1].splitlines()[0])  # noqa: S307 - our own output
+    assert sizes == [64, 64, 64]                       # Limits().scratch_bytes, three times
+    assert pids == ["1"]                               # alone: its own PID namespace and /proc
+    assert net == 101                                  # ENETUNREACH: no interface up in its network namespace
+    assert groups == [group]
+    assert not any(Path(folder, planted).exists() for folder in ("/tmp", "/run/lock"))

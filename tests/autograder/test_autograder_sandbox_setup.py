@@ -177,6 +177,31 @@ def test_a_tmpdir_the_sandbox_uids_cannot_enter_is_refused(tmp_path):
 
 
 @AS_ROOT
+def test_an_interpreter_the_sandbox_uids_cannot_enter_is_blamed_on_the_setup_in_one_line(tmp_path):
+    """As root with a Python under a folder other users cannot enter (pyenv in /root): one line naming
+    that folder, never the student's "did it call exit()" nor bubblewrap's own complaint."""
+    closed = tmp_path / "closed"  # pytest's tmp_path lies in root's 0700 folder: closed to other uids
+    closed.mkdir(mode=0o700)
+    (closed / "bin").mkdir()
+    python = closed / "bin" / "python3"
+    python.symlink_to(os.path.realpath(sys.executable))
+    if _unenterable_ancestor_of(closed) is None:
+        pytest.skip("this temporary folder is open to every uid")
+    result = subprocess.run([sys.executable, "-m", "reference.cli", "check", str(FIXTURES / "correct_dicts")],
+                            capture_output=True, text=True, env=dict(os.environ, FTR_SANDBOX_PYTHON=str(python)),
+                            timeout=300)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "which the sandbox's uids cannot enter" in lines[0] and "FTR_SANDBOX_PYTHON" in lines[0]
+    assert "exit()" not in lines[0] and "bwrap:" not in lines[0]
+
+
+def _unenterable_ancestor_of(folder: Path) -> Path | None:
+    return next((p for p in [*reversed(folder.parents), folder] if not p.stat().st_mode & 0o001), None)
+
+
+@AS_ROOT
 def test_an_interpreter_under_tmp_is_refused_with_bubblewrap(tmp_path):
     if not sandbox_setup().bwrap:
         pytest.skip("bubblewrap cannot run here")
@@ -438,7 +463,7 @@ def test_child_site_folders_of_vanished_installations_are_pruned(tmp_path):
     assert prune_child_sites(tmp_path) == [gone] and kept.is_dir()
     # The real one holds numpy (and its vendored libraries) and nothing else of the site folder.
     site = make_child_site(sandbox_setup().python)
-    entries = sorted(p.name for p in site.iterdir() if p.name != ".source")
+    entries = sorted(p.name for p in site.iterdir() if p.name not in (".source", ".manifest.json"))
     assert entries[0] == "numpy" and set(entries) <= {"numpy", "numpy.libs"}
     assert (site / ".source").read_text() == numpy_site()
     assert top_level_entries([f"{numpy_site()}/numpy/__init__.py"], numpy_site()) == ["numpy"]

@@ -176,7 +176,9 @@ def test_the_zip_ships_the_hidden_expectations_and_nothing_that_needs_a_compiler
     from autograder.expected import SETTINGS, compute_expected, fingerprint
     from autograder.instances import hidden_instances
 
-    archive = zipfile.ZipFile(_build(tmp_path))
+    built = _build(tmp_path)
+    assert built.stat().st_mode & 0o777 == 0o600  # the zip holds the seed: its owner's only
+    archive = zipfile.ZipFile(built)
     names = archive.namelist()
     modes = {info.filename: (info.external_attr >> 16) & 0o777 for info in archive.infolist()}
     assert modes["secret_seed.txt"] == modes["expected_hidden.json.gz"] == 0o600

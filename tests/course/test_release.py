@@ -319,3 +319,47 @@ def test_release_notebook_checks_itself_inside_the_bundle(bundle: Path, tmp_path
             points[grade_id] = float(results[-1]["data"]["text/plain"])
             assert cell.metadata["nbgrader"]["points"] == points[grade_id]
     assert len(points) == 7
+
+
+def _pythons_without_numpy() -> list[str]:
+    """Interpreters here that lack NumPy (pyenv's 3.10, 3.12, 3.13 on the kit's machine), at most two."""
+    found = []
+    for candidate in sorted(Path("/root/.pyenv/versions").glob("3.1[0-9]*/bin/python3")) if os.access(
+            "/root/.pyenv/versions", os.R_OK) else []:
+        if subprocess.run([str(candidate), "-I", "-c", "import numpy"], capture_output=True).returncode != 0:
+            found.append(str(candidate))
+    return found[:2]
+
+
+def test_self_check_outside_its_venv_says_how_to_run_it_in_one_line(bundle: Path) -> None:
+    pythons = _pythons_without_numpy()
+    if not pythons:
+        pytest.skip("no Python 3.10+ without NumPy here")
+    for python in pythons:
+        result = subprocess.run([python, "-I", "self_check.py", "starter"], cwd=bundle, capture_output=True, text=True)
+        assert result.returncode == 2, result.stderr
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+        assert "has no numpy" in lines[0] and ".venv/bin/activate" in lines[0]
+
+
+def test_the_bundle_ships_the_player_and_its_readme_says_how_to_use_it(bundle: Path, tmp_path: Path) -> None:
+    """The player's page is written from the bundle's own reference.world (not the kit's)."""
+    assert (bundle / "reference" / "world" / "player.html").is_file()
+    assert "write_player" in (bundle / "README.md").read_text()
+    script = ("import sys, reference.world.player as player\n"
+              "from reference.world.grid import Gridworld\n"
+              "from reference.world.trace import SearchRecord, Trace\n"
+              "grid = Gridworld.from_strings(['...', '.@.'])\n"
+              "trace = Trace('forward', 'larger_g', True, [(1, 0), (0, 0), (0, 1), (0, 2), (1, 2)],\n"
+              "              [SearchRecord((1, 0), (1, 2), [(1, 0), (0, 0), (0, 1), (0, 2)],\n"
+              "                            [(1, 0), (0, 0), (0, 1), (0, 2), (1, 2)])])\n"
+              f"player.write_player(grid, trace, {str(tmp_path / 'run.html')!r})\n"
+              "print(player.__file__)\n")
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([sys.executable, "-c", script], cwd=bundle, capture_output=True, text=True,
+                            env={**environment, "PYTHONPATH": str(bundle)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().startswith(str(bundle))
+    page = (tmp_path / "run.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") or "<html" in page[:500]
