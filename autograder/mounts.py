@@ -118,18 +118,21 @@ def namespace_tools() -> tuple[str, str] | None:
     return (found[0], found[1]) if found[0] and found[1] else None
 
 
-def namespace_prefix(uid: int, group: int, network: bool = False) -> list[str]:
+def namespace_prefix(uid: int, group: int, network: bool = False, covered: bool = False) -> list[str]:
     """The command line before the child's own: a PID namespace of its own with its own ``/proc``
     (``unshare --pid --fork --mount-proc``; the child's tree dies with it, ``--kill-child``), then the
     child's ``uid`` with its submission's ``group`` as the only other group (``setpriv``).
     ``network``: new network, IPC and UTS namespaces too (where no :func:`cover_and_switch` made them).
+    ``covered``: the child is already in :func:`cover_and_switch`'s private mount namespace, so
+    ``unshare`` leaves mount propagation as it is (making ``/`` private fails in a chroot, where
+    ``/`` is no mount point; :func:`_cover` checked that nothing there propagates).
 
     >>> namespace_prefix(3500001, 3500002)[-6:]
     ['--reuid', '3500001', '--regid', '3500001', '--groups', '3500002']
     """
     unshare, setpriv = namespace_tools() or ("unshare", "setpriv")
     return [unshare, "--pid", "--fork", "--kill-child", "--mount-proc", *(["--net", "--ipc", "--uts"] if network else []),
-            "--", setpriv, "--reuid", str(uid), "--regid", str(uid), "--groups", str(group)]
+            *(["--propagation", "unchanged"] if covered else []), "--", setpriv, "--reuid", str(uid), "--regid", str(uid), "--groups", str(group)]
 
 
 def paths_to_cover(python: str, sandbox_root: Path, site_packages: tuple[str, ...] = ()) -> list[str]:

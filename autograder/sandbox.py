@@ -639,7 +639,7 @@ class _Child:
                 # Mount, network, IPC and UTS namespaces and the covers between fork and exec; then a PID
                 # namespace with its own /proc, the child's uid and its submission's group (util-linux).
                 preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, keep, work)
-                prefix = namespace_prefix(uid, sandbox.group_id())
+                prefix = namespace_prefix(uid, sandbox.group_id(), covered=True)
             self.work_dir.chmod(0o700)
         env["HOME"] = work
         settings["site"] = site
