@@ -147,7 +147,8 @@ def _closed_to_sandbox_uids(python: str) -> str | None:
     users cannot enter, e.g. a pyenv Python in /root), else None."""
     if not _is_root() or not os.path.exists(python):  # a missing one is named by the probe
         return None
-    for folder in [os.path.realpath(python), *interpreter_folders(python)]:
+    # the path as named too: a link in a closed folder to an open interpreter is still out of reach
+    for folder in [os.path.abspath(python), os.path.realpath(python), *interpreter_folders(python)]:
         blocked = _unenterable_ancestor(Path(folder))
         if blocked is not None and blocked != Path(folder):
             return (f"{python} lies under {blocked} (mode {os.stat(blocked).st_mode & 0o777:o}), which the "
