@@ -895,11 +895,15 @@ def spaced_labels(points: dict[int, tuple[float, float]], first: Sequence[int] =
 
     >>> spaced_labels({1: (1e6, 600.0), 3: (7e5, 220.0), 47: (1.02e5, 90.0), 49: (1e5, 92.0)}, first=[1, 49])
     [1, 49, 3]
+    >>> spaced_labels({})
+    []
     """
     occupied = [] if occupied is None else occupied
     logs = {n: (float(np.log10(x)), float(np.log10(y))) for n, (x, y) in points.items()}
     taken = [(float(np.log10(x)), float(np.log10(y))) for x, y in occupied]
     every = [*logs.values(), *taken]
+    if not logs:  # a series with nothing to draw (a run of some settings only): nothing to label
+        return []
     spans = [max(max(v[i] for v in every) - min(v[i] for v in every), 1e-9) for i in (0, 1)]
     chosen: list[int] = []
     for n in [*dict.fromkeys(first), *points]:
