@@ -57,13 +57,12 @@ class TieEvidence:
 
     ``g_ties_kept``: expansions where OPEN held entries of the smallest f with different g and the run
     took the one the tie rule names (larger or smaller g): evidence that its tie rule is right.
-    ``other_order``: expansions that took another entry equal in f and g than the SPEC's first
-    inserted one: legal, and what the "other ties" credit is for.
+    ``blocked_in_truth_expanded``: expansions of cells blocked in truth but not known to be: evidence
+    that the run plans on what the agent knows, not on the true grid.
     """
 
     g_ties_kept: int = 0
-    other_order: int = 0
-    blocked_in_truth_expanded: int = 0   # expansions of cells blocked in truth (not known): the run plans on knowledge
+    blocked_in_truth_expanded: int = 0
 
 
 @dataclass
@@ -159,7 +158,6 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
             if problem:
                 verdict.problem = problem
                 return verdict
-            evidence.other_order += 1
             verdict.first_tie = verdict.first_tie or tie
         key = open_keys[cell]
         if truly_blocked is not None and truly_blocked(cell):
