@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 import re
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reference.world.grid import Cell, as_cell, manhattan
@@ -78,7 +78,7 @@ class SearchVerdict:
 
 def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell], int], tie_break: str,
                  where: str = "", evidence: TieEvidence | None = None, backward: bool = False,
-                 truly_blocked: Callable[[int], bool] | None = None,
+                 truly_blocked: Sequence[bool] | None = None,
                  learned_h: dict[Cell, int] | None = None) -> SearchVerdict:
     """Replay ``record.expanded`` against ComputePath's rules (SPEC §5) on the agent's ``knowledge``.
 
@@ -88,8 +88,8 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
     ``first_tie`` says where the run left the SPEC's first-inserted-first order. ``where`` prefixes
     messages (e.g. ``"maze_07, search 3"``); expansions are numbered from 1. ``evidence`` (shared by the
     searches of a run) collects how the run breaks ties. ``backward``: the pointer path is read from
-    the goal (the agent) on, else reversed (SPEC §5). ``truly_blocked`` (cell index -> bool, the true
-    grid, for messages only): names a cell the run left out because it is blocked in truth although the
+    the goal (the agent) on, else reversed (SPEC §5). ``truly_blocked`` (the true grid's blocked flags by
+    cell index, for messages only): names a cell the run left out because it is blocked in truth although the
     agent cannot know it yet. ``learned_h`` (Adaptive A*): the states whose h an earlier search learned,
     for messages; without it a state's h counts as learned where it is not the Manhattan distance.
     Cells are indices ``row * width + col`` inside the loop (it replays many thousands).
@@ -154,13 +154,14 @@ def check_search(record: SearchRecord, knowledge: Knowledge, h: Callable[[Cell],
                 return verdict
         else:
             problem, tie = _wrong_choice(where, number, (row, col), cell, top, g_goal, goal, open_keys, closed,
-                                         knowledge, tie_break, describe, evidence, learned, truly_blocked)
+                                         knowledge, tie_break, describe, evidence, learned, truly_blocked,
+                                         note_wanted=verdict.first_tie is None)
             if problem:
                 verdict.problem = problem
                 return verdict
             verdict.first_tie = verdict.first_tie or tie
         key = open_keys[cell]
-        if truly_blocked is not None and truly_blocked(cell):
+        if truly_blocked is not None and truly_blocked[cell]:
             evidence.blocked_in_truth_expanded += 1
         if len(g_values_of_f[key[0]]) > 1:  # entries of this f with another g wait in OPEN: the tie rule decided
             evidence.g_ties_kept += 1
@@ -213,11 +214,13 @@ LEARNED_H_HINT = ("one of these h-values is learned: after a search, h(s) = g(go
 
 
 def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, closed, knowledge, tie_break,
-                  describe, evidence, learned, truly_blocked=None) -> tuple[str | None, str | None]:
+                  describe, evidence, learned, truly_blocked=None, note_wanted=True) -> tuple[str | None, str | None]:
     """The student expanded something other than the SPEC's next entry of OPEN: which rule does it break?
 
     Returns (problem, None), or (None, tie note) when the choice is legal: an entry equal in f and g
-    to the smallest, taken in another order than first inserted first.
+    to the smallest, taken in another order than first inserted first (the note only where
+    ``note_wanted``: a run of another tie order takes such choices at most expansions, and only the
+    first is shown, so the others build no message).
     """
     here = f"{where}, expansion {number}"
     if top is None:
@@ -237,11 +240,16 @@ def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, cl
             reason = "it is not in OPEN (no expanded state has generated it)"
         return f"{here}: expected {describe(top[1])}; you expanded {show(cell_rc)}, but {reason}", None
     mine, best = open_keys[cell], top[0]
+    if mine[:2] == best[:2]:  # legal: an entry equal in f and g to the smallest, in another order
+        if not note_wanted:
+            return None, None
+        return None, (f"{here}: the SPEC's order takes {describe(top[1], True)} first; you took "
+                      f"{describe(cell, True)}, equal in f and g — remaining ties go to the entry inserted into OPEN "
+                      "first (a lowered key is inserted anew)")
     chose = f"{here}: expected {describe(top[1], True)} (or any entry equal to it in f and g); you expanded " \
             f"{describe(cell, True)}"
     learned_key = learned(cell) or learned(top[1])
-    if ((mine[0], mine[1]) != (best[0], best[1]) and not learned_key and truly_blocked is not None
-            and truly_blocked(top[1]) and not evidence.blocked_in_truth_expanded):
+    if not learned_key and truly_blocked is not None and truly_blocked[top[1]] and not evidence.blocked_in_truth_expanded:
         # Evidence of planning on the true grid: the entry the run passed over is blocked in truth, the agent
         # has not been next to it, so it does not know that, and the run never expanded such a cell.
         return (f"{chose} — {show(divmod(top[1], knowledge.width))} is blocked, but the agent does not know it yet: "
@@ -249,20 +257,17 @@ def _wrong_choice(where, number, cell_rc, cell, top, g_goal, goal, open_keys, cl
                 f"(SPEC §4)"), None
     if mine[0] > best[0]:
         return f"{chose} — {RULE_F}" + (f"; {LEARNED_H_HINT}" if learned_key else ""), None
-    if mine[1] != best[1]:
-        if learned_key:  # the tie rule is not the likely culprit: name the learned-h rule, not the tie rule
-            larger = "larger" if tie_break == "larger_g" else "smaller"
-            return (f"{chose} — with equal f the entry of {larger} g goes first, so one of these keys is wrong: "
-                    f"{LEARNED_H_HINT}"), None
-        problem = f"{chose} — {RULE_TIES[tie_break]}"
-        if evidence.g_ties_kept:
-            problem += (f". Your run broke {evidence.g_ties_kept} earlier ties in f this way, so its tie rule looks "
-                        "right and one of these two keys is probably wrong: is every g and h right when the entry is "
-                        "inserted, and is a state whose key is lowered inserted again?")
-        return problem, None
-    return None, (f"{here}: the SPEC's order takes {describe(top[1], True)} first; you took {describe(cell, True)}, "
-                  "equal in f and g — remaining ties go to the entry inserted into OPEN first (a lowered key is "
-                  "inserted anew)")
+    # equal f, another g (best is OPEN's least key, so mine is not smaller)
+    if learned_key:  # the tie rule is not the likely culprit: name the learned-h rule, not the tie rule
+        larger = "larger" if tie_break == "larger_g" else "smaller"
+        return (f"{chose} — with equal f the entry of {larger} g goes first, so one of these keys is wrong: "
+                f"{LEARNED_H_HINT}"), None
+    problem = f"{chose} — {RULE_TIES[tie_break]}"
+    if evidence.g_ties_kept:
+        problem += (f". Your run broke {evidence.g_ties_kept} earlier ties in f this way, so its tie rule looks "
+                    "right and one of these two keys is probably wrong: is every g and h right when the entry is "
+                    "inserted, and is a state whose key is lowered inserted again?")
+    return problem, None
 
 
 def _why_key(index: int, key: tuple, h: int, distance: int, pushes: list, sign: int) -> str:
@@ -433,6 +438,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                     f"{len(trace.trajectory) - 1} moves"), None
         return None, None
     spec_trajectory = [start]
+    truth = grid.blocked.ravel().tolist()  # once per run: list indexing in the replay's loop, not NumPy's
     note = None
     last_agent = start
     last_path: list[Cell] = []
@@ -455,7 +461,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         f"{show(agent)}: a {'forward' if forward else 'backward'} search runs from "
                         f"{show(want_start)} to {show(want_goal)}"), note
             if k >= first_different:  # earlier searches hash like the reference's: nothing to replay
-                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, evidence, grid.blocked)
+                problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, evidence, truth)
                 if problem:
                     return problem, note
                 note = note or tie
@@ -505,13 +511,12 @@ def _agent_of(record: SearchRecord, forward: bool) -> Cell:
 
 
 def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_break: str, agent: Cell,
-               target: Cell, evidence: TieEvidence, truth=None) -> tuple[str | None, str | None]:
-    """Expansions, stop rule and path of one search (``truth``: the true grid's blocked array, for messages)."""
+               target: Cell, evidence: TieEvidence, truth: Sequence[bool] | None = None) -> tuple[str | None, str | None]:
+    """Expansions, stop rule and path of one search (``truth``: the true grid's blocked flags by cell
+    index, for messages)."""
     h = heuristic_for(trace, context.index, context)
-    flat = truth.ravel() if truth is not None else None
     verdict = check_search(record, context.knowledge, h, tie_break, where, evidence,
-                           backward=trace.algorithm == "backward",
-                           truly_blocked=None if flat is None else lambda index: bool(flat[index]),
+                           backward=trace.algorithm == "backward", truly_blocked=truth,
                            learned_h=context.learned_h if trace.algorithm == "adaptive" else None)
     if verdict.problem:
         return verdict.problem, None
