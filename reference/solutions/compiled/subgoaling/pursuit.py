@@ -53,7 +53,8 @@ from reference.solutions.shortest_paths import blocked_array
 from reference.solutions.dynamic.lrta import Neighbours
 from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternDatabase
 from reference.solutions.subgoaling import knn_lrta
-from reference.solutions.subgoaling.d_lrta import DEFAULT_CAP, DEFAULT_MAX_MOVES, GOAL_SELECTION
+from reference.solutions.subgoaling.d_lrta import (DEFAULT_CAP, DEFAULT_MAX_MOVES, GOAL_SELECTION,
+                                                   check_database_settings)
 from reference.solutions.subgoaling.knn_lrta import DEFAULT_K, KnnDatabase, KnnRecord
 from reference.solutions.subgoaling.lrta import check_ends
 from reference.solutions.subgoaling.pursuit import CLIMB_LIMIT
@@ -169,10 +170,7 @@ def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CA
     pattern database built by its compiled twin; the same tables."""
     from reference.solutions.compiled.dynamic import build_pattern_database_compiled
 
-    if level < 1:
-        raise ValueError(f"the abstraction level must be at least 1, got {level}")
-    if cap < 1:
-        raise ValueError(f"the depth cap must be at least 1, got {cap}")
+    check_database_settings(level, cap)
     return build_pattern_database_compiled(Neighbours(grid.blocked), level, cap)
 
 
