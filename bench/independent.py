@@ -5,8 +5,9 @@
 
 Engines, all on the standard experiment (SPEC §3 mazes, the four settings of ``ftr experiment``):
 
-* independent C       bench/c/student.c: the straightforward fast C a systems student writes (binary
-                      heap of 64-bit packed keys, lazy deletion, counts only), written apart from the kit
+* independent C       bench/c/student.c: the straightforward fast C a systems student writes (indexed
+                      binary heap of 64-bit packed keys: an improved cell's entry moves up; counts only),
+                      written apart from the kit
 * kit's C, heap / buckets   bench/c/ftr.c (bench/c_engine.py), full traces
 * compiled twin, buckets / heap   reference/solutions/compiled/replanning.py, full traces
 * BFS floor           a plain FIFO breadth-first search of the true maze from the start (student.c):
