@@ -1,7 +1,8 @@
 """The C baseline (bench/c/ftr.c), built at bench time with ``cc -O2`` and called through ctypes.
 
 ``build()`` compiles the library into a temporary folder, loads it and deletes the folder (nothing
-but the source is ever kept); it returns None when no C compiler is present, so the benchmark can
+but the source is ever kept; :func:`load_shared_library`, which ``bench/independent.py`` uses for
+``bench/c/student.c`` too); it returns None when no C compiler is present, so the benchmark can
 skip the column.
 ``c_run(...)`` returns the run as :class:`~reference.world.trace_arrays.TraceArrays`, so its traces
 can be compared cell for cell with the compiled twin's.
@@ -26,19 +27,33 @@ TRAJECTORY, STARTS, GOALS, EXPANDED, EXPANDED_COUNTS, PATHS, PATH_COUNTS = range
 _library: ctypes.CDLL | None = None
 
 
+def c_compiler() -> str | None:
+    """The C compiler on the PATH (``cc``, else ``gcc``, else ``clang``); None if there is none."""
+    return shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+
+
+def load_shared_library(source: Path) -> ctypes.CDLL | None:
+    """``source`` compiled with ``cc -O2`` into a temporary folder as a shared library and loaded;
+    None if there is no compiler. The folder is deleted once the library is loaded."""
+    compiler = c_compiler()
+    if compiler is None:
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="ftr-c-"))
+    target = folder / f"lib{source.stem}.so"
+    subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(target), str(source)], check=True)
+    library = ctypes.CDLL(str(target))
+    shutil.rmtree(folder)  # the loaded library stays mapped; nothing is left behind
+    return library
+
+
 def build() -> ctypes.CDLL | None:
     """Compile bench/c/ftr.c with ``cc -O2`` (once per process); None if there is no compiler."""
     global _library
     if _library is not None:
         return _library
-    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if compiler is None:
+    library = load_shared_library(SOURCE)
+    if library is None:
         return None
-    folder = Path(tempfile.mkdtemp(prefix="ftr-c-"))
-    target = folder / "libftr.so"
-    subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(target), str(SOURCE)], check=True)
-    library = ctypes.CDLL(str(target))
-    shutil.rmtree(folder)  # the loaded library stays mapped; nothing is left behind
     library.ftr_run.restype = ctypes.c_void_p
     library.ftr_run.argtypes = [ctypes.c_void_p] + [ctypes.c_int32] * 4 + [ctypes.c_int] * 5
     library.ftr_counts.argtypes = [ctypes.c_void_p, ctypes.c_void_p]

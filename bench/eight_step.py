@@ -26,20 +26,23 @@ import argparse
 import inspect
 import re
 import statistics
+import sys
 import textwrap
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
-from numba import njit
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference.solutions.compiled import shortest_paths as twin
-from reference.solutions.compiled.subgoaling import lrta as lrta_twin
-from reference.solutions.compiled.subgoaling import tree as tree_twin
-from reference.world.grid import SQRT2, Gridworld
-from reference.world.maps import read_map, read_scen, read_terrain
-from reference.world.terrain import passable, scenario_capability
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+from reference.solutions.compiled import shortest_paths as twin  # noqa: E402
+from reference.solutions.compiled.subgoaling import lrta as lrta_twin  # noqa: E402
+from reference.solutions.compiled.subgoaling import tree as tree_twin  # noqa: E402
+from reference.world.grid import SQRT2, Gridworld  # noqa: E402
+from reference.world.maps import read_map, read_scen, read_terrain  # noqa: E402
+from reference.world.terrain import passable, scenario_capability  # noqa: E402
 
 MOVINGAI = Path(__file__).resolve().parents[2] / "shared" / "movingai"
 #: The call as every compiled loop holds it (any indentation), and the rule written out in its place.

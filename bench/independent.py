@@ -5,8 +5,9 @@
 
 Engines, all on the standard experiment (SPEC §3 mazes, the four settings of ``ftr experiment``):
 
-* independent C       bench/c/student.c: the straightforward fast C a systems student writes (binary
-                      heap of 64-bit packed keys, lazy deletion, counts only), written apart from the kit
+* independent C       bench/c/student.c: the straightforward fast C a systems student writes (indexed
+                      binary heap of 64-bit packed keys: an improved cell's entry moves up; counts only),
+                      written apart from the kit
 * kit's C, heap / buckets   bench/c/ftr.c (bench/c_engine.py), full traces
 * compiled twin, buckets / heap   reference/solutions/compiled/replanning.py, full traces
 * BFS floor           a plain FIFO breadth-first search of the true maze from the start (student.c):
@@ -24,11 +25,8 @@ from __future__ import annotations
 import argparse
 import ctypes
 import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -38,6 +36,7 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from bench import c_engine  # noqa: E402
+from bench.standard import best_time  # noqa: E402
 from reference.experiments.standard import SETTINGS  # noqa: E402
 from reference.solutions.compiled.replanning import run_compiled, warm_up  # noqa: E402
 from reference.world.instances import load_folder, standard_mazes_dir  # noqa: E402
@@ -50,29 +49,14 @@ ENGINES = [STUDENT, C_HEAP, C_BUCKETS, TWIN, TWIN_HEAP]
 
 def build_student() -> ctypes.CDLL:
     """Compile bench/c/student.c with ``cc -O2`` into a temporary folder and load it."""
-    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if compiler is None:
+    library = c_engine.load_shared_library(SOURCE)
+    if library is None:
         raise SystemExit("no C compiler found: this benchmark needs one")
-    folder = Path(tempfile.mkdtemp(prefix="ftr-student-"))
-    target = folder / "libstudent.so"
-    subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(target), str(SOURCE)], check=True)
-    library = ctypes.CDLL(str(target))
-    shutil.rmtree(folder)
     library.student_run.restype = ctypes.c_int
     library.student_run.argtypes = [ctypes.c_void_p] + [ctypes.c_int32] * 4 + [ctypes.c_int] * 3 + [ctypes.c_void_p]
     library.bfs_expansions.restype = ctypes.c_int64
     library.bfs_expansions.argtypes = [ctypes.c_void_p] + [ctypes.c_int32] * 3
     return library
-
-
-def best_time(function, repeats: int):
-    """(result, the smallest CPU time of ``repeats`` calls)."""
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.process_time()
-        result = function()
-        best = min(best, time.process_time() - started)
-    return result, best
 
 
 def one_round(student: ctypes.CDLL, instances, repeats: int, rotation: int) -> tuple[dict[str, float], int]:

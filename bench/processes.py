@@ -31,6 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.c_engine import c_compiler  # noqa: E402
 from bench.scale import maze  # noqa: E402
 from reference.experiments.standard import SETTINGS  # noqa: E402
 from reference.world.maps import Scenario, write_map, write_scen  # noqa: E402
@@ -40,7 +41,7 @@ SOURCE = Path(__file__).with_name("c") / "student.c"
 
 def build_program(folder: Path) -> Path:
     """bench/c/student.c as a program, built with ``cc -O2`` in ``folder``."""
-    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    compiler = c_compiler()
     if compiler is None:
         raise SystemExit("no C compiler found: this benchmark needs one")
     program = folder / "student"

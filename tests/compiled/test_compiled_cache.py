@@ -4,6 +4,8 @@ Numba keys a cached function on its own source file only, so a caller compiled w
 keeps the old code after the callee is edited. `reference.solutions.compiled` clears its cache when
 any of its sources changes. The test builds two tiny twin packages (one that clears its cache the
 kit's way, one that does not), runs them in fresh interpreters, edits the callee, runs them again.
+As in the kit's tree, the caller sits in a subpackage (its cache in the subpackage's ``__pycache__``)
+and the callee at the top, so the clearing must look under subfolders.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import pytest
 
 pytest.importorskip("numba")
 
+REPO = Path(__file__).resolve().parents[2]
+
 CALLEE = "from numba import njit\n\n@njit(cache=True)\ndef value():\n    return {}\n"
-CALLER = "from numba import njit\nfrom .callee import value\n\n@njit(cache=True)\ndef doubled():\n    return 2 * value()\n"
+CALLER = "from numba import njit\nfrom ..callee import value\n\n@njit(cache=True)\ndef doubled():\n    return 2 * value()\n"
 CLEARING_INIT = textwrap.dedent("""
     from pathlib import Path
     from reference.solutions.compiled import clear_stale_cache
@@ -32,13 +36,18 @@ def make_package(root: Path, name: str, init: str) -> Path:
     package.mkdir()
     (package / "__init__.py").write_text(init)
     (package / "callee.py").write_text(CALLEE.format(1))
-    (package / "caller.py").write_text(CALLER)
+    (package / "twins").mkdir()
+    (package / "twins" / "__init__.py").write_text("")
+    (package / "twins" / "caller.py").write_text(CALLER)
     return package
 
 
 def doubled(root: Path, name: str) -> int:
-    code = f"from {name}.caller import doubled; print(doubled())"
-    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    code = f"from {name}.twins.caller import doubled; print(doubled())"
+    # the kit on the child's path too, installed or not (the clearing package imports it)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
+                            env=env)
     return int(result.stdout)
 
 

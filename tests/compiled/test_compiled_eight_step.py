@@ -39,23 +39,30 @@ def test_the_rule_answers_as_the_readable_successors(height: int, width: int, se
             assert allowed == [cell for cell, _cost in successors(blocked, (row, col), connectivity)]
 
 
-def loops_over_the_move_table() -> list[tuple[str, int, list[str]]]:
-    """(file, line number, the loop body's first lines without comments) of every loop over the move table."""
+def loops_over_the_move_table() -> list[tuple[str, int, str, list[str]]]:
+    """(file, line number, loop variable, the loop body's first line without comments) of every loop over
+    the move table: ``for move in range(...)``, or a loop on another variable whose body reads the table."""
     loops = []
     for path in sorted(COMPILED.rglob("*.py")):
         lines = path.read_text().splitlines()
         for number, line in enumerate(lines):
-            if re.match(r"\s*for move in range\(", line):
-                body = [re.sub(r"\s*#.*$", "", text).strip() for text in lines[number + 1:number + 2]]
-                loops.append((path.relative_to(COMPILED).as_posix(), number + 1, body))
+            loop = re.match(r"\s*for (\w+) in range\(", line)
+            if loop is None:
+                continue
+            body = [re.sub(r"\s*#.*$", "", text).strip() for text in lines[number + 1:number + 2]]
+            if loop.group(1) == "move" or any("move_rows[" in text for text in body):
+                loops.append((path.relative_to(COMPILED).as_posix(), number + 1, loop.group(1), body))
     return loops
 
 
 def test_every_loop_over_the_moves_calls_the_rule() -> None:
     loops = loops_over_the_move_table()
     # shortest_paths (2), haa/query (2), haa/abstraction, subgoaling/tree, subgoaling/lrta, dynamic/lrta,
-    # dynamic/pattern_database: the walk found the subpackages too
-    assert {"shortest_paths.py", "haa/abstraction.py", "dynamic/pattern_database.py"} <= {name for name, _, _ in loops}
-    assert len(loops) >= 9
-    for name, number, body in loops:
-        assert body[0] == CALLED, f"compiled/{name}, line {number}: the move rule is not move_rule's call"
+    # dynamic/pattern_database, and subgoaling/pursuit's hill-climbing (its loop variable is k): the walk
+    # found the subpackages and the loops on another variable too
+    assert {"shortest_paths.py", "haa/abstraction.py", "dynamic/pattern_database.py",
+            "subgoaling/pursuit.py"} <= {name for name, _, _, _ in loops}
+    assert len(loops) >= 10
+    for name, number, variable, body in loops:
+        called = CALLED.replace("[move]", f"[{variable}]")
+        assert body[0] == called, f"compiled/{name}, line {number}: the move rule is not move_rule's call"

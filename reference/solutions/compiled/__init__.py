@@ -4,8 +4,8 @@
 ``reference/solutions/X.py`` and has its public names, and ``compiled/realtime/``, ``subgoaling/``,
 ``haa/`` and ``dynamic/`` are the twins of the packages of those names (docs/contract.md section 16
 lists the pairs). The twin code depends on the readable tree (its records, databases and checks),
-never the other way round: a readable module that offers the compiled engine is not one, the engine
-switch lives here. Importing this package does two things before any twin is imported:
+never the other way round: no readable module offers the compiled engine; the engine switch lives
+here, on the twins' side. Importing this package does two things before any twin is imported:
 
 * **Starts Numba without SciPy's linear algebra** (:func:`start_numba`). Numba looks for SciPy twice
   on its way in: ``import numba`` imports ``scipy`` to check its version, and the first compiled call

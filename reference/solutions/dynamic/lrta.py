@@ -288,10 +288,7 @@ class GeneralLRTA:
     def run(self, world: KnownMapWorld, start: Cell, goal: Cell) -> Run:
         """Move the agent in ``world`` (eight-connected, known) from ``start`` until it reaches ``goal``,
         has no move, or has made ``max_actions`` actions."""
-        neighbours = self.neighbours if self.neighbours is not None else Neighbours(world.blocked)
-        for label, cell in (("start", start), ("goal", goal)):
-            if cell not in neighbours.table:
-                raise ValueError(f"the {label} {cell} is blocked or outside the map")
+        neighbours = checked_neighbours(self.neighbours if self.neighbours is not None else world.blocked, start, goal)
         self.agent = Agent(neighbours, start, goal, path=[start])                      # line 1
         run_agent(world, start, goal, self, world.knowledge(), self.max_actions)      # line 2
         agent = self.agent

@@ -71,11 +71,22 @@ def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CA
     >>> database.regions, database.next_region.tolist()     # region 0 leads into 1, 1 into 0
     (2, [[-1, 1], [0, -1]])
     """
+    check_database_settings(level, cap)
+    return build_pattern_database(Neighbours(grid.blocked), level, cap)
+
+
+def check_database_settings(level: int, cap: int) -> None:
+    """Refuse an abstraction level or a depth cap below 1 (the readable builder and its twin both ask).
+
+    >>> check_database_settings(0, 20)
+    Traceback (most recent call last):
+    ...
+    ValueError: the abstraction level must be at least 1, got 0
+    """
     if level < 1:
         raise ValueError(f"the abstraction level must be at least 1, got {level}")
     if cap < 1:
         raise ValueError(f"the depth cap must be at least 1, got {cap}")
-    return build_pattern_database(Neighbours(grid.blocked), level, cap)
 
 
 class DLrta(GeneralLRTA):

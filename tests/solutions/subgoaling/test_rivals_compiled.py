@@ -128,5 +128,6 @@ def test_the_comparison_draws_knn_records_apart_from_its_problems(tmp_path):
     database = build_knn_database(grid, records=1000, seed=experiment.DATABASE_SEED_OFFSET + 5)
     assert [(r.start, r.goal) for r in database.records[:4]] != problems_drawn
     runs = [r for r in rows if r["algorithm"] == "knn_lrta_1000"]
+    assert len(runs) == len(problems_drawn) == 4   # one row per problem drawn: the zip below checks them all
     for row, (start, goal) in zip(runs, problems_drawn):
         assert row["cost"] == pytest.approx(cost_value(knn_lrta_star(grid, start, goal, database).cost))

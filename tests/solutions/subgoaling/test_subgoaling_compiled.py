@@ -114,6 +114,7 @@ def test_every_tree_size_on_a_game_map(shared_dir):
     free = [divmod(int(i), grid.width) for i in np.flatnonzero(~grid.blocked.ravel())]
     sample = free[::97]
     sizes, reached, seconds = compiled.every_tree_size(grid, 8, cells=sample)
+    assert len(sizes) == len(reached) == len(sample) > 0   # zip below must not check fewer goals than asked
     for goal, size, count in zip(sample, sizes, reached):
         tree = readable.build_subgoal_tree(grid, goal, 8)
         assert (tree.size, len(tree.g)) == (size, count)

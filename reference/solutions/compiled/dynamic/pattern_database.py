@@ -54,8 +54,8 @@ def _depths_toward(blocked, goal, dist_a, dist_b, representatives, region_of, b,
         cell = start
         while region_of[cell] == a:
             row, col = cell // width, cell % width
-            # The world's move rule (SPEC §12), one function for every compiled search (bench/eight_step.py:
-            # the A* 1.00, the subgoal tree 0.88, LRTA* 1.06-1.10 times the written-out rule's time).
+            # The world's move rule (SPEC §12), one function for every compiled search (its cost,
+            # measured against the rule written out: shortest_paths.move_rule's docstring).
             for move in range(8):
                 r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[move], move_cols[move])
                 if not allowed:

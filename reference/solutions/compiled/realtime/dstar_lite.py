@@ -180,7 +180,7 @@ def _plan_dstar(agent, target, width, cells, row, column, weak, known, last, km,
 
     ``queue`` is U: ``(items, k1, k2, stamp, position, counters)`` (``counters`` = [size, latest stamp]);
     ``items[0]`` is U.Top(). Its keys are packed into ``k1`` (the others unused) where the grid allows
-    (:func:`dstar_stamp_bits`), else it is the ``(k1, k2, stamp)`` heap of :mod:`.heap`. ``km`` comes back
+    (:func:`dstar_stamp_bits`), else it is the ``(k1, k2, stamp)`` heap of :mod:`..heap`. ``km`` comes back
     rebased (lowered with every key in U) when packed keys need it; only differences of keys matter.
     """
     items, counters = queue[0], queue[5]

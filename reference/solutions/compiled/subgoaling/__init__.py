@@ -5,7 +5,7 @@ for line with flat arrays in place of dictionaries (a cell is its index ``row * 
 they build the same trees and walk the same trajectories, episode for episode (tests compare them on
 random maps and on a game map). Only the speed differs (``bench/subgoaling.py``).
 
-* :func:`tree_arrays`: Algorithm 2 on the compiled A*'s heap (:mod:`.heap`: entries keyed
+* :func:`tree_arrays`: Algorithm 2 on the compiled A*'s heap (:mod:`..heap`: entries keyed
   ``(f, tie, stamp)``; here ``f = cost_value(g)`` and ``tie = 0``, so the key is the readable
   ``(cost_value(g), stamp)``) and move table. Costs are exact pairs (two int64 arrays each for ``g``
   and ``g_sub``); line 17 compares pairs, line 13 the doubles ``a + b * SQRT2``, as the readable
@@ -77,7 +77,7 @@ __all__ = ["ALGORITHMS", "NEAREST", "PLAIN", "SUB", "CompiledTree", "KnownMapRun
 def astar_run(grid: Gridworld, start: Cell, goal: Cell, connectivity: int = 8) -> KnownMapRun:
     """A* on a known map as one planning episode, then the walk, compiled.
 
-    The search is :mod:`.shortest_paths`' A* (the twin of the world's
+    The search is :mod:`..shortest_paths`' A* (the twin of the world's
     :func:`~reference.solutions.shortest_paths.astar`, ties toward the larger g). Timed: the search
     and the walk back along its tree (not the conversion of expansions into cells).
 

@@ -4,7 +4,7 @@
 :func:`reference.solutions.subgoaling.knn_lrta.compress_path` returns, and
 :func:`hill_climb_reaches` says what the first half of
 :func:`reference.solutions.subgoaling.pursuit.hill_climb` says: the same successor order (the
-world's move table and :func:`.shortest_paths.move_rule`), the same strict ``<`` among successors
+world's move table and :func:`..shortest_paths.move_rule`), the same strict ``<`` among successors
 (the first in successor order wins a tie), and the same doubles (``a + b * SQRT2`` from the exact
 pairs, as :func:`~reference.world.grid.cost_value` computes them), so every choice is the readable
 code's. They serve :func:`build_knn_database`, the twin of the readable builder of that name (the
@@ -17,11 +17,11 @@ trajectory. The readable agent pursues a list of goals in turn, switching on arr
 (:class:`~reference.solutions.subgoaling.pursuit.SubgoalPursuit`), and that list is fixed in the
 first episode (a record's start, its subgoals, the goal): the twin computes it first (the k nearest
 records and the hill-climbing checks in one compiled call, :func:`_knn_choice`), then walks it with
-the compiled known-map LRTA* of :mod:`.subgoaling` (:func:`~.subgoaling.lrta_arrays` with the list
-as a "next goal" table and the switch on arrival). A run is :mod:`.subgoaling`'s
+the compiled known-map LRTA* of :mod:`.lrta` (:func:`~.lrta.lrta_arrays` with the list
+as a "next goal" table and the switch on arrival). A run is :mod:`.lrta`'s
 :class:`KnownMapRun` plus the checks' expanded states, which the first episode's record lists before
 the agent's state, as the readable record does. :func:`d_lrta_star` is the dynamic-control module's
-compiled general LRTA* (:func:`.dynamic.run_database`) with D LRTA*'s goal selection: the same
+compiled general LRTA* (:func:`..dynamic.run_database`) with D LRTA*'s goal selection: the same
 trajectory, goals and expansions per action as the readable agent. The readable code is the one to
 read.
 
@@ -53,7 +53,8 @@ from reference.solutions.shortest_paths import blocked_array
 from reference.solutions.dynamic.lrta import Neighbours
 from reference.solutions.dynamic.pattern_database import GOAL_RULES, PatternDatabase
 from reference.solutions.subgoaling import knn_lrta
-from reference.solutions.subgoaling.d_lrta import DEFAULT_CAP, DEFAULT_MAX_MOVES, GOAL_SELECTION
+from reference.solutions.subgoaling.d_lrta import (DEFAULT_CAP, DEFAULT_MAX_MOVES, GOAL_SELECTION,
+                                                   check_database_settings)
 from reference.solutions.subgoaling.knn_lrta import DEFAULT_K, KnnDatabase, KnnRecord
 from reference.solutions.subgoaling.lrta import check_ends
 from reference.solutions.subgoaling.pursuit import CLIMB_LIMIT
@@ -169,10 +170,7 @@ def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CA
     pattern database built by its compiled twin; the same tables."""
     from reference.solutions.compiled.dynamic import build_pattern_database_compiled
 
-    if level < 1:
-        raise ValueError(f"the abstraction level must be at least 1, got {level}")
-    if cap < 1:
-        raise ValueError(f"the depth cap must be at least 1, got {cap}")
+    check_database_settings(level, cap)
     return build_pattern_database_compiled(Neighbours(grid.blocked), level, cap)
 
 
@@ -220,7 +218,7 @@ def _knn_choice(blocked, start, goal, record_starts, record_goals, tried, connec
 
 @dataclass
 class KnownMapRun(lookahead.KnownMapRun):
-    """:mod:`.subgoaling`'s run (the twin of the readable ``KnownMapRun``) plus ``checked``: the cells
+    """:mod:`.lrta`'s run (the twin of the readable ``KnownMapRun``) plus ``checked``: the cells
     (indices) the goal policy expanded in the first episode, kNN LRTA*'s hill-climbing checks. The
     first record lists them before the agent's state, and ``expansions`` counts them, as the readable
     run does."""
@@ -399,7 +397,7 @@ def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: PatternDatab
                 max_moves: int | None = None) -> DLrtaRun:
     """D LRTA* on a known map, eight-connected, compiled: the arguments and the walk of
     :func:`reference.solutions.subgoaling.d_lrta.d_lrta_star` (the whole run in one compiled call,
-    :func:`.dynamic.run_database` with goal selection I). Times: a run stopped after one action (the
+    :func:`..dynamic.run_database` with goal selection I). Times: a run stopped after one action (the
     first episode), then the whole run."""
     from ..dynamic import Lookahead, run_database
 
