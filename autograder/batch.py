@@ -332,20 +332,14 @@ class Gradebook:
         return self.records[name]
 
     def write(self) -> Path:
+        """``gradebook.csv``: one row per submission, total and points per check (error rows too, with
+        their maximum filled in). Every text cell goes through :func:`spreadsheet_cell`."""
         records = []
         for index, name in enumerate(self.names):
             records.append(dict(self._record(name)))
             if self.shown is not None:
                 records[-1]["submission"] = self.shown[index]
         return _write_csv(self.path, records)
-
-
-def write_gradebook(out: Path, names: list[str], options: GradingOptions | None = None,
-                    shown: list[str] | None = None) -> Path:
-    """``gradebook.csv``: one row per submission (``names``: report names; ``shown``: the names to
-    list, default the recorded ones), total and points per check (error rows too, with their
-    maximum filled in). Every text cell goes through :func:`spreadsheet_cell`."""
-    return Gradebook(out, names, options, shown).write()
 
 
 def _write_csv(path: Path, records: list[dict]) -> Path:
