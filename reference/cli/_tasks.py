@@ -24,7 +24,7 @@ def add_task_options(parser: argparse.ArgumentParser, jobs: int = 2) -> None:
                         "skips them: delete that folder, or give --fresh, after changing the code)")
 
 
-def task_store(args: argparse.Namespace, out: Path) -> Path | None:
+def task_store(args: argparse.Namespace, out: Path) -> Path:
     """Where this run keeps its finished tasks: ``OUT/.tasks/`` (emptied first under ``--fresh``);
     a UsageError first if ``--scheduler`` names no cluster this machine can reach."""
     import shutil

@@ -845,13 +845,15 @@ def bootstrap_ratio(rows: Sequence[dict], head: dict, key: str, resamples: int =
     ``every_fixed``, off every fixed depth, as a ratio that is only a bound is read)."""
     keys = sorted({(r["map"], r["problem"]) for r in rows})
     index = {k: i for i, k in enumerate(keys)}
+    by_setting: dict[tuple, list[dict]] = {}   # one pass over the rows, not one per setting
+    for r in rows:
+        by_setting.setdefault((r["method"], r["setting"]), []).append(r)
 
     def arrays(method, setting):
         sub, exp = np.full(len(keys), np.nan), np.full(len(keys), np.nan)
-        for r in rows:
-            if r["method"] == method and r["setting"] == setting:
-                sub[index[r["map"], r["problem"]]] = r["suboptimality"]
-                exp[index[r["map"], r["problem"]]] = r["expansions_per_action"]
+        for r in by_setting.get((method, setting), ()):
+            sub[index[r["map"], r["problem"]]] = r["suboptimality"]
+            exp[index[r["map"], r["problem"]]] = r["expansions_per_action"]
         return sub, exp
 
     fixed_settings = sorted({r["setting"] for r in summarise([r for r in rows if r["method"] == "fixed"])
@@ -859,12 +861,16 @@ def bootstrap_ratio(rows: Sequence[dict], head: dict, key: str, resamples: int =
     fixed = {d: arrays("fixed", d) for d in fixed_settings}
     target = arrays(head["method"], head["setting"])
     rng = np.random.default_rng(seed)
+    # The resamples are drawn one by one (the same picks as one draw per resample always gave), then
+    # every setting's means over all of them in one call each: this runs for every setting judged
+    # (judged_ratio), and a call per resample and setting made a report's findings take minutes.
+    picks = np.array([rng.integers(len(keys), size=len(keys)) for _ in range(resamples)])
+    curves = [(np.nanmean(sub[picks], axis=1), np.nanmean(exp[picks], axis=1)) for sub, exp in fixed.values()]
+    qualities, works = np.nanmean(target[0][picks], axis=1), np.nanmean(target[1][picks], axis=1)
     values = []
-    for _ in range(resamples):
-        pick = rng.integers(len(keys), size=len(keys))
-        curve = [{"suboptimality": float(np.nanmean(sub[pick])), "expansions_per_action": float(np.nanmean(exp[pick]))}
-                 for sub, exp in fixed.values()]
-        quality, work = float(np.nanmean(target[0][pick])), float(np.nanmean(target[1][pick]))
+    for i in range(resamples):
+        curve = [{"suboptimality": float(sub[i]), "expansions_per_action": float(exp[i])} for sub, exp in curves]
+        quality, work = float(qualities[i]), float(works[i])
         if key == "work_ratio":
             found = _bracket_expansions(curve, quality)
             value = found[0] / work if found else None

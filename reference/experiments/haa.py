@@ -49,6 +49,9 @@ from reference.world.terrain import OUT_OF_BOUNDS
 
 CLUSTER_SIZES = (10, 15, 20)
 QUALITIES = ("high", "low")
+#: The text's quality bands, % above optimal: "high quality abstractions produce, on average, paths
+#: with lengths 3-5% longer than optimal while low quality abstractions are in the 6-10% range".
+QUALITY_BANDS = {"high": (3.0, 5.0), "low": (6.0, 10.0)}
 DEFAULT_PROBLEMS = 20
 DEFAULT_SEED = 2008
 MAX_SIZE = 3
@@ -602,7 +605,7 @@ def findings(result: dict[str, list[dict]]) -> list[Finding]:
     found.append(speed_finding(runs, "The kit's construction (Baldur's Gate maps with lakes, woods on 20% of the ground; "
                                      "sizes 1-3, seven capabilities)"))
     by_length = {(row["cluster size"], row["quality"]): row for row in error_by_length_table(runs)}
-    for q, low, high in (("high", 3.0, 5.0), ("low", 6.0, 10.0)):
+    for q, (low, high) in QUALITY_BANDS.items():
         # The paper's figure of path quality is over all its problems, by length: the verdict is on
         # all problems (mean over every cluster size), each bucket and the long problems beside it.
         every = {c: [_error(r) for r in _haa_rows(runs, c, q) if math.isfinite(r["length"])] for c in cluster_sizes}

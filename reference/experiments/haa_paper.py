@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from reference.experiments.haa import (CLUSTER_SIZES, QUALITIES, Problem, _error, _haa_rows, _mean, bg_maps,
+from reference.experiments.haa import (CLUSTER_SIZES, QUALITIES, QUALITY_BANDS, Problem, _error, _haa_rows, _mean, bg_maps,
                                        evaluate_map, graph_size_table, map_seed, plot_speed, quality_table,
                                        random_problems, speed_finding, speed_tables)
 from reference.experiments.movingai_data import movingai_dir, require_movingai
@@ -166,10 +166,6 @@ def quality_by_so(runs: Sequence[dict]) -> list[dict]:
 
 
 # -- findings ------------------------------------------------------------------------------------------
-
-#: The text's quality bands, % above optimal: "high quality abstractions produce, on average, paths
-#: with lengths 3-5% longer than optimal while low quality abstractions are in the 6-10% range".
-QUALITY_BANDS = {"high": (3.0, 5.0), "low": (6.0, 10.0)}
 
 
 def quality_findings(quality: Sequence[dict]) -> list[Finding]:

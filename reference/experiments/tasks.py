@@ -127,7 +127,7 @@ def run_tasks(function: Callable[[Task], Result], tasks: Iterable[Task], *, jobs
         if not waiting:
             pass
         elif scheduler is not None or (jobs > 1 and have_distributed()):
-            _run_on_dask(function, tasks, waiting, finished, jobs, scheduler)
+            _run_on_dask(function, tasks, keys, waiting, finished, jobs, scheduler)
         elif jobs > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 futures = {pool.submit(function, tasks[index]): index for index in waiting}
@@ -139,10 +139,11 @@ def run_tasks(function: Callable[[Task], Result], tasks: Iterable[Task], *, jobs
     return results
 
 
-def _run_on_dask(function: Callable, tasks: Sequence, waiting: Sequence[int], finished: Callable[[int, Any], None],
-                 jobs: int, scheduler: str | None) -> None:
+def _run_on_dask(function: Callable, tasks: Sequence, keys: Sequence[str], waiting: Sequence[int],
+                 finished: Callable[[int, Any], None], jobs: int, scheduler: str | None) -> None:
     """Submit the waiting tasks to a Dask cluster (a local one of ``jobs`` workers unless
-    ``scheduler`` names one) and hand each result to ``finished`` as it arrives."""
+    ``scheduler`` names one) and hand each result to ``finished`` as it arrives; ``keys``: the
+    tasks' :func:`task_key`, in the tasks' order."""
     from distributed import Client, LocalCluster, as_completed as dask_completed
 
     cluster = None
@@ -155,7 +156,7 @@ def _run_on_dask(function: Callable, tasks: Sequence, waiting: Sequence[int], fi
     try:
         with Client(scheduler if scheduler is not None else cluster) as client:
             # pure=False: a task is never merged with an equal one; key names keep the bar's order readable
-            futures = [client.submit(function, tasks[index], pure=False, key=f"task-{index}-{task_key(function, tasks[index])}")
+            futures = [client.submit(function, tasks[index], pure=False, key=f"task-{index}-{keys[index]}")
                        for index in waiting]
             where = {future.key: index for future, index in zip(futures, waiting)}
             for future in dask_completed(futures):

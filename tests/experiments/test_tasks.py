@@ -1,12 +1,14 @@
 """The task layer every ``compare`` runs through (``reference/experiments/tasks.py``).
 
 Referees: a serial run of the same study (the rows a local Dask cluster of 2 workers on loopback
-returns must be the serial rows, times aside); a result planted in the store (a rerun must return it,
-so it did not run that task again); the list comprehension the layer stands for.
+returns, or the process pool that stands in for it without Dask, must be the serial rows, times
+aside); a result planted in the store (a rerun must return it, so it did not run that task again);
+the list comprehension the layer stands for.
 """
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +47,27 @@ def test_a_local_cluster_of_two_workers_returns_the_serial_rows(tmp_path):
     spread = tiny_study(jobs=2)   # a LocalCluster of 2 worker processes on 127.0.0.1
     assert len(serial) == 16 and without_times(spread) == without_times(serial)
 
+
+
+def test_without_distributed_a_process_pool_returns_the_serial_rows():
+    # The fallback on a machine without the cluster extra, which this suite's own install always has:
+    # a child interpreter where `import distributed` fails (a None in sys.modules makes it raise
+    # ImportError) runs the study with jobs=2 on a process pool; its rows must be the serial rows,
+    # and a scheduler address is refused with the line saying what to install.
+    child = ("import pickle, sys\n"
+             "sys.modules['distributed'] = None\n"
+             "from reference.experiments.tasks import have_distributed, run_tasks\n"
+             "from tests.experiments.test_tasks import tiny_study\n"
+             "assert not have_distributed()\n"
+             "try:\n"
+             "    run_tasks(abs, [1], scheduler='tcp://127.0.0.1:8786', progress=False)\n"
+             "except RuntimeError as error:\n"
+             "    print(error, file=sys.stderr)\n"
+             "sys.stdout.buffer.write(pickle.dumps(tiny_study(jobs=2)))\n")
+    done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, capture_output=True, check=True)
+    assert "--scheduler needs Dask's distributed engine: pip install" in done.stderr.decode()
+    pooled = pickle.loads(done.stdout)
+    assert len(pooled) == 16 and without_times(pooled) == without_times(tiny_study(jobs=1))
 
 def test_a_rerun_takes_finished_tasks_from_the_store(tmp_path):
     store = tmp_path / "tasks"
