@@ -338,14 +338,11 @@ def isolation_warning() -> str | None:
     Raises :class:`SandboxSetupError` when no child can start at all, so a command that asks for the
     warning before grading stops there (``grade-all`` exits 2 instead of writing a gradebook of zeros).
     """
-    setup = sandbox_setup()
-    if setup.bwrap:
+    if isolated(sandbox_setup()):
         return None
     if not sys.platform.startswith("linux"):
         return (f"note: on {sys.platform} your code runs as a plain subprocess with time limits only (no "
                 "namespaces); fine for checking your own code.")
-    if _is_root():
-        return None  # a uid and namespaces of each child's own: isolated (docs/autograder.md, "root, plain")
     return ("WARNING: bubblewrap (bwrap) cannot run here, so the plain sandbox is used: student code runs as you, "
             "with your files and processes. Fine for checking your own code; for grading a class install "
             "bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces.")
