@@ -205,14 +205,12 @@ def run(root: str | os.PathLike, full: bool = False) -> dict:
     try:
         from .grader import GradingOptions, grade_submission
         from .instances import SecretSeedMissing, secret_seed
+        from .sandbox import UNISOLATED_VARIABLE, isolation_refusal
         from .submission import SubmissionError, load_submission
 
-        from .sandbox import isolation_refusal
-
-        refusal = isolation_refusal()  # a Gradescope container runs this as root: isolated
-        if refusal and not os.environ.get("FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"):
-            raise RuntimeError(refusal.replace("pass --unisolated-i-trust-these-students",
-                                               "set FTR_UNISOLATED_I_TRUST_THESE_STUDENTS=1"))
+        refusal = isolation_refusal(f"set {UNISOLATED_VARIABLE}=1")  # Gradescope's container: root, isolated
+        if refusal and not os.environ.get(UNISOLATED_VARIABLE):
+            raise RuntimeError(refusal)
         try:
             secret_seed()
             options = GradingOptions(hidden=True, full=full)

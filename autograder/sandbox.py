@@ -305,6 +305,9 @@ def sandbox_setup() -> ChildSetup:
 
 #: The flag with which an instructor grades other people's code where children are not isolated.
 UNISOLATED_FLAG = "--unisolated-i-trust-these-students"
+#: The same, set (to anything) in the environment of the routes that take no flag: Gradescope's
+#: ``run_autograder`` and nbgrader's grading kernel.
+UNISOLATED_VARIABLE = "FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"
 
 
 def isolated(setup: ChildSetup) -> bool:
@@ -313,12 +316,14 @@ def isolated(setup: ChildSetup) -> bool:
     return setup.bwrap is not None or (_is_root() and sys.platform.startswith("linux"))
 
 
-def isolation_refusal() -> str | None:
+def isolation_refusal(override: str = f"pass {UNISOLATED_FLAG}") -> str | None:
     """One line refusing to grade other people's code on this machine, or None where children are isolated.
 
     An ordinary user's plain sandbox shares that user's files, processes and network with the student's
     code (the grader's own interpreter, the kit, HOME, the secret seed, the other submissions): grading
-    a class there needs bubblewrap, root, or :data:`UNISOLATED_FLAG`, which names the risk.
+    a class there needs bubblewrap, root, or :data:`UNISOLATED_FLAG`, which names the risk. ``override``:
+    how the line tells the instructor to take that risk on this route (``run_autograder`` takes no flag:
+    ``f"set {UNISOLATED_VARIABLE}=1"``).
     """
     if isolated(sandbox_setup()):
         return None
@@ -328,7 +333,7 @@ def isolation_refusal() -> str | None:
     else:
         how = f"grade on Linux with bubblewrap (on {sys.platform} student code runs as you, with your files)"
     return (f"refusing to grade other people's code here: it would run as you, able to read and change your "
-            f"files, the kit and the secret seed; {how}, or pass {UNISOLATED_FLAG} to take that risk")
+            f"files, the kit and the secret seed; {how}, or {override} to take that risk")
 
 
 def isolation_warning() -> str | None:
