@@ -340,6 +340,28 @@ def test_the_socket_attack_works_between_two_processes_that_share_a_network_name
     assert received == [size, size]
 
 
+def test_the_command_line_snoop_reads_a_classmate_whose_folder_a_visible_process_names(tmp_path):
+    """The referee for the batch below: a process whose command line names a submission folder (as a
+    plain child's does: ``... ftr_child.py LIB SUBMISSION ...``), visible to the snoop, gives that
+    classmate's code away."""
+    import importlib.util
+
+    classmate = tmp_path / "sandbox-classmate" / "submission"
+    classmate.mkdir(parents=True)
+    (classmate / "replanning.py").write_text("# the classmate's own code, snoop-referee\n")
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(classmate)])
+    try:
+        spec = importlib.util.spec_from_file_location("cmdline_snoop", FIXTURES / "cmdline_snoop" / "replanning.py")
+        assert spec is not None and spec.loader is not None
+        snoop = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(snoop)
+        snoop.BEGAN = time.monotonic() - 5  # one second of its six of looking
+        assert "# the classmate's own code, snoop-referee" in snoop._snoop()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 @pytest.mark.slow
 def test_plain_root_batch_grades_the_innocent_in_full_beside_the_attackers():
     for reports in run_plain_batch({"a_pair": "socket_pair", "b_snoop": "cmdline_snoop",
