@@ -38,7 +38,7 @@ Tasks go to the child's standard input and replies come back on its standard out
 are capped per task and per submission, and nothing printed is parsed.
 
 The parts live in modules of their own: :mod:`autograder.bubblewrap` (the command line),
-:mod:`autograder.mounts` (the plain sandbox's covers), :mod:`autograder.uids` (uid leases),
+:mod:`autograder.mounts` (the plain root sandbox's namespaces and covers), :mod:`autograder.uids` (uid leases),
 :mod:`autograder.accounting` (control groups and ``/proc``), :mod:`autograder.childsite` (NumPy for
 the child), :mod:`autograder.wire` (the protocol); this module sets them up (:func:`sandbox_setup`)
 and runs the children (:class:`Sandbox`). Every public name stays importable from here.
@@ -249,11 +249,12 @@ def sandbox_setup() -> ChildSetup:
 
     Contract: returns a :class:`ChildSetup` only after a real child, started exactly as grading
     starts them (bubblewrap or plain, ``-I -S``, the child site folder, the leased uid as root),
-    imported NumPy and ``reference.world`` and (as root) could reach nothing of
-    :func:`private_paths`. Otherwise raises :class:`SandboxSetupError` with one line naming what
-    is missing: then nothing must be graded (the commands exit 2). Never falls back silently:
-    bubblewrap that cannot run gives the plain sandbox (and :func:`isolation_warning` says so);
-    a TMPDIR the sandbox uids cannot enter, or ``FTR_SANDBOX_PYTHON`` under /tmp with bubblewrap (which
+    imported NumPy and ``reference.world`` and (on the :func:`isolated` routes: bubblewrap, or root)
+    could reach nothing of :func:`private_paths`. Otherwise raises :class:`SandboxSetupError` with one
+    line naming what is missing: then nothing must be graded (the commands exit 2). Never falls back
+    silently to less isolation: bubblewrap that cannot run gives the plain sandbox (isolated too as
+    root; an ordinary user's is not: :func:`isolation_warning` says so and :func:`isolation_refusal`
+    refuses to grade others there); a TMPDIR the sandbox uids cannot enter, or ``FTR_SANDBOX_PYTHON`` under /tmp with bubblewrap (which
     hides /tmp), is refused at once.
 
     Interpreters tried: ``FTR_SANDBOX_PYTHON``, else this one and the system's of the same version.
