@@ -512,6 +512,7 @@ def ta_route():
         code = (classmate / "replanning.py").read_text()
         (classmate / "replanning.py").write_text("# the classmate's own code, ta-test-marker\n" + code)
         (work / "secret_seed.txt").write_text("271828182845904523536\n")
+        (work / "gradescope" / "submission").mkdir(parents=True)  # run_autograder's tree, outside a container
         subprocess.run(["chown", "-R", f"{TA_USER}:{account.pw_gid}", str(work)], check=True)
         before = tree_digest(site / "numpy")
         result = as_ta([str(work / "venv" / "bin" / "python"), "-m", "reference.cli", "grade-all", str(submissions),
@@ -519,8 +520,13 @@ def ta_route():
                        FTR_SECRET_SEED_FILE=str(work / "secret_seed.txt"))
         refused = as_ta([str(work / "venv" / "bin" / "python"), "-m", "reference.cli", "grade-all", str(submissions),
                          "--out", str(work / "refused")], work / "kit", FTR_SANDBOX="plain")
+        refused_gradescope = as_ta([str(work / "venv" / "bin" / "python"), "-m", "autograder.gradescope", "--root",
+                                    str(work / "gradescope")], work / "kit", FTR_SANDBOX="plain")
+        refused_kernel = as_ta([str(work / "venv" / "bin" / "python"), "-c", "import sys; sys.path[:0] = ['course', '.']; "
+                                "from kernel_sandbox import kernel_setup; kernel_setup()"], work / "kit", FTR_SANDBOX="plain")
         reports = {p.stem: json.loads(p.read_text()) for p in (work / "grades").glob("*.json")}
-        yield {"result": result, "refused": refused, "reports": reports, "work": work, "site": site,
+        yield {"result": result, "refused": refused, "refused_gradescope": refused_gradescope,
+               "refused_kernel": refused_kernel, "reports": reports, "work": work, "site": site,
                "numpy_before": before, "numpy_after": tree_digest(site / "numpy"),
                "home": Path(account.pw_dir)}
     finally:
@@ -559,6 +565,19 @@ def test_a_ta_without_bubblewrap_is_refused_in_one_line_that_says_what_to_instal
     assert len(lines) == 1, refused.stderr
     assert "apt-get install bubblewrap" in lines[0] and "--unisolated-i-trust-these-students" in lines[0]
     assert not (ta_route["work"] / "refused").exists()
+
+
+def test_run_autograder_and_the_nbgrader_kernel_refuse_a_ta_without_bubblewrap_naming_the_variable(ta_route):
+    """The routes that take no flag name the environment variable instead (the same risk, the same words)."""
+    results = json.loads((ta_route["work"] / "gradescope" / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "refusing to grade other people's code here" in results["output"], results
+    assert "or set FTR_UNISOLATED_I_TRUST_THESE_STUDENTS=1 to take that risk" in results["output"]
+    assert "--unisolated-i-trust-these-students" not in results["output"]
+    kernel = ta_route["refused_kernel"]
+    if "No module named 'jupyter_client'" in kernel.stderr:
+        pytest.skip("no jupyter_client for Debian's python3 here (apt-get install python3-ipykernel)")
+    assert kernel.returncode != 0 and "KernelSetupError: refusing to run students' notebooks here" in kernel.stderr
+    assert "or set FTR_UNISOLATED_I_TRUST_THESE_STUDENTS=1 to take that risk" in kernel.stderr
 
 
 @pytest.mark.slow
