@@ -70,7 +70,8 @@ from . import wire
 from .accounting import PROC, ChildGroup, any_busy, tree_cpu_seconds, tree_pids
 from .bubblewrap import BWRAP_PROCESSES, INSIDE, bwrap_command, bwrap_path, inside, interpreter_folders, site_folders
 from .childsite import ChildSiteError, changed_files, make_child_site
-from .mounts import KIT_ROOT, cover_and_switch, kit_folders, namespace_prefix, namespace_tools, paths_to_cover
+from .mounts import (KIT_ROOT, enter_namespaces_and_cover, kit_folders, namespace_prefix, namespace_tools,
+                     paths_to_cover)
 from .uids import LeaseError, UidLease, kill_every, kill_uid  # noqa: F401 - kill_uid: public
 
 WORLD_DIR = KIT_ROOT / "reference" / "world"
@@ -642,7 +643,8 @@ class _Child:
                 keep = [os.path.realpath(p) for p in (root, setup.site)]
                 # Mount, network, IPC and UTS namespaces and the covers between fork and exec; then a PID
                 # namespace with its own /proc, the child's uid and its submission's group (util-linux).
-                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, keep, work)
+                preexec = enter_namespaces_and_cover(paths_to_cover(sandbox.python, root, setup.covered), scratch,
+                                                     keep, work)
                 prefix = namespace_prefix(uid, sandbox.group_id(), covered=True)
             self.work_dir.chmod(0o700)
         env["HOME"] = work
