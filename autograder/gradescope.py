@@ -28,7 +28,7 @@ import traceback
 import zipfile
 from pathlib import Path
 
-from reference.world.fileio import atomic_write_bytes, atomic_write_text
+from reference.world.fileio import atomic_write_text
 from reference.world.kitdata import kit_path
 
 #: The kit's packages in the zip, minus what grading never uses (files and folders): the compiled twin
@@ -170,6 +170,7 @@ def build_zip(out: str | os.PathLike, seed: int, full: bool = False, progress: b
     """
     from .expected import expected_bytes
     from .instances import hidden_instances
+    from .report import write_private
 
     out = Path(out)
 
@@ -190,12 +191,7 @@ def build_zip(out: str | os.PathLike, seed: int, full: bool = False, progress: b
             add_bytes(archive, "full_set", "grade on all 50 standard mazes\n", 0o644)
         for name, file in kit_files():
             add_bytes(archive, name, file.read_bytes(), 0o644)
-    # The zip holds the secret seed: readable by its owner only (0600), kept so when the zip is rebuilt.
-    if not out.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(out, os.O_WRONLY | os.O_CREAT, 0o600))
-    os.chmod(out, 0o600)
-    atomic_write_bytes(out, buffer.getvalue())  # keeps the file's mode
+    write_private(out, buffer.getvalue())  # the zip holds the secret seed: readable by its owner only (0600)
     return out
 
 
@@ -209,14 +205,12 @@ def run(root: str | os.PathLike, full: bool = False) -> dict:
     try:
         from .grader import GradingOptions, grade_submission
         from .instances import SecretSeedMissing, secret_seed
+        from .sandbox import UNISOLATED_VARIABLE, isolation_refusal
         from .submission import SubmissionError, load_submission
 
-        from .sandbox import isolation_refusal
-
-        refusal = isolation_refusal()  # a Gradescope container runs this as root: isolated
-        if refusal and not os.environ.get("FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"):
-            raise RuntimeError(refusal.replace("pass --unisolated-i-trust-these-students",
-                                               "set FTR_UNISOLATED_I_TRUST_THESE_STUDENTS=1"))
+        refusal = isolation_refusal(f"set {UNISOLATED_VARIABLE}=1")  # Gradescope's container: root, isolated
+        if refusal and not os.environ.get(UNISOLATED_VARIABLE):
+            raise RuntimeError(refusal)
         try:
             secret_seed()
             options = GradingOptions(hidden=True, full=full)

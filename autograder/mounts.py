@@ -1,6 +1,6 @@
 """The plain sandbox as root: namespaces of the child's own without bubblewrap.
 
-Between fork and exec (:func:`cover_and_switch`): new mount, network, IPC and UTS namespaces, in
+Between fork and exec (:func:`enter_namespaces_and_cover`): new mount, network, IPC and UTS namespaces, in
 which the kit, its source checkout and every site-packages folder are covered by an empty read-only
 tmpfs and the shared scratch folders by private size-capped ones (the sandbox folder bound back in
 place when it lies under one). Then util-linux's ``unshare``
@@ -96,7 +96,7 @@ def _any_shared_mount() -> bool:
         return True  # cannot tell: assume the worst
 
 
-def cover_and_switch(hidden: list[str], scratch: list[tuple[str, str]], keep: list[str], folder: str):
+def enter_namespaces_and_cover(hidden: list[str], scratch: list[tuple[str, str]], keep: list[str], folder: str):
     """The plain sandbox as root, between fork and exec: namespaces and covers (root is still needed by
     :func:`namespace_prefix`, which then drops to the child's uid); ``keep``: folders bound back where
     a scratch mount hides them; then into ``folder`` again, now the scratch tmpfs mounted on it
@@ -122,8 +122,8 @@ def namespace_prefix(uid: int, group: int, network: bool = False, covered: bool 
     """The command line before the child's own: a PID namespace of its own with its own ``/proc``
     (``unshare --pid --fork --mount-proc``; the child's tree dies with it, ``--kill-child``), then the
     child's ``uid`` with its submission's ``group`` as the only other group (``setpriv``).
-    ``network``: new network, IPC and UTS namespaces too (where no :func:`cover_and_switch` made them).
-    ``covered``: the child is already in :func:`cover_and_switch`'s private mount namespace, so
+    ``network``: new network, IPC and UTS namespaces too (where no :func:`enter_namespaces_and_cover` made them).
+    ``covered``: the child is already in :func:`enter_namespaces_and_cover`'s private mount namespace, so
     ``unshare`` leaves mount propagation as it is (making ``/`` private fails in a chroot, where
     ``/`` is no mount point; :func:`_cover` checked that nothing there propagates).
 

@@ -165,13 +165,17 @@ def error_report(name: str, message: str, kind: str = "unknown", instances: str 
     return GradeReport(name, kind, instances, checks, [], 0.0, error=message)
 
 
-def write_private(path: str | os.PathLike, text: str) -> None:
-    """Write a report atomically, readable by the grader only (0600): never by the students' code."""
-    from reference.world.fileio import atomic_write_text
+def write_private(path: str | os.PathLike, data: str | bytes) -> None:
+    """Write a report (text, or bytes such as ``autograder.zip``) atomically, readable by the grader only
+    (0600): never by the students' code."""
+    from reference.world.fileio import atomic_write_bytes, atomic_write_text
 
     path = Path(path)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # atomic_write_text keeps this mode
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # the atomic write keeps this mode
     os.chmod(path, 0o600)
-    atomic_write_text(path, text)
+    if isinstance(data, bytes):
+        atomic_write_bytes(path, data)
+    else:
+        atomic_write_text(path, data)

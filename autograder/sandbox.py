@@ -38,7 +38,7 @@ Tasks go to the child's standard input and replies come back on its standard out
 are capped per task and per submission, and nothing printed is parsed.
 
 The parts live in modules of their own: :mod:`autograder.bubblewrap` (the command line),
-:mod:`autograder.mounts` (the plain sandbox's covers), :mod:`autograder.uids` (uid leases),
+:mod:`autograder.mounts` (the plain root sandbox's namespaces and covers), :mod:`autograder.uids` (uid leases),
 :mod:`autograder.accounting` (control groups and ``/proc``), :mod:`autograder.childsite` (NumPy for
 the child), :mod:`autograder.wire` (the protocol); this module sets them up (:func:`sandbox_setup`)
 and runs the children (:class:`Sandbox`). Every public name stays importable from here.
@@ -70,7 +70,8 @@ from . import wire
 from .accounting import PROC, ChildGroup, any_busy, tree_cpu_seconds, tree_pids
 from .bubblewrap import BWRAP_PROCESSES, INSIDE, bwrap_command, bwrap_path, inside, interpreter_folders, site_folders
 from .childsite import ChildSiteError, changed_files, make_child_site
-from .mounts import KIT_ROOT, cover_and_switch, kit_folders, namespace_prefix, namespace_tools, paths_to_cover
+from .mounts import (KIT_ROOT, enter_namespaces_and_cover, kit_folders, namespace_prefix, namespace_tools,
+                     paths_to_cover)
 from .uids import LeaseError, UidLease, kill_every, kill_uid  # noqa: F401 - kill_uid: public
 
 WORLD_DIR = KIT_ROOT / "reference" / "world"
@@ -249,11 +250,12 @@ def sandbox_setup() -> ChildSetup:
 
     Contract: returns a :class:`ChildSetup` only after a real child, started exactly as grading
     starts them (bubblewrap or plain, ``-I -S``, the child site folder, the leased uid as root),
-    imported NumPy and ``reference.world`` and (as root) could reach nothing of
-    :func:`private_paths`. Otherwise raises :class:`SandboxSetupError` with one line naming what
-    is missing: then nothing must be graded (the commands exit 2). Never falls back silently:
-    bubblewrap that cannot run gives the plain sandbox (and :func:`isolation_warning` says so);
-    a TMPDIR the sandbox uids cannot enter, or ``FTR_SANDBOX_PYTHON`` under /tmp with bubblewrap (which
+    imported NumPy and ``reference.world`` and (on the :func:`isolated` routes: bubblewrap, or root)
+    could reach nothing of :func:`private_paths`. Otherwise raises :class:`SandboxSetupError` with one
+    line naming what is missing: then nothing must be graded (the commands exit 2). Never falls back
+    silently to less isolation: bubblewrap that cannot run gives the plain sandbox (isolated too as
+    root; an ordinary user's is not: :func:`isolation_warning` says so and :func:`isolation_refusal`
+    refuses to grade others there); a TMPDIR the sandbox uids cannot enter, or ``FTR_SANDBOX_PYTHON`` under /tmp with bubblewrap (which
     hides /tmp), is refused at once.
 
     Interpreters tried: ``FTR_SANDBOX_PYTHON``, else this one and the system's of the same version.
@@ -305,6 +307,9 @@ def sandbox_setup() -> ChildSetup:
 
 #: The flag with which an instructor grades other people's code where children are not isolated.
 UNISOLATED_FLAG = "--unisolated-i-trust-these-students"
+#: The same, set (to anything) in the environment of the routes that take no flag: Gradescope's
+#: ``run_autograder`` and nbgrader's grading kernel.
+UNISOLATED_VARIABLE = "FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"
 
 
 def isolated(setup: ChildSetup) -> bool:
@@ -313,12 +318,14 @@ def isolated(setup: ChildSetup) -> bool:
     return setup.bwrap is not None or (_is_root() and sys.platform.startswith("linux"))
 
 
-def isolation_refusal() -> str | None:
+def isolation_refusal(override: str = f"pass {UNISOLATED_FLAG}") -> str | None:
     """One line refusing to grade other people's code on this machine, or None where children are isolated.
 
     An ordinary user's plain sandbox shares that user's files, processes and network with the student's
     code (the grader's own interpreter, the kit, HOME, the secret seed, the other submissions): grading
-    a class there needs bubblewrap, root, or :data:`UNISOLATED_FLAG`, which names the risk.
+    a class there needs bubblewrap, root, or :data:`UNISOLATED_FLAG`, which names the risk. ``override``:
+    how the line tells the instructor to take that risk on this route (``run_autograder`` takes no flag:
+    ``f"set {UNISOLATED_VARIABLE}=1"``).
     """
     if isolated(sandbox_setup()):
         return None
@@ -328,7 +335,7 @@ def isolation_refusal() -> str | None:
     else:
         how = f"grade on Linux with bubblewrap (on {sys.platform} student code runs as you, with your files)"
     return (f"refusing to grade other people's code here: it would run as you, able to read and change your "
-            f"files, the kit and the secret seed; {how}, or pass {UNISOLATED_FLAG} to take that risk")
+            f"files, the kit and the secret seed; {how}, or {override} to take that risk")
 
 
 def isolation_warning() -> str | None:
@@ -338,14 +345,11 @@ def isolation_warning() -> str | None:
     Raises :class:`SandboxSetupError` when no child can start at all, so a command that asks for the
     warning before grading stops there (``grade-all`` exits 2 instead of writing a gradebook of zeros).
     """
-    setup = sandbox_setup()
-    if setup.bwrap:
+    if isolated(sandbox_setup()):
         return None
     if not sys.platform.startswith("linux"):
         return (f"note: on {sys.platform} your code runs as a plain subprocess with time limits only (no "
                 "namespaces); fine for checking your own code.")
-    if _is_root():
-        return None  # a uid and namespaces of each child's own: isolated (docs/autograder.md, "root, plain")
     return ("WARNING: bubblewrap (bwrap) cannot run here, so the plain sandbox is used: student code runs as you, "
             "with your files and processes. Fine for checking your own code; for grading a class install "
             "bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces.")
@@ -639,7 +643,8 @@ class _Child:
                 keep = [os.path.realpath(p) for p in (root, setup.site)]
                 # Mount, network, IPC and UTS namespaces and the covers between fork and exec; then a PID
                 # namespace with its own /proc, the child's uid and its submission's group (util-linux).
-                preexec = cover_and_switch(paths_to_cover(sandbox.python, root, setup.covered), scratch, keep, work)
+                preexec = enter_namespaces_and_cover(paths_to_cover(sandbox.python, root, setup.covered), scratch,
+                                                     keep, work)
                 prefix = namespace_prefix(uid, sandbox.group_id(), covered=True)
             self.work_dir.chmod(0o700)
         env["HOME"] = work

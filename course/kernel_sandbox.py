@@ -44,6 +44,7 @@ from jupyter_client.manager import AsyncKernelManager
 
 from autograder.bubblewrap import bwrap_path, interpreter_folders, system_binds
 from autograder.mounts import KIT_ROOT, namespace_prefix, namespace_tools
+from autograder.sandbox import UNISOLATED_VARIABLE  # set to grade notebooks where the kernel cannot be isolated
 from autograder.uids import UidLease
 
 # What ``from autograder.notebook import check`` gives inside the grading kernel. The test cells do
@@ -88,10 +89,6 @@ def _limit_kernel(own_uid: bool):
         if own_uid:  # RLIMIT_NPROC counts every process of the uid: only a uid of the kernel's own
             resource.setrlimit(resource.RLIMIT_NPROC, (KERNEL_PROCESSES, KERNEL_PROCESSES))
     return limit
-
-
-#: Set (to anything) to grade notebooks where the kernel cannot be isolated: the risk, named.
-UNISOLATED_VARIABLE = "FTR_UNISOLATED_I_TRUST_THESE_STUDENTS"
 
 
 class KernelSetupError(RuntimeError):

@@ -340,6 +340,28 @@ def test_the_socket_attack_works_between_two_processes_that_share_a_network_name
     assert received == [size, size]
 
 
+def test_the_command_line_snoop_reads_a_classmate_whose_folder_a_visible_process_names(tmp_path):
+    """The referee for the batch below: a process whose command line names a submission folder (as a
+    plain child's does: ``... ftr_child.py LIB SUBMISSION ...``), visible to the snoop, gives that
+    classmate's code away."""
+    import importlib.util
+
+    classmate = tmp_path / "sandbox-classmate" / "submission"
+    classmate.mkdir(parents=True)
+    (classmate / "replanning.py").write_text("# the classmate's own code, snoop-referee\n")
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(classmate)])
+    try:
+        spec = importlib.util.spec_from_file_location("cmdline_snoop", FIXTURES / "cmdline_snoop" / "replanning.py")
+        assert spec is not None and spec.loader is not None
+        snoop = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(snoop)
+        snoop.BEGAN = time.monotonic() - 5  # one second of its six of looking
+        assert "# the classmate's own code, snoop-referee" in snoop._snoop()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 @pytest.mark.slow
 def test_plain_root_batch_grades_the_innocent_in_full_beside_the_attackers():
     for reports in run_plain_batch({"a_pair": "socket_pair", "b_snoop": "cmdline_snoop",
@@ -490,6 +512,7 @@ def ta_route():
         code = (classmate / "replanning.py").read_text()
         (classmate / "replanning.py").write_text("# the classmate's own code, ta-test-marker\n" + code)
         (work / "secret_seed.txt").write_text("271828182845904523536\n")
+        (work / "gradescope" / "submission").mkdir(parents=True)  # run_autograder's tree, outside a container
         subprocess.run(["chown", "-R", f"{TA_USER}:{account.pw_gid}", str(work)], check=True)
         before = tree_digest(site / "numpy")
         result = as_ta([str(work / "venv" / "bin" / "python"), "-m", "reference.cli", "grade-all", str(submissions),
@@ -497,8 +520,13 @@ def ta_route():
                        FTR_SECRET_SEED_FILE=str(work / "secret_seed.txt"))
         refused = as_ta([str(work / "venv" / "bin" / "python"), "-m", "reference.cli", "grade-all", str(submissions),
                          "--out", str(work / "refused")], work / "kit", FTR_SANDBOX="plain")
+        refused_gradescope = as_ta([str(work / "venv" / "bin" / "python"), "-m", "autograder.gradescope", "--root",
+                                    str(work / "gradescope")], work / "kit", FTR_SANDBOX="plain")
+        refused_kernel = as_ta([str(work / "venv" / "bin" / "python"), "-c", "import sys; sys.path[:0] = ['course', '.']; "
+                                "from kernel_sandbox import kernel_setup; kernel_setup()"], work / "kit", FTR_SANDBOX="plain")
         reports = {p.stem: json.loads(p.read_text()) for p in (work / "grades").glob("*.json")}
-        yield {"result": result, "refused": refused, "reports": reports, "work": work, "site": site,
+        yield {"result": result, "refused": refused, "refused_gradescope": refused_gradescope,
+               "refused_kernel": refused_kernel, "reports": reports, "work": work, "site": site,
                "numpy_before": before, "numpy_after": tree_digest(site / "numpy"),
                "home": Path(account.pw_dir)}
     finally:
@@ -539,6 +567,19 @@ def test_a_ta_without_bubblewrap_is_refused_in_one_line_that_says_what_to_instal
     assert not (ta_route["work"] / "refused").exists()
 
 
+def test_run_autograder_and_the_nbgrader_kernel_refuse_a_ta_without_bubblewrap_naming_the_variable(ta_route):
+    """The routes that take no flag name the environment variable instead (the same risk, the same words)."""
+    results = json.loads((ta_route["work"] / "gradescope" / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "refusing to grade other people's code here" in results["output"], results
+    assert "or set FTR_UNISOLATED_I_TRUST_THESE_STUDENTS=1 to take that risk" in results["output"]
+    assert "--unisolated-i-trust-these-students" not in results["output"]
+    kernel = ta_route["refused_kernel"]
+    if "No module named 'jupyter_client'" in kernel.stderr:
+        pytest.skip("no jupyter_client for Debian's python3 here (apt-get install python3-ipykernel)")
+    assert kernel.returncode != 0 and "KernelSetupError: refusing to run students' notebooks here" in kernel.stderr
+    assert "or set FTR_UNISOLATED_I_TRUST_THESE_STUDENTS=1 to take that risk" in kernel.stderr
+
+
 @pytest.mark.slow
 def test_the_five_attacks_are_real_where_the_ta_takes_the_risk(ta_route):
     """The referee for the tests above (run last: it leaves the TA's venv changed): with
@@ -566,6 +607,7 @@ def test_a_plain_root_childs_scratch_folders_and_namespaces_are_its_own(monkeypa
 
     monkeypatch.setenv("FTR_SANDBOX", "plain")
     monkeypatch.setattr(sandbox_module, "_SETUP", {})
+    monkeypatch.setattr(tempfile, "tempdir", "/tmp")  # the sandbox folder under /tmp, whatever TMPDIR says
     planted = f"ftr-planted-{os.getpid()}"
     code = ("import os, socket\nclass BinaryHeap:\n    def __init__(self):\n"
             "        sizes = []\n"
@@ -577,7 +619,7 @@ def test_a_plain_root_childs_scratch_folders_and_namespaces_are_its_own(monkeypa
             "        pids = sorted(p for p in os.listdir('/proc') if p.isdigit())\n"
             "        raise RuntimeError(f'facts: {(sizes, pids, net, os.getgroups())!r}')\n")
     with Sandbox({"heap.py": code.encode()}, Limits(task_seconds=20)) as mine:
-        assert str(mine.folders()[0]).startswith(tempfile.gettempdir())
+        assert str(mine.folders()[0]).startswith("/tmp/")  # under the /tmp its own tmpfs covers
         task = {"kind": "heap", "sequences": [[["len", 0, [0]]]], "cpu_seconds": 20, "id": 0}
         outcome = next(iter(mine.run([Lane([(task, [])])])))
         group = mine.group_id()
