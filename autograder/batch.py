@@ -27,9 +27,10 @@ import traceback
 from dataclasses import replace
 from pathlib import Path
 
+from reference.world.fileio import spreadsheet_row
+
 from .grader import GradingOptions, default_workers, grade_submission
 from .report import error_report, printable, write_private
-from reference.world.fileio import spreadsheet_cell
 from .sandbox import SandboxSetupError, sandbox_setup
 from .submission import (MAX_NOTEBOOK_BYTES, Entry, SubmissionError, Unreadable, kind_of, list_folder, load_submission,
                          open_regular)
@@ -344,7 +345,7 @@ def write_gradebook(out: Path, names: list[str], options: GradingOptions | None 
                     shown: list[str] | None = None) -> Path:
     """``gradebook.csv``: one row per submission (``names``: report names; ``shown``: the names to
     list, default the recorded ones), total and points per check (error rows too, with their
-    maximum filled in). Every text cell goes through :func:`spreadsheet_cell`."""
+    maximum filled in). Every text cell goes through :func:`~reference.world.fileio.spreadsheet_cell`."""
     return Gradebook(out, names, options, shown).write()
 
 
@@ -364,6 +365,6 @@ def _write_csv(path: Path, records: list[dict]) -> Path:
         row = ([record.get("submission"), record.get("score", 0.0), max_score, record.get("extra_credit", 0.0),
                 record.get("error", "")] + [points.get(check_id, 0.0 if record.get("error") else "")
                                             for check_id in check_ids])
-        writer.writerow([spreadsheet_cell(cell) for cell in row])
+        writer.writerow(spreadsheet_row(row))
     write_private(path, buffer.getvalue())
     return path
