@@ -104,6 +104,6 @@ class SimilarityReport:
     skipped: list[str]                      # "name: why" for entries with no code to compare
     boilerplate: list[str]                  # the names of the handed-out sources removed
     seconds: float = 0.0                    # the comparisons' time (not the fingerprinting)
-    settings: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)   # compare_folder sets every key the page reads
     cuts: list[str] = field(default_factory=list)           # what the bounds cut, one line each
     clusters: list[Cluster] = field(default_factory=list)
