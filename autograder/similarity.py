@@ -219,12 +219,15 @@ def without_hashes(document: CodeDocument, removed: np.ndarray) -> CodeDocument:
 
 
 def boilerplate_hashes(sources: dict[str, str], noise: int = NOISE_CHARACTERS) -> np.ndarray:
-    """Every k-gram hash of the given code (no winnowing: all of it is removed)."""
+    """Every k-gram hash of the given code's token text, sorted and unique (no winnowing: all of it is
+    removed)."""
+    from copydetect.utils import filter_code
+
     if not sources:
         return np.array([], dtype=np.int64)
     text, _ = joined_code(sources)
-    fingerprint, _tokens = fingerprint_text("boilerplate", text, noise, 1)
-    return np.unique(np.array(sorted(fingerprint.hashes), dtype=np.int64))
+    filtered, _offsets = filter_code(text, "boilerplate.py")
+    return np.unique(kgram_hashes(filtered, noise))
 
 
 def load_code(path: Path) -> dict[str, str]:
