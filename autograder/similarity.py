@@ -330,7 +330,7 @@ def shares(first: CodeDocument, second: CodeDocument) -> tuple[int, float, float
     ``compare_files`` builds one small array per shared fingerprint, about a millisecond for a pair of
     near copies; this finds every place of every shared hash with one binary search per side (several
     times faster, which a class of 500, 124,750 pairs, needs). The slices and the token coverage are
-    copydetect's own (``get_copied_slices``, ``CodeFingerprint.token_coverage``); the test suite checks
+    copydetect's own (``get_copied_slices``, ``get_token_coverage``); the test suite checks
     the numbers equal ``compare_files``'s on every pair of its fixtures.
     """
     from copydetect.utils import get_copied_slices

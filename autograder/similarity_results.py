@@ -44,8 +44,9 @@ class CodeDocument:
     """One submission's (or corpus entry's) code as one text, and its fingerprints.
 
     ``text`` holds every source under a header comment line; ``sources`` the names and first lines.
-    ``fingerprint`` is copydetect's; ``hashes`` (sorted, unique), ``occurrences`` and ``positions``
-    hold the same fingerprints as NumPy arrays for :func:`shares` (every place each hash occurs).
+    ``fingerprint`` is its :class:`Fingerprint`; ``hashes`` (sorted, unique), ``occurrences`` and
+    ``positions`` hold the same fingerprints as NumPy arrays for :func:`~autograder.similarity.shares`
+    (every place each hash occurs).
     """
 
     name: str
