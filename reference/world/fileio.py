@@ -1,4 +1,5 @@
-"""Writing files atomically: a reader sees the old file or the new one, never half of one.
+"""Writing files atomically: a reader sees the old file or the new one, never half of one; and text a
+student chose made safe to show (:func:`printable`) or to put in a CSV cell (:func:`spreadsheet_cell`).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
