@@ -27,9 +27,10 @@ import traceback
 from dataclasses import replace
 from pathlib import Path
 
+from reference.world.fileio import spreadsheet_row
+
 from .grader import GradingOptions, default_workers, grade_submission
 from .report import error_report, printable, write_private
-from reference.world.fileio import spreadsheet_cell
 from .sandbox import SandboxSetupError, sandbox_setup
 from .submission import (MAX_NOTEBOOK_BYTES, Entry, SubmissionError, Unreadable, kind_of, list_folder, load_submission,
                          open_regular)
@@ -333,7 +334,7 @@ class Gradebook:
 
     def write(self) -> Path:
         """``gradebook.csv``: one row per submission, total and points per check (error rows too, with
-        their maximum filled in). Every text cell goes through :func:`spreadsheet_cell`."""
+        their maximum filled in). Every text cell goes through :func:`~reference.world.fileio.spreadsheet_cell`."""
         records = []
         for index, name in enumerate(self.names):
             records.append(dict(self._record(name)))
@@ -358,6 +359,6 @@ def _write_csv(path: Path, records: list[dict]) -> Path:
         row = ([record.get("submission"), record.get("score", 0.0), max_score, record.get("extra_credit", 0.0),
                 record.get("error", "")] + [points.get(check_id, 0.0 if record.get("error") else "")
                                             for check_id in check_ids])
-        writer.writerow([spreadsheet_cell(cell) for cell in row])
+        writer.writerow(spreadsheet_row(row))
     write_private(path, buffer.getvalue())
     return path

@@ -219,12 +219,15 @@ def without_hashes(document: CodeDocument, removed: np.ndarray) -> CodeDocument:
 
 
 def boilerplate_hashes(sources: dict[str, str], noise: int = NOISE_CHARACTERS) -> np.ndarray:
-    """Every k-gram hash of the given code (no winnowing: all of it is removed)."""
+    """Every k-gram hash of the given code's token text, sorted and unique (no winnowing: all of it is
+    removed)."""
+    from copydetect.utils import filter_code
+
     if not sources:
         return np.array([], dtype=np.int64)
     text, _ = joined_code(sources)
-    fingerprint, _tokens = fingerprint_text("boilerplate", text, noise, 1)
-    return np.unique(np.array(sorted(fingerprint.hashes), dtype=np.int64))
+    filtered, _offsets = filter_code(text, "boilerplate.py")
+    return np.unique(kgram_hashes(filtered, noise))
 
 
 def load_code(path: Path) -> dict[str, str]:
@@ -327,7 +330,7 @@ def shares(first: CodeDocument, second: CodeDocument) -> tuple[int, float, float
     ``compare_files`` builds one small array per shared fingerprint, about a millisecond for a pair of
     near copies; this finds every place of every shared hash with one binary search per side (several
     times faster, which a class of 500, 124,750 pairs, needs). The slices and the token coverage are
-    copydetect's own (``get_copied_slices``, ``CodeFingerprint.token_coverage``); the test suite checks
+    copydetect's own (``get_copied_slices``, ``get_token_coverage``); the test suite checks
     the numbers equal ``compare_files``'s on every pair of its fixtures.
     """
     from copydetect.utils import get_copied_slices

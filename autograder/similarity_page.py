@@ -97,15 +97,15 @@ def report_html(report: SimilarityReport, detailed: list[PairResult]) -> str:
         f'<td class="n">{_percent(c.highest)}</td></tr>' for number, c in enumerate(report.clusters, start=1))
     cluster_table = (f"<table><tr><th>#</th><th>students</th><th>shared source (corpus)</th><th>least similar link</th>"
                      f"<th>most similar link</th></tr>{cluster_rows}</table>" if cluster_rows else "<p>none</p>")
-    if settings.get("common_fingerprints"):
+    if settings["common_fingerprints"]:
         common = (f"{settings['common_fingerprints']:,} fingerprints found in {settings['common_needed']} or more of the "
                   f"{settings['submissions']} submissions (at least {100 * settings['common']:.0f}% of the class) were "
                   "discounted: a template many start from is not evidence.")
     else:
-        common = (f"No fingerprint was in {settings.get('common_needed', '?')} or more submissions (at least "
-                  f"{100 * settings.get('common', 0):.0f}% of the class): nothing was discounted as common.")
+        common = (f"No fingerprint was in {settings['common_needed']} or more submissions (at least "
+                  f"{100 * settings['common']:.0f}% of the class): nothing was discounted as common.")
     handed_out = ", ".join(escape(name) for name in report.boilerplate) or "none found"
-    corpus = f" and {settings['corpus']} corpus entries" if settings.get("corpus") else ""
+    corpus = f" and {settings['corpus']} corpus entries" if settings["corpus"] else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Code similarity</title><style>{STYLE}</style></head>
 <body>
@@ -125,7 +125,7 @@ the entry (a published repository's drivers, plots and tests do not dilute it); 
 fingerprints: copydetect's winnowing, matches of at least {settings['noise']} characters of token text,
 every match of {settings['guarantee']} or more found. Every pair is in <code>similarity.csv</code>.</p>
 {_histogram([p.similarity for p in report.pairs]) if report.pairs else ''}
-<h2>Clusters: students joined by pairs at least {_percent(settings.get('cluster_at', 0.5))} similar</h2>
+<h2>Clusters: students joined by pairs at least {_percent(settings['cluster_at'])} similar</h2>
 <p>Several students sharing one source (a corpus entry, or one of them): a reason to read them together.
 Also in <code>clusters.csv</code>.</p>
 {cluster_table}

@@ -44,8 +44,9 @@ class CodeDocument:
     """One submission's (or corpus entry's) code as one text, and its fingerprints.
 
     ``text`` holds every source under a header comment line; ``sources`` the names and first lines.
-    ``fingerprint`` is copydetect's; ``hashes`` (sorted, unique), ``occurrences`` and ``positions``
-    hold the same fingerprints as NumPy arrays for :func:`shares` (every place each hash occurs).
+    ``fingerprint`` is its :class:`Fingerprint`; ``hashes`` (sorted, unique), ``occurrences`` and
+    ``positions`` hold the same fingerprints as NumPy arrays for :func:`~autograder.similarity.shares`
+    (every place each hash occurs).
     """
 
     name: str
@@ -104,6 +105,6 @@ class SimilarityReport:
     skipped: list[str]                      # "name: why" for entries with no code to compare
     boilerplate: list[str]                  # the names of the handed-out sources removed
     seconds: float = 0.0                    # the comparisons' time (not the fingerprinting)
-    settings: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)   # compare_folder sets every key the page reads
     cuts: list[str] = field(default_factory=list)           # what the bounds cut, one line each
     clusters: list[Cluster] = field(default_factory=list)

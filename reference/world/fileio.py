@@ -1,4 +1,5 @@
-"""Writing files atomically: a reader sees the old file or the new one, never half of one.
+"""Writing files atomically: a reader sees the old file or the new one, never half of one; and text a
+student chose made safe to show (:func:`printable`) or to put in a CSV cell (:func:`spreadsheet_cell`).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -104,14 +105,14 @@ def atomic_write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8
     atomic_write_bytes(path, text.encode(encoding))
 
 
-# -- cells of a CSV file a spreadsheet may open ----------------------------------------------------------
+# -- text a student chose, on a terminal or in a spreadsheet ---------------------------------------------
 
 #: Characters that must never reach a terminal or a spreadsheet raw: C0 controls but tab and newline
 #: (ESC starts every screen-clearing, title-setting or clipboard-writing sequence; CR and BS overwrite
 #: a line), DEL, the C1 controls (U+009B is a one-character CSI), the bidirectional overrides that
 #: reorder what is shown, and lone surrogates (undecodable bytes of a file name, kept by
 #: ``surrogateescape``).
-UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 #: A cell a spreadsheet would start evaluating (OWASP's CSV-injection list).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -122,18 +123,32 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"-|[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
-def escape_unprintable(match: re.Match) -> str:
-    """The ``\\xNN`` (or ``\\uNNNN``) text of one :data:`UNPRINTABLE` character."""
+def _escape(match: re.Match) -> str:
     code = ord(match.group())
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): show the byte
         return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
+def printable(text: object, newlines: bool = True) -> str:
+    """``text`` with every control character escaped (``\\x1b``), so that it shows as written and does
+    nothing; tabs and (if ``newlines``) newlines are kept. Idempotent. Everything a student chose
+    (folder names, exception messages, printed output) passes through this before it reaches a
+    terminal, a report or a spreadsheet (:func:`spreadsheet_cell`).
+
+    >>> printable("\\x1b[2J\\x1b]52;c;aGk=\\x07[ok  ]\\r")
+    '\\\\x1b[2J\\\\x1b]52;c;aGk=\\\\x07[ok  ]\\\\x0d'
+    >>> printable("caf\\udce9"), printable("a\\nb", newlines=False)
+    ('caf\\\\xe9', 'a\\\\x0ab')
+    """
+    text = _UNPRINTABLE.sub(_escape, str(text))
+    return text if newlines else text.replace("\n", "\\x0a")
+
+
 def spreadsheet_cell(value: object) -> object:
     """A CSV cell that is safe to open in a spreadsheet: numbers as they are; text on one line, every
-    control character escaped, and never a live formula (OWASP's CSV-injection rule: text starting
-    with ``=``, ``+``, ``-``, ``@``, tab or CR gets a leading single quote). Text that is a plain
+    control character escaped (:func:`printable`), and never a live formula (OWASP's CSV-injection
+    rule: text starting with ``=``, ``+``, ``-``, ``@``, tab or CR gets a leading single quote). Text that is a plain
     decimal number (:data:`PLAIN_NUMBER`, such as ``"-3.5"``) is a number, not a formula, and is
     kept as it is, so a column of numbers stays numbers (a lone ``"-"``, a table's "none", too).
 
@@ -149,7 +164,7 @@ def spreadsheet_cell(value: object) -> object:
         return value
     if value.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(value):
         value = "'" + value
-    return UNPRINTABLE.sub(escape_unprintable, value).replace("\n", "\\x0a")
+    return printable(value, newlines=False)
 
 
 def spreadsheet_row(values: Iterable[object]) -> list[object]:

@@ -4,11 +4,11 @@ handout's g, f and h in every cell.
 
 A frame is one expansion of one search, the search's path once it is done, or one move of the
 agent; the last frame is the end of the run. Every number the page shows comes from the trace and
-the kit's replay (:func:`~reference.world.replay.search_contexts`,
-:func:`~reference.world.replay.annotate_search`), never from an A*: what the agent knew when each
-search began, the walls it saw at each step, and on grids of at most
-:data:`~reference.world.pictures.MAX_CELLS_WITH_NUMBERS` rows and columns each cell's g-value after
-every expansion, its h and f, its tree pointer, and Adaptive A*'s learned h.
+the kit's replay (:func:`~reference.world.replay.search_contexts`, and ComputePath's lines 9-11
+replayed along the expansion order as :func:`~reference.world.replay.annotate_search` does), never
+from an A*: what the agent knew when each search began, the walls it saw at each step, and on grids
+of at most :data:`~reference.world.pictures.MAX_CELLS_WITH_NUMBERS` rows and columns each cell's
+g-value after every expansion, its h and f, its tree pointer, and Adaptive A*'s learned h.
 
 The page carries the run as compact JSON (cells as deflated integer arrays, :func:`_packed`) and a small canvas player
 written in plain JavaScript: Matplotlib's own HTML player (:func:`~reference.world.animation.show_inline`)

@@ -6,6 +6,10 @@ Each case writes the search out in a comment: h is the Manhattan distance to the
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from reference.solutions import solve
@@ -144,3 +148,14 @@ def test_the_referees_docstring_examples_hold():
 
     result = doctest.testmod(fair_replay)
     assert result.attempted and not result.failed
+
+
+def test_the_referee_imports_nothing_of_the_grader():
+    """Its independence is the point: importing it in a fresh interpreter loads no module of
+    ``autograder`` (directly or through the world it runs submissions in)."""
+    probe = ("import sys, tests.helpers.fair_replay; "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'autograder'))")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).resolve().parents[2],
+                            capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -203,7 +203,7 @@ def test_grade_all_with_similarity_adds_the_report(tmp_path) -> None:
     assert float(rows[0]["similarity"]) > 0.95
 
 
-@pytest.mark.parametrize("name", ["autograder.similarity", "autograder.similarity_page"])
+@pytest.mark.parametrize("name", ["autograder.similarity", "autograder.similarity_page", "autograder.similarity_results"])
 def test_docstring_examples(name: str) -> None:
     import doctest
     import importlib
