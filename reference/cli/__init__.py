@@ -1,4 +1,7 @@
-"""The ``ftr`` command. Each subcommand lives in its own module of this package.
+"""The ``ftr`` command. Its subcommands live in the modules of this package, a module for one
+command or for a few that serve the same people: ``run.py`` holds ``ftr run``, ``draw.py`` holds
+``draw`` and ``animate``, and ``grade.py`` the six grading commands (``grade``, ``check``,
+``grade-all``, ``solution``, ``gradescope``, ``secret-seed``).
 
 A command module defines ``COMMANDS``: a list of ``(order, register)`` pairs, where
 ``register(subparsers)`` adds one subcommand and sets ``handler`` (a function taking the parsed

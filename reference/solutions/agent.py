@@ -4,9 +4,14 @@ The agent looks around its start cell, then repeats: a planner searches on what 
 and returns one search record (its path runs from the agent to the target, or is empty when the
 target cannot be reached); the agent walks the path by the SPEC's walking rule and looks around
 after every move. This is the Main procedure of the handout's Figure 4 (lines 18-34) with the
-search left to the planner, so Repeated Forward/Backward A* and Adaptive A* (``replanning.py``),
-the LRTA* family and D* Lite (``realtime/``), the known-map LRTA*s of subgoaling (``subgoaling/``)
-and dynamic control (``dynamic/``) all move the same way and record the same trace.
+search left to the planner, so every readable planner that moves an agent moves the same way and
+records the same trace: Repeated Forward/Backward A* and Adaptive A* (``replanning.py``); Korf's
+LRTA*, Koenig's LRTA* and D* Lite (``realtime/``); A* on a known map, LRTA* with and without
+subgoaling, kNN LRTA* and D LRTA* (``subgoaling/``); dynamic control's general LRTA* and Figure 8's
+Koenig's LRTA*, prioritized LRTA* and PR LRTS (``dynamic/``, through its ``EpisodePlanner``). HAA*
+answers a query on a known map and moves no agent. The compiled twins write this loop again in
+Numba (``compiled/replanning.py``, ``compiled/realtime/agent.py``, ``compiled/subgoaling/lrta.py``,
+``compiled/dynamic/lrta.py``), held to the readable traces by their tests.
 
 A planner is any object with an ``algorithm`` and a ``tie_break`` (the names its trace carries)
 and a method ``plan_episode(agent, knowledge, newly_blocked) -> SearchRecord``: ``agent`` is the

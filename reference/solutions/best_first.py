@@ -25,7 +25,8 @@ as the students' answer key); Koenig's lookahead search and its value update
 (``realtime/lookahead.py``, flat lists mirrored by the compiled twin) and the same lookahead on
 exact costs (``dynamic/koenig_lrta.py``, step 1); the subgoal tree (Algorithm 2,
 ``subgoaling/tree.py``); and D* Lite (``realtime/dstar_lite.py``, its two-part keys and
-incremental repair).
+incremental repair). Prioritized LRTA*'s queue (``dynamic/prioritized_lrta.py``) is no heap: it
+scans its few entries (at most ``queue_size``) for the largest priority.
 
 >>> graph = {"a": [("b", (1, 0)), ("c", (0, 1))], "b": [("d", (1, 0))], "c": [("d", (0, 1))], "d": []}
 >>> tree = best_first_search("a", lambda state: graph[state], goal="d")

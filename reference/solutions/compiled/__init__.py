@@ -1,11 +1,24 @@
 """Compiled twins (Numba) of the readable reference planners: same traces, expansion for expansion (SPEC §16).
 
-``compiled/`` mirrors the readable tree module for module: ``compiled/X.py`` is the twin of
-``reference/solutions/X.py`` and has its public names, and ``compiled/realtime/``, ``subgoaling/``,
-``haa/`` and ``dynamic/`` are the twins of the packages of those names (docs/contract.md section 16
-lists the pairs). The twin code depends on the readable tree (its records, databases and checks),
-never the other way round: no readable module offers the compiled engine; the engine switch lives
-here, on the twins' side. Importing this package does two things before any twin is imported:
+``compiled/`` mirrors the readable tree file by file: every module here is named after the readable
+module whose code it compiles (``compiled/X.py`` after ``reference/solutions/X.py``, and
+``compiled/P/X.py`` after ``P/X.py`` in the packages ``realtime/``, ``subgoaling/``, ``haa/`` and
+``dynamic/``), except ``buckets.py``, the twins' own OPEN list. Only what the experiments run at
+scale has a twin, and a twin may hold more than its namesake: ``subgoaling/pursuit.py`` also holds
+the online parts of ``knn_lrta.py`` and ``d_lrta.py``, and the ``__init__`` of ``realtime/`` and
+``subgoaling/`` the public runs. A twin called as the readable code is called has the readable name
+(``astar``, ``build_abstraction``, ``annotated_astar``, ``haa_star``, ``lrta_star``,
+``lrta_star_lookahead``, ``lrta_star_bfs``, ``dstar_lite``, ``astar_run``, ``lrta_star_subgoaling``,
+``build_knn_database``, ``knn_lrta_star``, ``build_d_lrta_database``, ``d_lrta_star``, the
+``ALGORITHMS`` registries, ``RealtimeRun``, ``KnownMapRun``); one that takes or returns the twins'
+arrays is named for that: ``heap.py``'s functions over one array (Numba compiles functions, not the
+readable ``BinaryHeap`` class), Repeated A*'s ``run_compiled`` (a ``TraceArrays``), dynamic control's
+``general_lrta_compiled``, ``build_pattern_database_compiled``, ``collect_samples_compiled`` and
+``oracle_compiled`` (docs/contract.md section 16 lists the pairs; ``tests/compiled/test_twin_names.py``
+holds this paragraph to the tree). The twin code depends on the readable tree (its records,
+databases and checks), never the other way round: no readable module offers the compiled engine; the
+engine switch lives here, on the twins' side. Importing this package does two things before any twin
+is imported:
 
 * **Starts Numba without SciPy's linear algebra** (:func:`start_numba`). Numba looks for SciPy twice
   on its way in: ``import numba`` imports ``scipy`` to check its version, and the first compiled call
