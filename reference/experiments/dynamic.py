@@ -57,6 +57,7 @@ SCALING_CAP = 30
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem of the study: a map, a start and a goal, and the goal's optimal cost."""
     map: str
     start: Cell
     goal: Cell
@@ -459,15 +460,16 @@ def plot_tradeoff(summary: Sequence[dict], methods: Sequence[str], title: str, a
                  }.get(method, f"{method} (label: {'depth' if method.startswith('PR LRTS') else 'level'})")
         ax.errorbar(xs, ys, yerr=[p["suboptimality_se"] for p in points], marker=markers.get(method, "."),
                     label=label, capsize=2, linestyle="--" if method.endswith(", once") else "-")
-        for p in points:
+        for k, p in enumerate(points):   # neighbours' labels on alternate sides, so close points' labels part
             ax.annotate(str(p["setting"]), (p["expansions_per_action"], p["suboptimality"]), fontsize=7,
-                        xytext=(3, 3), textcoords="offset points")
+                        xytext=(4, 3) if k % 2 == 0 else (-4, -9), ha="left" if k % 2 == 0 else "right",
+                        textcoords="offset points")
     ax.set_xscale("log")
     ax.set_xlabel("mean states expanded per action (log)")
     ax.set_ylabel("sub-optimality (cost / optimal cost)")
     ax.set_title(title)
     ax.grid(which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)   # beside, off the curves
     return ax
 
 
@@ -508,6 +510,9 @@ RELIABLE = 0.9
 
 
 def reliable(row: dict) -> bool:
+    """Does the summary row's setting take part in the headline checks (it solved at least :data:`RELIABLE` of
+    its problems)?
+    """
     return row["reached"] >= RELIABLE * row["problems"]
 
 
@@ -560,6 +565,7 @@ def headline_numbers(summary: Sequence[dict]) -> list[dict]:
 
 
 def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: str = "") -> list[Path]:
+    """Figures 5 and 6 from the summary into ``out``; returns their paths."""
     from reference.experiments.plots import save_figure
 
     paths = []
@@ -895,6 +901,7 @@ def _interval(rows: Sequence[dict], head: dict, key: str) -> str:
 
 
 def solved_all(row: dict) -> bool:
+    """Did the summary row's setting solve every one of its problems?"""
     return row["reached"] == row["problems"]
 
 
@@ -1141,6 +1148,7 @@ RATIO_LEGEND = ("\n`suboptimality_ci`: half-width of the 95% interval of the mea
 
 def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: Sequence[dict],
                    seconds: float | None) -> list[Path]:
+    """The 512 x 512 scaling run's summary, Figure 7 and ``scaling.md`` into ``out``; returns the paths."""
     from reference.experiments.plots import save_figure
     from reference.world.fileio import atomic_write_text
 
@@ -1196,6 +1204,7 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
 
 def scaling_headlines(heads: Sequence[dict], databases: Sequence[dict], summary: Sequence[dict],
                       shares: Sequence[dict] = (), cap: int = SCALING_CAP, rows: Sequence[dict] = ()) -> str:
+    """The scaling run's headline checks as Markdown list items (Figure 7's claims, the depth cap's share)."""
     text = ""
     for rule in GOAL_RULES:
         text += goal_headline(under_rule(heads, rule), "Intermediate goals, even at abstraction level 6, expand an "

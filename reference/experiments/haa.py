@@ -596,6 +596,7 @@ def _parse(text: str) -> Any:
 
 
 def findings(result: dict[str, list[dict]]) -> list[Finding]:
+    """The paper's headline claims checked against the kit's runs and graphs, one :class:`Finding` each."""
     runs, graphs = result["runs"], result["graphs"]
     quality = {(row["cluster size"], row["quality"]): row for row in quality_table(runs)}
     sizes = {(row["cluster size"], row["quality"]): row for row in graph_size_table(graphs)}
@@ -664,6 +665,7 @@ def _in_bucket(runs: Sequence[dict], key: str) -> int:
 
 
 def plot_graph_size(graphs: Sequence[dict]):
+    """The abstract graph's nodes and edges as % of the map graph's, per cluster size and quality."""
     from matplotlib.figure import Figure
 
     table = graph_size_table(graphs)
@@ -684,6 +686,9 @@ def plot_graph_size(graphs: Sequence[dict]):
 
 
 def plot_path_quality(runs: Sequence[dict]):
+    """Path length above optimal: per cluster size and quality (with the text's bands), small and large agents,
+    by optimal length.
+    """
     from matplotlib.figure import Figure
 
     table = quality_table(runs)
@@ -698,11 +703,12 @@ def plot_path_quality(runs: Sequence[dict]):
         long_values = [long_rows[(c, quality)][f"error [%] length >= {LONG}"] for c in cluster_sizes]
         axes[0].plot(x + offset, long_values, "D", color="black", markersize=6,
                      label=f"optimal length >= {LONG}" if quality == "high" else None)
-    axes[0].axhspan(3, 5, color="tab:blue", alpha=0.12, label="paper: HQ 3-5%")
-    axes[0].axhspan(6, 10, color="tab:orange", alpha=0.12, label="paper: LQ 6-10%")
+    for quality, colour in (("high", "tab:blue"), ("low", "tab:orange")):
+        low, high = QUALITY_BANDS[quality]
+        axes[0].axhspan(low, high, color=colour, alpha=0.12, label=f"paper: {quality[0].upper()}Q {low:g}-{high:g}%")
     axes[0].set_xticks(x, [f"CS{c}" for c in cluster_sizes])
     axes[0].set(title="path length above optimal", ylabel="mean % above AA*'s optimal", xlabel="cluster size")
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=8, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.2))   # below: inside, it hid bars
     sizes = (("size 1", "error [%] size 1"), ("sizes 2-3", "error [%] sizes 2-3"))
     for quality, (label, key) in [(q, s) for q in QUALITIES for s in sizes]:
         values = [next(r[key] for r in table if r["cluster size"] == c and r["quality"] == quality) for c in cluster_sizes]
@@ -719,8 +725,8 @@ def plot_path_quality(runs: Sequence[dict]):
         for c in cluster_sizes:
             axes[2].plot(range(len(keys)), [by_length[(c, quality)][k] for k in keys], "o" + style,
                          label=f"{quality} quality, CS{c}")
-    axes[2].axhspan(3, 5, color="tab:blue", alpha=0.12)
-    axes[2].axhspan(6, 10, color="tab:orange", alpha=0.12)
+    for quality, colour in (("high", "tab:blue"), ("low", "tab:orange")):
+        axes[2].axhspan(*QUALITY_BANDS[quality], color=colour, alpha=0.12)
     axes[2].set_xticks(range(len(keys)), labels, fontsize=8)
     axes[2].set(title="by optimal path length (problems)", ylabel="mean % above optimal", xlabel="optimal length")
     axes[2].legend(fontsize=7, ncol=2)
@@ -730,6 +736,7 @@ def plot_path_quality(runs: Sequence[dict]):
 
 
 def plot_search_effort(runs: Sequence[dict]):
+    """Nodes expanded by HAA* and AA* against optimal path length, high- and low-quality graphs."""
     from matplotlib.figure import Figure
 
     cluster_sizes = sorted({r["cluster_size"] for r in runs if r["algorithm"] == "HAA*"})

@@ -196,6 +196,7 @@ def quality_findings(quality: Sequence[dict]) -> list[Finding]:
 
 
 def paper_findings(result: dict[str, list[dict]]) -> list[Finding]:
+    """The paper's headline claims checked on its own construction (soft obstacles), one :class:`Finding` each."""
     runs, graphs = result["runs"], result["graphs"]
     quality = quality_by_so(runs)
     sizes = graph_size_by_so(graphs)
@@ -256,6 +257,7 @@ def paper_findings(result: dict[str, list[dict]]) -> list[Finding]:
 
 
 def plot_graph_size_by_so(graphs: Sequence[dict]):
+    """The abstract graph's nodes and edges as % of the map graph's, against the share of soft obstacles."""
     from matplotlib.figure import Figure
 
     table = graph_size_by_so(graphs)
@@ -274,10 +276,11 @@ def plot_graph_size_by_so(graphs: Sequence[dict]):
     return figure
 
 
-def plot_quality_by_so(runs: Sequence[dict]):
+def plot_quality_by_so(table: Sequence[dict]):
+    """The paper's path-quality figure from :func:`quality_by_so`'s table (or its CSV): (a) % above
+    optimal per SO, cluster size and quality, with the text's bands; (b) small and large agents."""
     from matplotlib.figure import Figure
 
-    table = quality_by_so(runs)
     figure = Figure(figsize=(12, 4), layout="constrained")
     axes = figure.subplots(1, 2)
     cluster_sizes = sorted({row["cluster size"] for row in table})
@@ -287,8 +290,9 @@ def plot_quality_by_so(runs: Sequence[dict]):
             axes[0].errorbar([row["SO [%]"] for row in rows], [row["error [%]"] for row in rows],
                              yerr=[row["error 95% half-width"] for row in rows], fmt="o" + style, capsize=2,
                              label=f"{quality[0].upper()}Q CS{c}")
-    axes[0].axhspan(3, 6, color="tab:blue", alpha=0.12, label="paper: HQ 3-6%")
-    axes[0].axhspan(6, 10, color="tab:orange", alpha=0.12, label="paper: LQ 6-10%")
+    for quality, colour in (("high", "tab:blue"), ("low", "tab:orange")):   # the bands the findings judge by
+        low, high = QUALITY_BANDS[quality]
+        axes[0].axhspan(low, high, color=colour, alpha=0.12, label=f"paper: {quality[0].upper()}Q {low:g}-{high:g}%")
     axes[0].set(title="(a) path length above optimal", xlabel="soft obstacles [%]", ylabel="mean % above optimal")
     mid = 15 if 15 in cluster_sizes else cluster_sizes[len(cluster_sizes) // 2]
     for quality, style in (("high", "-"), ("low", "--")):
@@ -297,8 +301,8 @@ def plot_quality_by_so(runs: Sequence[dict]):
             axes[1].plot([row["SO [%]"] for row in rows], [row[key] for row in rows], "o" + style,
                          label=f"{quality[0].upper()}Q, {label} agents")
     axes[1].set(title=f"(b) small and large agents, CS{mid}", xlabel="soft obstacles [%]", ylabel="mean % above optimal")
-    for ax in axes:
-        ax.legend(fontsize=8, ncol=2)
+    for ax in axes:   # legends below the panels: inside, (b)'s hid the large agents' lines
+        ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.16))
         ax.grid(alpha=0.3)
     return figure
 
@@ -352,7 +356,7 @@ def write_paper_report(result: dict[str, list[dict]], outdir: str | Path, comman
         text(f"{stem}.csv", to_csv(table))
         text(f"{stem}.md", to_markdown(table))
     for stem, figure in (("figure_graph_size_by_so", plot_graph_size_by_so(graphs)),
-                         ("figure_path_quality_by_so", plot_quality_by_so(runs)),
+                         ("figure_path_quality_by_so", plot_quality_by_so(tables["table2_path_quality_by_so"])),
                          ("figure_speed_by_length_so20", plot_speed(effort_runs, f"SO {effort_level}%"))):
         written.append(save_figure(figure, outdir / f"{stem}.png", dpi=110))
     maps = len({g["map"] for g in graphs})

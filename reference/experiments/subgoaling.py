@@ -123,6 +123,7 @@ D_LRTA_MOVE_FACTOR = 20
 
 @lru_cache(maxsize=2)
 def load_map(path: str) -> Gridworld:
+    """The map at ``path`` (a MovingAI ``.map`` file)."""
     return read_map(path)
 
 
@@ -893,21 +894,21 @@ def plot_times(rows: Sequence[dict]):
 
     rows = _problem_rows(rows)
     labels = list(dict.fromkeys(r["map"] for r in rows))
-    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    algorithms = [a for a in ALGORITHM_LABELS if any(r["algorithm"] == a for r in rows)]
+    figure = Figure(figsize=(11, 4.6 + 0.2 * -(-len(algorithms) // 4)), layout="constrained")
     axes = figure.subplots(1, 2)
     for ax, column, title in ((axes[0], "total_ms", "total planning time"),
                               (axes[1], "first_episode_ms", "time of the first planning episode")):
-        for algorithm, label in ALGORITHM_LABELS.items():
-            if not any(r["algorithm"] == algorithm for r in rows):
-                continue
+        for algorithm in algorithms:
             values = [[r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm] for m in labels]
             means = [statistics.fmean(v) if v else float("nan") for v in values]   # NaN: not run on that map
-            ax.plot(range(len(labels)), means, "o-", label=label)
+            ax.plot(range(len(labels)), means, "o-", label=ALGORITHM_LABELS[algorithm])
         ax.set_yscale("log")
         ax.set_xticks(range(len(labels)), labels, rotation=30, fontsize=8)
         ax.set(title=f"Mean {title}", ylabel=f"milliseconds (CPU, {_engine_words(rows)}; log)")
-        ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
+    # one legend for both panels (the same lines), below them: inside a panel it hid lines
+    figure.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=8, frameon=False)
     return figure
 
 
