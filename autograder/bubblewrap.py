@@ -34,6 +34,7 @@ def inside(path: str, folder: str) -> bool:
 
 
 def bwrap_path() -> str | None:
+    """The bubblewrap program to sandbox with, or None: none found, not Linux, or ``FTR_SANDBOX=plain``."""
     if os.environ.get("FTR_SANDBOX", "auto") == "plain" or not sys.platform.startswith("linux"):
         return None
     for folder in ("/usr/bin", "/bin", "/usr/local/bin"):

@@ -290,6 +290,9 @@ def _reached(paths: list) -> list:
 
 
 def main(argv: list) -> int:
+    """The child's entry point: take the task channel, set the limits, then run the tasks it is sent; returns the
+    exit code.
+    """
     import json
 
     task_fd, result_fd = _take_channel()

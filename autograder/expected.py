@@ -85,6 +85,9 @@ def fingerprint(instance: Instance) -> str:
 
 
 def trajectory_digest(trajectory: IntArray, reached: bool) -> str:
+    """A short digest of a trajectory (cell numbers) and whether it reached the target: what the expected results
+    keep of a run.
+    """
     return hashlib.blake2b(trajectory.tobytes() + bytes([reached]), digest_size=DIGEST_SIZE).hexdigest()
 
 

@@ -136,6 +136,9 @@ def selection(only: list[str] | None, instances: list[str] | None, rubric=None) 
 
 
 def instance_sets(options: GradingOptions) -> list[InstanceSet]:
+    """The instance sets ``options`` asks for: the named public instances of a rerun, or the public set (eight
+    mazes, or all 50 with ``full``), with the hidden set after it (or alone).
+    """
     if options.instances:  # a rerun of named public instances (the standard mazes beyond the eight too)
         return [InstanceSet("", [(group, instance) for group, instance in grouped_public_instances(full=True)
                                  if instance.name in options.instances], "visible")]
@@ -192,6 +195,7 @@ def _balanced_lanes(tasks: list[tuple[dict, list]], count: int) -> list[Lane]:
 
 
 def default_workers() -> int:
+    """How many children grade at once by default: the processors this process may run on (at least 1)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:

@@ -233,6 +233,9 @@ def run(root: str | os.PathLike, full: bool = False) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Grade the submission under ``--root`` (``run_autograder`` calls this) and write Gradescope's
+    ``results/results.json``; returns the exit code.
+    """
     parser = argparse.ArgumentParser(description="Grade one Gradescope submission (run by run_autograder).")
     parser.add_argument("--root", default=os.environ.get("FTR_AUTOGRADER_ROOT", "/autograder"),
                         help="the Gradescope tree with submission/ and results/ (default: /autograder)")

@@ -45,6 +45,9 @@ class CheckResult:
 
 @dataclass
 class GradeReport:
+    """One submission's grade: the result of every check, warnings, the time it took and, if it could not be
+    graded, why.
+    """
     submission: str
     kind: str                      # folder or notebook
     instances: str                 # which instance sets

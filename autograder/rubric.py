@@ -50,6 +50,9 @@ TITLES = {
 
 @dataclass(frozen=True)
 class Rubric:
+    """The points of each check (``course/rubric.toml``) and the grading rules that go with them: the share for
+    legal ties, the efficiency ratio, the groups.
+    """
     autograded: dict[str, float]
     extra_credit: dict[str, float]
     source: str

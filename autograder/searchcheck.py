@@ -46,6 +46,11 @@ INFINITY = float("inf")
 
 
 def show(cell: Cell) -> str:
+    """A cell as the messages print it.
+
+    >>> show((3, 9))
+    '(3, 9)'
+    """
     return f"({cell[0]}, {cell[1]})"
 
 

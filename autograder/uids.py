@@ -43,6 +43,7 @@ def parse_uid_range(text: str) -> tuple[int, int]:
 
 
 def uid_range() -> tuple[int, int]:
+    """The range of uids the sandbox may lease: ``FTR_SANDBOX_UIDS`` (``LOW-HIGH``), else the default range."""
     text = os.environ.get("FTR_SANDBOX_UIDS", "")
     return parse_uid_range(text) if text else DEFAULT_UIDS
 

@@ -1,8 +1,9 @@
 """The linter and the type checker hold the whole tree (their settings: pyproject.toml).
 
 ruff: pyflakes, pycodestyle and bugbear over the kit, its tests, benchmarks and notebooks (the
-submissions under tests/ are students' code in many styles and are left out). mypy: every module of
-the packages ``reference`` and ``autograder``, with no module excused from its errors.
+submissions under tests/ are students' code in many styles and are left out), and in the packages
+``reference`` and ``autograder`` a docstring on every public module, class and function (pydocstyle's
+D100, D101, D103, D104). mypy: every module of those packages, with no module excused from its errors.
 """
 
 from __future__ import annotations
@@ -32,6 +33,18 @@ def test_ruff_finds_nothing() -> None:
     result = subprocess.run(_tool("ruff") + ["check", "--no-cache", "."], cwd=REPO, capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("where, required", [("reference/solutions/probe.py", True), ("autograder/probe.py", True),
+                                             ("bench/probe.py", False), ("tests/probe.py", False)])
+def test_public_functions_of_the_packages_need_a_docstring(where: str, required: bool) -> None:
+    """The repository's own ruff settings, on a module without docstrings placed (by name) at ``where``."""
+    undocumented = '"""A module."""\n\n\ndef public(x):\n    return x\n\n\ndef _private(x):\n    return x\n'
+    result = subprocess.run(_tool("ruff") + ["check", "--no-cache", "--output-format", "concise", "--stdin-filename",
+                                             where, "-"], cwd=REPO, input=undocumented, capture_output=True, text=True,
+                            timeout=120)
+    reported = [line for line in result.stdout.splitlines() if " D1" in line]
+    assert [line.split()[1] for line in reported] == (["D103"] if required else []), result.stdout + result.stderr
 
 
 def test_mypy_finds_nothing() -> None:

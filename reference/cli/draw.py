@@ -73,6 +73,7 @@ def _add_run_arguments(parser: argparse.ArgumentParser, out_required: bool = Tru
 
 
 def register_draw(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr draw`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "draw",
         help="draw one search the way the handout does, or what the agent knows",
@@ -105,6 +106,7 @@ def register_draw(subparsers: argparse._SubParsersAction) -> None:
 
 
 def register_animate(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr animate`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "animate",
         help="animate a whole run as a GIF, or as a page to step through (--html)",
@@ -246,6 +248,7 @@ def draw_known_map(args: argparse.Namespace) -> int:
 
 
 def draw(args: argparse.Namespace) -> int:
+    """``ftr draw``: draw one search (or what the agent knows) of a run or a saved trace as a PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -288,6 +291,7 @@ def draw(args: argparse.Namespace) -> int:
 
 
 def animate(args: argparse.Namespace) -> int:
+    """``ftr animate``: write a whole run as a GIF, or with ``--html`` as a page to step through."""
     import matplotlib
 
     matplotlib.use("Agg")

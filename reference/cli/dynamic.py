@@ -26,6 +26,7 @@ METHODS = ("fixed", "tree", "pdb")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr dynamic`` and its subcommands (``run``, ``compare``, ``figure8``) to ``subparsers``."""
     parser = subparsers.add_parser(
         "dynamic", help="dynamic control in LRTA*: fixed depth, decision-tree depth, pattern databases",
         description="General LRTA* (Bulitko et al. 2007) on known eight-connected game maps, octile h.")
@@ -99,6 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_line(args: argparse.Namespace) -> int:
+    """``ftr dynamic run``: one scenario line with one depth-control method; prints the result."""
     from reference.experiments.dynamic import Engine, Problem, run_problem
     from reference.solutions.compiled.shortest_paths import astar_cost
 
@@ -143,6 +145,9 @@ def _train_tree(args, scenarios, blocked, engine):
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    """``ftr dynamic compare``: the paper's study (or ``--replot`` from its runs): Figures 5-7, Table 2,
+    findings.md.
+    """
     from reference.experiments.dynamic import (
         SCALING_CAP, SCALING_COST_RANGE, SCALING_MAP, STUDY_MAPS, Study, compare, compare_scaling,
     )
@@ -195,6 +200,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_figure8(args: argparse.Namespace) -> int:
+    """``ftr dynamic figure8``: Koenig's LRTA*, prioritized LRTA* and PR LRTS beside the study (or ``--replot``)."""
     from reference.experiments.dynamic import STUDY_MAPS, runs_file
     from reference.experiments.dynamic_figure8 import figure8, figure8_report
     from reference.experiments.movingai_data import movingai_dir, require_movingai

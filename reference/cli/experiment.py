@@ -8,6 +8,7 @@ from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr experiment`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "experiment",
         help="the standard experiment: four settings on the 50 mazes, statistics and plots",
@@ -32,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def experiment(args: argparse.Namespace) -> int:
+    """``ftr experiment``: the standard experiment's four settings on a maze folder; prints the summary and
+    writes results and plots.
+    """
     from reference.experiments.standard import (TIME_NOTE, paired_comparisons, run_experiment, summarise, summary_table,
                                                 write_results)
     from reference.world.instances import load_folder, standard_mazes_dir

@@ -61,6 +61,7 @@ def _selection(args: argparse.Namespace) -> dict:
 
 
 def register_grade(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr grade`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "grade", help="grade one submission (folder or notebook)",
         description="Grade one student submission and print a report: per check the points, the status and "
@@ -95,6 +96,7 @@ def _refuse_unisolated(args: argparse.Namespace) -> None:
 
 
 def register_check(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr check`` (the students' self-check) to ``subparsers``."""
     parser = subparsers.add_parser(
         "check", help="students: check your submission on the public instances",
         description="The students' self-check: the same checks and messages as the grader, on the public "
@@ -198,6 +200,7 @@ def _grade_and_print(args: argparse.Namespace):
 
 
 def register_grade_all(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr grade-all`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "grade-all", help="grade a folder of submissions into reports and a CSV gradebook",
         description="Grade every submission in SUBMISSIONS_DIR (each sub-folder or .ipynb is one student). "
@@ -220,6 +223,7 @@ def register_grade_all(subparsers: argparse._SubParsersAction) -> None:
 
 
 def grade_all(args: argparse.Namespace) -> int:
+    """``ftr grade-all``: grade every submission of a folder into reports and a CSV gradebook."""
     from autograder.batch import grade_all as run_batch
 
     if not args.submissions.is_dir():
@@ -251,6 +255,7 @@ def grade_all(args: argparse.Namespace) -> int:
 
 
 def register_solution(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr solution`` (``export``) to ``subparsers``."""
     parser = subparsers.add_parser("solution", help="instructors: the reference solution as a submission")
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     export = actions.add_parser(
@@ -264,6 +269,7 @@ def register_solution(subparsers: argparse._SubParsersAction) -> None:
 
 
 def solution_export(args: argparse.Namespace) -> int:
+    """``ftr solution export``: the reference solution laid out as a submission."""
     from autograder.export import SOLUTIONS, export_solution
 
     if not (SOLUTIONS / "replanning.py").exists():
@@ -274,6 +280,7 @@ def solution_export(args: argparse.Namespace) -> int:
 
 
 def register_gradescope(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr gradescope`` (``build``) to ``subparsers``."""
     parser = subparsers.add_parser("gradescope", help="instructors: build the Gradescope autograder")
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     build = actions.add_parser(
@@ -293,6 +300,7 @@ def register_gradescope(subparsers: argparse._SubParsersAction) -> None:
 
 
 def gradescope_build(args: argparse.Namespace) -> int:
+    """``ftr gradescope build``: the Gradescope autograder zip, with the hidden instances' expected results."""
     from autograder.gradescope import build_zip
     from autograder.instances import SecretSeedMissing, secret_seed
 
@@ -306,6 +314,7 @@ def gradescope_build(args: argparse.Namespace) -> int:
 
 
 def register_secret_seed(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr secret-seed`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "secret-seed", help="instructors: write a strong random secret seed for the hidden instances",
         description="Write a 128-bit random number (Python's secrets module) to FILE, readable by you only "
@@ -321,6 +330,7 @@ def register_secret_seed(subparsers: argparse._SubParsersAction) -> None:
 
 
 def secret_seed_command(args: argparse.Namespace) -> int:
+    """``ftr secret-seed``: write a strong random seed for the hidden instances, readable by its owner only."""
     import secrets
 
     from autograder.instances import seed_file

@@ -20,6 +20,7 @@ from . import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr haa`` and its subcommands (``build``, ``query``, ``compare``) to ``subparsers``."""
     parser = subparsers.add_parser(
         "haa", help="HAA*: paths for agents of many sizes and terrain capabilities, and the paper's evaluation",
         description="Hierarchical Annotated A* (Harabor & Botea 2008): build the annotated cluster abstraction "
@@ -119,6 +120,7 @@ def _engine() -> str:
 
 
 def build_command(args: argparse.Namespace) -> int:
+    """``ftr haa build``: build a map's annotated cluster abstraction and save it."""
     from reference.experiments.haa import map_graph_size
     from reference.solutions.haa import Abstraction
 
@@ -168,6 +170,7 @@ def read_problems(path: Path) -> list[tuple[int, frozenset, tuple[int, int], tup
 
 
 def query_command(args: argparse.Namespace) -> int:
+    """``ftr haa query``: answer the queries of a file (size, capability, start, goal per line) with HAA*."""
     from reference.solutions.haa import Abstraction
 
     if _engine() == "compiled":  # the compiled twin: the same answers (tested), one compiled call a query
@@ -218,6 +221,7 @@ def _names(capability) -> list[str]:
 
 
 def compare_command(args: argparse.Namespace) -> int:
+    """``ftr haa compare``: the paper's evaluation (or its report again ``--from`` an earlier run)."""
     from reference.experiments.haa import read_result, run_comparison, write_pictures, write_report
 
     try:

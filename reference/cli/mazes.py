@@ -12,6 +12,7 @@ from reference.world.generator import STANDARD_BASE_SEED, STANDARD_COUNT, STANDA
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr mazes`` and its actions (``generate``, ``path``) to ``subparsers``."""
     parser = subparsers.add_parser("mazes", help="make maze sets; show where the standard ones are",
                                    description="Make maze sets, or print where the kit's standard mazes are.")
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
@@ -40,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def generate_command(args: argparse.Namespace) -> int:
+    """``ftr mazes generate``: write a maze set (maps and ``mazes.scen``) by the contract's construction."""
     from reference.world.generator import generate_maze_set
 
     from . import UsageError
@@ -54,6 +56,7 @@ def generate_command(args: argparse.Namespace) -> int:
 
 
 def path_command(args: argparse.Namespace) -> int:
+    """``ftr mazes path``: print the folder of the bundled standard mazes (or of the handout's examples)."""
     from reference.world.instances import standard_mazes_dir
     from reference.world.kitdata import handout_examples_dir
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr movingai`` and its actions (``fetch``, ``where``) to ``subparsers``."""
     parser = subparsers.add_parser(
         "movingai", help="fetch the MovingAI game maps; say where the commands find them",
         description="The game-map commands (ftr path, subgoal, haa, dynamic) read the MovingAI benchmark maps "
@@ -41,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def fetch_command(args: argparse.Namespace) -> int:
+    """``ftr movingai fetch``: download (or copy from a local mirror) the MovingAI sets and check every file."""
     from reference.experiments.movingai_data import fetch, user_data_dir
 
     from . import UsageError
@@ -64,6 +66,7 @@ def fetch_command(args: argparse.Namespace) -> int:
 
 
 def where_command(args: argparse.Namespace) -> int:
+    """``ftr movingai where``: print the folder the game-map commands read and the sets in it."""
     from reference.experiments.movingai_data import load_manifest, movingai_dir
 
     folder = movingai_dir(args.movingai)

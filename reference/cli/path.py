@@ -21,6 +21,7 @@ from . import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr path`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "path",
         help="A* on known game maps: solve MovingAI scenario lines, check the benchmark, draw paths",
@@ -54,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``ftr path``: solve scenario lines with A* on a known map, or ``--check-all`` the benchmark."""
     if args.check_all:
         return check_all(args)
     if args.map is None or args.scen is None:
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def solve_lines(args: argparse.Namespace) -> int:
+    """Solve the chosen lines of a scenario file; print each (JSON lines or a table), draw one if asked."""
     from reference.world.maps import map_beside, read_scen, read_terrain
     from reference.world.terrain import passable, scenario_capability
 
@@ -138,6 +141,7 @@ def _draw(args: argparse.Namespace, terrain, scenario, index: int, result) -> No
 
 
 def check_all(args: argparse.Namespace) -> int:
+    """``ftr path --check-all``: every MovingAI scenario line against its optimal length; writes the report."""
     from reference.experiments.movingai import failures, run_check
     from reference.experiments.movingai_data import movingai_dir, require_movingai
 

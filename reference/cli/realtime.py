@@ -27,6 +27,7 @@ ALGORITHM_NAMES = ("lrta", "lrta_astar", "lrta_bfs", "dstar_lite")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr realtime`` and its subcommands (``run``, ``compare``) to ``subparsers``."""
     parser = subparsers.add_parser(
         "realtime", help="real-time (LRTA*) and incremental (D* Lite) search, and Koenig's comparison",
         description="Run LRTA* (Korf's, or Koenig's with A* or breadth-first lookahead) or D* Lite for the "
@@ -101,6 +102,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--engine compiled|python`` to ``parser``."""
     parser.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                         help="compiled: the Numba twins (default); python: the readable reference planners "
                         "(the same traces, 100-1000 times slower)")
@@ -123,6 +125,7 @@ def _instances(args: argparse.Namespace):
 
 
 def run_command(args: argparse.Namespace) -> int:
+    """``ftr realtime run``: one LRTA* or D* Lite run on a maze or a random grid; prints the result."""
     from reference.solutions.compiled.realtime import RealtimeRun as CompiledRealtimeRun, run_compiled
     from reference.solutions.realtime import RealtimeRun, knowledge_of, run_algorithm
     from reference.world.fileio import atomic_write_text
@@ -164,6 +167,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def compare_command(args: argparse.Namespace) -> int:
+    """``ftr realtime compare``: Koenig's comparison (or its report again from ``--runs``)."""
     from reference.experiments import realtime as experiment
 
     if args.runs:

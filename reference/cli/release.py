@@ -169,6 +169,7 @@ one self-contained HTML page and open it in a browser, or show it in a notebook 
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr release`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "release",
         help="build the student bundle (starter, world modules, release notebook, mazes, self-check)",
@@ -182,6 +183,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``ftr release``: build and audit the student bundle in an empty folder."""
     out: Path = args.out
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out} already exists and is not an empty folder; choose a new --out")

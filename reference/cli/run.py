@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr run`` to ``subparsers``."""
     parser = subparsers.add_parser(
         "run",
         help="run Repeated Forward/Backward A* or Adaptive A* on mazes",
@@ -35,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``ftr run``: Repeated Forward/Backward A* or Adaptive A* on one maze or a folder; a table, JSON lines or
+    traces.
+    """
     from reference.world.fileio import atomic_write_text
     from reference.world.trace import Trace
 

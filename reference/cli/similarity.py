@@ -18,6 +18,7 @@ from . import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr similarity`` to ``subparsers``."""
     from autograder.similarity import (CLUSTER_SIMILARITY, COMMON_SHARE, DEFAULT_SHOWN_PAIRS, GUARANTEE_CHARACTERS,
                                        MAX_FILE_CHARACTERS, MAX_TOKENS, NOISE_CHARACTERS)
 
@@ -84,6 +85,9 @@ def run_similarity(submissions: Path, out: Path, corpus: Path | None = None, boi
 
 
 def similarity(args: argparse.Namespace) -> int:
+    """``ftr similarity``: compare every pair of submissions (and each with a corpus); write the HTML and CSV
+    report.
+    """
     run_similarity(args.submissions, args.out, args.corpus, args.boilerplate, args.show, args.noise, args.guarantee,
                    args.common, args.cluster_at)
     return 0

@@ -37,6 +37,7 @@ ENGINE_HELP = ("compiled: the Numba twins, the same walks, much faster; python: 
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``ftr subgoal`` and its subcommands (``run``, ``compare``) to ``subparsers``."""
     parser = subparsers.add_parser(
         "subgoal", help="LRTA* with subgoaling on known game maps, and Hernández & Baier's evaluation",
         description="Run A*, LRTA* or LRTA* with subgoaling (Hernández & Baier 2011) on a known, eight-connected "
@@ -102,6 +103,7 @@ def scenario_problem(map_path: Path, scen_path: Path, index: int):
 
 
 def run_command(args: argparse.Namespace) -> int:
+    """``ftr subgoal run``: one scenario line with one known-map algorithm; prints the result."""
     from reference.world.fileio import atomic_write_text
     from reference.world.grid import cost_value
 
@@ -150,6 +152,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def compare_command(args: argparse.Namespace) -> int:
+    """``ftr subgoal compare``: Hernández & Baier's evaluation (or its report again from ``--runs``)."""
     from reference.experiments import subgoaling as experiment
 
     command = f"ftr subgoal compare --out {shlex.quote(str(args.out))}"

@@ -156,6 +156,7 @@ def plot_figure8(points: Sequence[dict], title: str):
 
 
 def figure8_findings(points: Sequence[dict], problems: int) -> str:
+    """``figure8.md``: Figure 8's settings and the verdicts drawn from them, as Markdown."""
     from reference.experiments.dynamic import markdown_table
 
     alive = surviving(points)

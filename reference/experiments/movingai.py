@@ -150,6 +150,7 @@ def sample_indices(count: int, sample: int | None) -> list[int]:
 
 @dataclass
 class FileReport:
+    """One scenario file's check: every line's verdict and what the check cost."""
     file: str
     collection: str
     lines: list[LineCheck]
@@ -342,6 +343,9 @@ def compare_engines(scen_path: Path, sample: int = 20) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m reference.experiments.movingai``: check the benchmark's scenario lines, or time the two A*
+    engines.
+    """
     parser = argparse.ArgumentParser(prog="python -m reference.experiments.movingai", description=__doc__.split("\n\n")[0])
     parser.add_argument("--movingai", type=Path, default=None, help="the MovingAI folder (default: see `ftr movingai where`)")
     parser.add_argument("--out", type=Path, default=Path("docs/gamemaps"), help="where the report goes (default docs/gamemaps)")

@@ -104,6 +104,7 @@ def load_manifest(path: Path = MANIFEST) -> dict:
 
 
 def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file, read in pieces, as hex."""
     digest = hashlib.sha256()
     with open(path, "rb") as file:
         for piece in iter(lambda: file.read(CHUNK), b""):

@@ -299,6 +299,7 @@ def averages(rows: Runs, kind: str, algorithm: str, heuristic: str, lookahead: i
 
 
 def lookaheads_in(rows: Runs) -> list[int]:
+    """The lookaheads the runs used, smallest first (D* Lite's runs have none)."""
     return sorted({lookahead for _, _, _, lookahead in group_runs(rows) if lookahead is not None})
 
 

@@ -48,6 +48,11 @@ ENGINES = ("compiled", "python")
 
 
 def setting_name(algorithm: str, tie_break: str) -> str:
+    """A setting's name in the experiment's tables.
+
+    >>> setting_name("forward", "larger_g")
+    'forward/larger_g'
+    """
     return f"{algorithm}/{tie_break}"
 
 
@@ -279,6 +284,7 @@ def summary_table(summary: dict) -> tuple[list[str], list[list[object]]]:
 
 
 def summary_markdown(summary: dict, comparisons: Sequence[Comparison]) -> str:
+    """``summary.md``: the summary table, the paired comparisons and what each test says, as Markdown."""
     headers, rows = summary_table(summary)
 
     def cell(v: object) -> str:

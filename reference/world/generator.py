@@ -35,6 +35,7 @@ _NODE_STEPS = ((0, 2), (2, 0), (0, -2), (-2, 0))
 
 @dataclass(frozen=True)
 class Maze:
+    """A generated maze: its grid, with the agent's start and the target on two corridor cells."""
     grid: Gridworld
     start: Cell
     target: Cell
@@ -158,6 +159,11 @@ def standard_maze(number: int, base_seed: int = STANDARD_BASE_SEED, size: int = 
 
 
 def maze_file_name(number: int) -> str:
+    """The file name of maze ``number`` in a maze set.
+
+    >>> maze_file_name(7)
+    'maze_07.map'
+    """
     return f"maze_{number:02d}.map"
 
 

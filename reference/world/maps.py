@@ -411,6 +411,7 @@ def read_scen_terrains(scen_path: str | os.PathLike, scenarios: list[Scenario] |
 
 
 def format_scen(scenarios: list[Scenario]) -> str:
+    """The text of a ``.scen`` file holding ``scenarios``: the version line, then one line each."""
     return "version 1\n" + "".join(s.to_line() + "\n" for s in scenarios)
 
 

@@ -380,6 +380,9 @@ _WORKSPACES: dict[int, Workspace] = {}
 
 
 def astar_workspace(blocked: np.ndarray, start: Cell, goal: Cell, connectivity: int, tie_break: str):
+    """Check the problem and run the compiled A* in the one cached :class:`Workspace` of the map's size; returns
+    ``(start, goal, workspace, found, cost, expansions)``.
+    """
     start, goal = check_start_and_goal(blocked, start, goal, connectivity, tie_break)
     blocked = np.ascontiguousarray(blocked, dtype=np.bool_)
     width = blocked.shape[1]
