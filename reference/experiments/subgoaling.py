@@ -221,8 +221,8 @@ def build_database(algorithm: str, grid: Gridworld, seed: int, engine: str = "py
     if engine not in ("python", "compiled"):
         raise ValueError(f"engine must be 'python' or 'compiled', got {engine!r}")
     if engine == "compiled":
-        from reference.solutions.compiled.subgoaling import pursuit as twins
-        build_knn, build_d = twins.build_knn_database, twins.build_d_lrta_database
+        from reference.solutions.compiled.subgoaling import d_lrta as d_twin, knn_lrta as knn_twin
+        build_knn, build_d = knn_twin.build_knn_database, d_twin.build_d_lrta_database
     else:
         build_knn, build_d = knn_lrta.build_knn_database, d_lrta.build_d_lrta_database
     number = int(algorithm.rsplit("_", 1)[1])
@@ -245,13 +245,13 @@ def run_with_database(algorithm: str, grid: Gridworld, start: Cell, goal: Cell, 
                       max_moves: int = MAX_MOVES):
     """One run of kNN LRTA* or D LRTA* with its ``database``, online part by ``engine`` (the same run
     either way); D LRTA* under the paper's goal rule, ``d_lrta_once_*`` under the kit's."""
-    from reference.solutions.compiled.subgoaling import pursuit as twins
+    from reference.solutions.compiled.subgoaling import d_lrta as d_twin, knn_lrta as knn_twin
     from reference.solutions.subgoaling import d_lrta, knn_lrta
 
     if algorithm.startswith("knn_lrta_"):
-        knn = twins.knn_lrta_star if engine == "compiled" else knn_lrta.knn_lrta_star
+        knn = knn_twin.knn_lrta_star if engine == "compiled" else knn_lrta.knn_lrta_star
         return knn(grid, start, goal, database, 8, max_moves=max_moves)
-    d = twins.d_lrta_star if engine == "compiled" else d_lrta.d_lrta_star
+    d = d_twin.d_lrta_star if engine == "compiled" else d_lrta.d_lrta_star
     return d(grid, start, goal, database, rule="once" if "_once_" in algorithm else "paper", max_moves=max_moves)
 
 
@@ -1038,7 +1038,7 @@ def write_report(rows: Sequence[dict], outdir: str | Path, command: str = "",
                    "The paper quotes these algorithms' numbers from Bulitko and Björnsson (2009) on their four maps "
                    "(here: the four Baldur's Gate maps); the kit builds both (readable code: "
                    "`reference/solutions/subgoaling/knn_lrta.py`, `d_lrta.py`; their preprocessing's searches "
-                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling/pursuit.py`: the same "
+                   "compiled under `--engine compiled`, `reference/solutions/compiled/subgoaling/knn_lrta.py`, `d_lrta.py`: the same "
                    "databases) and runs them on the same problems. "
                    "Intervals: 95% bootstrap over problems.", "", findings_markdown(compared),
                    f"## Preprocessing ({_preprocessing_words(rows)}, CPU seconds per map)", "",

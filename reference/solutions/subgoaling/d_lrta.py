@@ -65,7 +65,7 @@ DEFAULT_MAX_MOVES = 100_000
 def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CAP) -> PatternDatabase:
     """D LRTA*'s pattern database of ``grid`` (eight-connected) at abstraction ``level`` (>= 1):
     depths and next regions for every pair of regions. Its compiled twin (the same tables) is
-    :func:`reference.solutions.compiled.subgoaling.pursuit.build_d_lrta_database`.
+    :func:`reference.solutions.compiled.subgoaling.d_lrta.build_d_lrta_database`.
 
     >>> database = build_d_lrta_database(Gridworld.from_strings(["....", "...."]), level=1)
     >>> database.regions, database.next_region.tolist()     # region 0 leads into 1, 1 into 0

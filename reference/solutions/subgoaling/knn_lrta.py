@@ -114,7 +114,7 @@ def build_knn_database(grid: Gridworld, records: int = 1000, seed: int = 0, conn
 
     ``search`` and ``compress``: the A* and the path compression (default: :func:`astar` and
     :func:`compress_path`); the compiled twin
-    :func:`reference.solutions.compiled.subgoaling.pursuit.build_knn_database` passes its own: the
+    :func:`reference.solutions.compiled.subgoaling.knn_lrta.build_knn_database` passes its own: the
     same records (tests compare them), some 50 times sooner.
 
     >>> from reference.world.grid import Gridworld

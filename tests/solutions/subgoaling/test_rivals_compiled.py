@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference.experiments import subgoaling as experiment
-from reference.solutions.compiled.subgoaling import pursuit as twin
-from reference.solutions.compiled.subgoaling.pursuit import compress_path_compiled, hill_climb_reaches
+from reference.solutions.compiled.subgoaling import d_lrta as d_twin, knn_lrta as knn_twin
+from reference.solutions.compiled.subgoaling.knn_lrta import compress_path_compiled
+from reference.solutions.compiled.subgoaling.pursuit import hill_climb_reaches
 from reference.solutions.shortest_paths import astar
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database
 from reference.solutions.subgoaling.knn_lrta import build_knn_database, compress_path, knn_lrta_star
@@ -33,9 +34,9 @@ def same_knn(grid, records, seed, connectivity):
         slow = build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     except ValueError:   # no two connected free cells: the compiled engine must refuse too
         with pytest.raises(ValueError):
-            twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
+            knn_twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
         return None
-    fast = twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
+    fast = knn_twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     assert fast.records == slow.records
     assert (fast.expansions, fast.subgoal_count, fast.connectivity) == (slow.expansions, slow.subgoal_count,
                                                                         slow.connectivity)
@@ -45,7 +46,7 @@ def same_knn(grid, records, seed, connectivity):
 def same_d_lrta(grid, level):
     # D LRTA*'s database is the dynamic-control pattern database: the same depths and next regions
     slow = build_d_lrta_database(grid, level=level, cap=8)
-    fast = twin.build_d_lrta_database(grid, level=level, cap=8)
+    fast = d_twin.build_d_lrta_database(grid, level=level, cap=8)
     assert (fast.depth == slow.depth).all() and (fast.next_region == slow.next_region).all()
     assert fast.representatives == slow.representatives and fast.regions == slow.regions
     return slow

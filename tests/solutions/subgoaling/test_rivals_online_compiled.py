@@ -1,4 +1,4 @@
-"""kNN LRTA*'s and D LRTA*'s online part, compiled (``compiled/subgoaling/pursuit.py``), against the
+"""kNN LRTA*'s and D LRTA*'s online part, compiled (``compiled/subgoaling/knn_lrta.py`` and ``d_lrta.py``), against the
 readable code (SPEC §16).
 
 Referee: the readable agents (``knn_lrta.knn_lrta_star``, ``d_lrta.d_lrta_star``: the agent core,
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.solutions.compiled.subgoaling import pursuit as twin
+from reference.solutions.compiled.subgoaling import d_lrta as d_twin, knn_lrta as knn_twin
 from reference.solutions.subgoaling import d_lrta, knn_lrta
 from reference.solutions.subgoaling.d_lrta import build_d_lrta_database, d_lrta_star
 from reference.solutions.subgoaling.knn_lrta import (
@@ -44,7 +44,7 @@ def same_run(readable, compiled):
 
 def knn_pair(grid, start, goal, database, connectivity=8, k=10, max_moves=None, limit=250):
     readable = knn_lrta_star(grid, start, goal, database, connectivity, k=k, max_moves=max_moves, limit=limit)
-    compiled = twin.knn_lrta_star(grid, start, goal, database, connectivity, k=k, max_moves=max_moves, limit=limit)
+    compiled = knn_twin.knn_lrta_star(grid, start, goal, database, connectivity, k=k, max_moves=max_moves, limit=limit)
     same_run(readable, compiled)
     return readable
 
@@ -54,7 +54,7 @@ def d_pair(grid, start, goal, database, max_moves=None):
     expanded states, only their count)."""
     for rule in ("paper", "once"):
         readable = d_lrta_star(grid, start, goal, database, rule=rule, max_moves=max_moves)
-        compiled = twin.d_lrta_star(grid, start, goal, database, rule=rule, max_moves=max_moves)
+        compiled = d_twin.d_lrta_star(grid, start, goal, database, rule=rule, max_moves=max_moves)
         for name in FIELDS:
             assert getattr(compiled, name) == getattr(readable, name), (rule, name)
         assert compiled.trajectory == readable.trace.trajectory
@@ -65,7 +65,7 @@ def d_pair(grid, start, goal, database, max_moves=None):
 
 def database_or_none(grid, records, seed, connectivity):
     try:
-        return twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
+        return knn_twin.build_knn_database(grid, records=records, seed=seed, connectivity=connectivity)
     except ValueError:   # no two connected free cells
         return KnnDatabase([], connectivity=connectivity)
 
@@ -76,7 +76,7 @@ def test_worked_example_with_checks_in_the_first_record():
     grid = Gridworld.from_strings(["....", ".@@.", "...."])
     database = KnnDatabase([KnnRecord((2, 1), (2, 3), [(2, 3)]), KnnRecord((0, 2), (1, 3), [(1, 3)]),
                             KnnRecord((0, 0), (2, 0), [(2, 0)])], connectivity=4)
-    run = twin.knn_lrta_star(grid, (0, 1), (2, 3), database, connectivity=4, k=2)
+    run = knn_twin.knn_lrta_star(grid, (0, 1), (2, 3), database, connectivity=4, k=2)
     assert run.trace.searches[0].expanded == [(0, 1), (0, 1), (1, 3), (0, 1)]
     assert run.trace.trajectory == [(0, 1), (0, 2), (0, 3), (1, 3), (2, 3)]
     assert run.cost == (4, 0) and run.expansions == 7
@@ -144,13 +144,13 @@ def test_runs_that_plan_nothing():
 def test_bad_input_is_refused_as_the_readable_code_refuses_it():
     grid = Gridworld.from_strings(["....", ".@@.", "...."])
     database = build_knn_database(grid, records=2, seed=0, connectivity=4)
-    for call in (knn_lrta_star, twin.knn_lrta_star):
+    for call in (knn_lrta_star, knn_twin.knn_lrta_star):
         with pytest.raises(ValueError, match="4-connected"):
             call(grid, (0, 0), (2, 3), database, 8)
         with pytest.raises(ValueError, match="blocked"):
             call(grid, (1, 1), (2, 3), database, 4)
     d_database = build_d_lrta_database(grid, level=1)
-    for call in (d_lrta_star, twin.d_lrta_star):
+    for call in (d_lrta_star, d_twin.d_lrta_star):
         with pytest.raises(ValueError, match="blocked"):
             call(grid, (0, 0), (1, 2), d_database)
         with pytest.raises(ValueError, match="goal rule"):
@@ -158,13 +158,13 @@ def test_bad_input_is_refused_as_the_readable_code_refuses_it():
     # a hand-made record that passes a cell twice: the twin's next-goal table cannot hold it
     looping = KnnDatabase([KnnRecord((0, 0), (0, 3), [(0, 1), (0, 0), (0, 3)])], connectivity=4)
     with pytest.raises(ValueError, match="repeat a cell"):
-        twin.knn_lrta_star(grid, (0, 0), (2, 3), looping, 4)
+        knn_twin.knn_lrta_star(grid, (0, 0), (2, 3), looping, 4)
 
 
 def test_runs_agree_on_a_baldurs_gate_map(shared_dir):
     grid = read_map(str(shared_dir / "movingai" / "bgmaps" / "AR0509SR.map"))   # 1,503 free cells
-    database = twin.build_knn_database(grid, 60, seed=7)
-    d_databases = [twin.build_d_lrta_database(grid, level=level) for level in (1, 3)]
+    database = knn_twin.build_knn_database(grid, 60, seed=7)
+    d_databases = [d_twin.build_d_lrta_database(grid, level=level) for level in (1, 3)]
     used = 0
     for number, (start, goal) in enumerate(random_problems(grid, 30, seed=11)):
         max_moves = 40 if number % 10 == 9 else None
@@ -177,7 +177,7 @@ def test_runs_agree_on_a_baldurs_gate_map(shared_dir):
 
 def test_the_twins_take_the_readable_signatures():
     # SPEC §16: compiled/X.py mirrors X.py by name; here also parameter by parameter, defaults included
-    for readable, compiled in ((knn_lrta.knn_lrta_star, twin.knn_lrta_star), (d_lrta.d_lrta_star, twin.d_lrta_star)):
+    for readable, compiled in ((knn_lrta.knn_lrta_star, knn_twin.knn_lrta_star), (d_lrta.d_lrta_star, d_twin.d_lrta_star)):
         assert compiled.__name__ == readable.__name__
         theirs, ours = inspect.signature(readable).parameters, inspect.signature(compiled).parameters
         assert [(p.name, p.kind, p.default) for p in ours.values()] == [(p.name, p.kind, p.default)

@@ -20,7 +20,7 @@ random maps and on a game map). Only the speed differs (``bench/subgoaling.py``)
   :class:`KnownMapRun`: the readable package's public names, for the same things (the rule of
   ``compiled/``: it mirrors the readable tree module for module: :mod:`.tree` is the twin of
   ``subgoaling/tree.py``, :mod:`.lrta` of ``subgoaling/lrta.py``, :mod:`.pursuit` of
-  ``subgoaling/pursuit.py`` with the online parts of ``knn_lrta.py`` and ``d_lrta.py``, and this
+  ``subgoaling/pursuit.py``, :mod:`.knn_lrta` of ``knn_lrta.py``, :mod:`.d_lrta` of ``d_lrta.py``, and this
   package's ``__init__`` of the readable package's, A* on a known map and the registry). :data:`ALGORITHMS` is the same
   :class:`~reference.solutions.registry.Registry` type, settings keyword-only, the problem to the
   planner's ``run(grid, start, goal)``; :func:`run_compiled` does both in one call, with the
