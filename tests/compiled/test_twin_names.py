@@ -28,8 +28,8 @@ SAME_NAMES = [
      ["lrta_star", "lrta_star_lookahead", "lrta_star_bfs", "dstar_lite", "ALGORITHMS", "RealtimeRun"]),
     ("subgoaling/__init__.py", "subgoaling/__init__.py",
      ["astar_run", "lrta_star", "lrta_star_subgoaling", "ALGORITHMS", "KnownMapRun"]),
-    ("subgoaling/pursuit.py", "subgoaling/knn_lrta.py", ["build_knn_database", "knn_lrta_star"]),
-    ("subgoaling/pursuit.py", "subgoaling/d_lrta.py", ["build_d_lrta_database", "d_lrta_star"]),
+    ("subgoaling/knn_lrta.py", "subgoaling/knn_lrta.py", ["build_knn_database", "knn_lrta_star"]),
+    ("subgoaling/d_lrta.py", "subgoaling/d_lrta.py", ["build_d_lrta_database", "d_lrta_star"]),
 ]
 
 # (twin file, twin name, readable file, readable name): the twins that take or return the twins' arrays

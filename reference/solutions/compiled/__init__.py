@@ -4,9 +4,8 @@
 module whose code it compiles (``compiled/X.py`` after ``reference/solutions/X.py``, and
 ``compiled/P/X.py`` after ``P/X.py`` in the packages ``realtime/``, ``subgoaling/``, ``haa/`` and
 ``dynamic/``), except ``buckets.py``, the twins' own OPEN list. Only what the experiments run at
-scale has a twin, and a twin may hold more than its namesake: ``subgoaling/pursuit.py`` also holds
-the online parts of ``knn_lrta.py`` and ``d_lrta.py``, and the ``__init__`` of ``realtime/`` and
-``subgoaling/`` the public runs. A twin called as the readable code is called has the readable name
+scale has a twin, and a twin may hold more than its namesake: the ``__init__`` of ``realtime/`` and
+``subgoaling/`` hold the public runs. A twin called as the readable code is called has the readable name
 (``astar``, ``build_abstraction``, ``annotated_astar``, ``haa_star``, ``lrta_star``,
 ``lrta_star_lookahead``, ``lrta_star_bfs``, ``dstar_lite``, ``astar_run``, ``lrta_star_subgoaling``,
 ``build_knn_database``, ``knn_lrta_star``, ``build_d_lrta_database``, ``d_lrta_star``, the
