@@ -483,66 +483,67 @@ def plot_speed(runs: Sequence[dict], title: str = ""):
     return figure
 
 
+def _speed_words(quality: str, c: Any, table: Sequence[dict]) -> str:
+    """One setting's :func:`speed_table` in words: time and expansions over all problems (with and
+    without inserting start and goal), the longest bucket of 20 timed problems, and where HAA* first wins."""
+    every = table[-1]
+    longest = next((row for row in reversed(table[:-1]) if row["timed"] >= 20), every)
+    crossing = next((row["optimal length"] for row in table[:-1] if row["time AA*/HAA*"] > 1), "never")
+    return (f"{quality[0].upper()}Q CS{c}: time {every['time AA*/HAA*']:.2f}x "
+            f"[{every['time 95% low']:.2f}, {every['time 95% high']:.2f}] (n = {every['timed']}), expansions "
+            f"{every['expansions AA*/HAA*']:.2f}x [{every['expansions 95% low']:.2f}, "
+            f"{every['expansions 95% high']:.2f}] (n = {every['problems']}), without inserting start and "
+            f"goal {every['expansions AA*/HAA* w/o insertion']:.2f}x [{every['w/o insertion 95% low']:.2f}, "
+            f"{every['w/o insertion 95% high']:.2f}] (insertion {every['insertion share']:.0%} of HAA*'s "
+            "expansions); longest bucket with 20 timed "
+            f"problems, {longest['optimal length']} (n = {longest['timed']}): time "
+            f"{longest['time AA*/HAA*']:.1f}x [{longest['time 95% low']:.1f}, {longest['time 95% high']:.1f}], "
+            f"expansions {longest['expansions AA*/HAA*']:.1f}x; HAA* first faster at length {crossing}")
+
+
+def _speed_verdict_words(runs: Sequence[dict], holds: str, best: tuple, overall: dict[tuple, dict]) -> str:
+    """Where the speed claim holds, or why it is inconclusive or does not hold."""
+    if holds == HOLDS:
+        return f". Holds at {best[1]} quality CS{best[0]}"
+    if holds == INCONCLUSIVE:
+        return f". Inconclusive: the best setting's interval ({best[1]} quality CS{best[0]}) contains {ORDER_OF_MAGNITUDE:g}x"
+    short = float(np.mean([r["optimal"] < 50 for r in runs if r["algorithm"] == "AA*"]))
+    return (f". Does not hold, because the best setting ({best[1]} quality, CS{best[0]}) is "
+            f"{overall[best]['time AA*/HAA*']:.1f}x in time and {overall[best]['expansions AA*/HAA*']:.1f}x in "
+            f"expansions: most random valid problems are short ({short:.0%} shorter than 50), and insertion costs one "
+            "whole-cluster Dijkstra per end whatever the distance (the paper's own figure has HAA* CS20 trail AA* up "
+            "to length 250); the ratio grows with the path length (the longest bucket above)")
+
+
 def speed_finding(runs: Sequence[dict], where: str) -> Finding:
     """The paper's "an order of magnitude faster than AA*", judged on compiled times and on
-    expansions, over all problems and by optimal path length, for every cluster size and quality."""
-    cluster_sizes = sorted({r["cluster_size"] for r in runs if r["algorithm"] == "HAA*"})
+    expansions, over all problems and by optimal path length, for every cluster size and quality:
+    the best setting's time ratio above :data:`ORDER_OF_MAGNITUDE` with its whole interval."""
     key = time_key_of(runs)
-    lines, overall = [], {}
-    for quality in QUALITIES:
-        for c in cluster_sizes:
-            table = speed_table(runs, c, quality, key)
-            if not table:
-                continue
-            every = table[-1]
-            overall[(c, quality)] = every
-            # the longest bucket that holds enough problems to say something
-            longest = next((row for row in reversed(table[:-1]) if row["timed"] >= 20), every)
-            crossing = next((row["optimal length"] for row in table[:-1] if row["time AA*/HAA*"] > 1), "never")
-            lines.append(f"{quality[0].upper()}Q CS{c}: time {every['time AA*/HAA*']:.2f}x "
-                         f"[{every['time 95% low']:.2f}, {every['time 95% high']:.2f}] (n = {every['timed']}), expansions "
-                         f"{every['expansions AA*/HAA*']:.2f}x [{every['expansions 95% low']:.2f}, "
-                         f"{every['expansions 95% high']:.2f}] (n = {every['problems']}), without inserting start and "
-                         f"goal {every['expansions AA*/HAA* w/o insertion']:.2f}x [{every['w/o insertion 95% low']:.2f}, "
-                         f"{every['w/o insertion 95% high']:.2f}] (insertion {every['insertion share']:.0%} of HAA*'s "
-                         "expansions); longest bucket with 20 timed "
-                         f"problems, {longest['optimal length']} (n = {longest['timed']}): time "
-                         f"{longest['time AA*/HAA*']:.1f}x [{longest['time 95% low']:.1f}, {longest['time 95% high']:.1f}], "
-                         f"expansions {longest['expansions AA*/HAA*']:.1f}x; HAA* first faster at length {crossing}")
+    tables = {(c, q): table for q in QUALITIES for c in sorted({r["cluster_size"] for r in runs if r["algorithm"] == "HAA*"})
+              if (table := speed_table(runs, c, q, key))}
+    overall = {setting: table[-1] for setting, table in tables.items()}
     best = max(overall, key=lambda k: overall[k]["time AA*/HAA*"])
-    short = float(np.mean([r["optimal"] < 50 for r in runs if r["algorithm"] == "AA*"]))
     holds = verdict(overall[best]["time 95% low"], overall[best]["time 95% high"], above=ORDER_OF_MAGNITUDE)
     searched = max(overall, key=lambda k: overall[k]["expansions AA*/HAA* w/o insertion"])
     # where, by path length, the time ratio does reach the criterion (the paper's figure is by length)
-    reached = [f"{quality[0].upper()}Q CS{c} at {row['optimal length']} ({row['time AA*/HAA*']:.1f}x, n = {row['timed']})"
-               for quality in QUALITIES for c in cluster_sizes
-               for row in speed_table(runs, c, quality, key)[:-1] if row["timed"] >= 20 and row["time 95% low"] >= ORDER_OF_MAGNITUDE]
+    reached = [f"{q[0].upper()}Q CS{c} at {row['optimal length']} ({row['time AA*/HAA*']:.1f}x, n = {row['timed']})"
+               for (c, q), table in tables.items() for row in table[:-1]
+               if row["timed"] >= 20 and row["time 95% low"] >= ORDER_OF_MAGNITUDE]
     timing = ("compiled times (both planners compiled, identical results to the readable code)" if key == "compiled_seconds"
               else "readable Python times on every 4th problem (this run predates the compiled twins; "
                    "`ftr haa compare` times both compiled now)")
-    text = (f"{where}. AA* / HAA* over all problems, ratio of summed {timing} and of summed expansions, "
-            "95% bootstrap intervals: "
-            + "; ".join(lines) + f". Criterion (the kit's rule, docs/verdicts.md): the best setting's time ratio "
-            f"above {ORDER_OF_MAGNITUDE:g}x with its whole interval. Without the insertion of start and goal (not "
-            "timed apart; on expansions) the best setting is "
-            f"{searched[1]} quality CS{searched[0]}, {overall[searched]['expansions AA*/HAA* w/o insertion']:.1f}x "
-            f"[{overall[searched]['w/o insertion 95% low']:.1f}, {overall[searched]['w/o insertion 95% high']:.1f}]: "
-            f"{verdict(overall[searched]['w/o insertion 95% low'], overall[searched]['w/o insertion 95% high'], above=ORDER_OF_MAGNITUDE)} "
-            "on that measure. By path length (buckets of at least 20 timed problems) the time ratio reaches it "
-            + (("at: " + ", ".join(reached)) if reached else "nowhere"))
-    if holds == HOLDS:
-        text += f". Holds at {best[1]} quality CS{best[0]}"
-    elif holds == INCONCLUSIVE:
-        text += f". Inconclusive: the best setting's interval ({best[1]} quality CS{best[0]}) contains {ORDER_OF_MAGNITUDE:g}x"
-    else:
-        best_row = overall[best]
-        text += (f". Does not hold, because the best setting ({best[1]} quality, CS{best[0]}) is "
-                 f"{best_row['time AA*/HAA*']:.1f}x in time and {best_row['expansions AA*/HAA*']:.1f}x in expansions: "
-                 f"most random valid problems are short ({short:.0%} shorter than 50), and insertion costs one "
-                 "whole-cluster Dijkstra per end "
-                 "whatever the distance (the paper's own figure has HAA* CS20 trail AA* up to length 250); the "
-                 "ratio grows with the path length (the longest bucket above)")
-    return Finding("HAA* is an order of magnitude faster than AA* (time and expansions, by path length)", holds, text)
+    w = overall[searched]
+    return Finding("HAA* is an order of magnitude faster than AA* (time and expansions, by path length)", holds,
+                   f"{where}. AA* / HAA* over all problems, ratio of summed {timing} and of summed expansions, "
+                   "95% bootstrap intervals: " + "; ".join(_speed_words(q, c, t) for (c, q), t in tables.items())
+                   + f". Criterion (the kit's rule, docs/verdicts.md): the best setting's time ratio above "
+                   f"{ORDER_OF_MAGNITUDE:g}x with its whole interval. Without the insertion of start and goal (not timed "
+                   f"apart; on expansions) the best setting is {searched[1]} quality CS{searched[0]}, "
+                   f"{w['expansions AA*/HAA* w/o insertion']:.1f}x [{w['w/o insertion 95% low']:.1f}, "
+                   f"{w['w/o insertion 95% high']:.1f}]: {verdict(w['w/o insertion 95% low'], w['w/o insertion 95% high'], above=ORDER_OF_MAGNITUDE)} "
+                   "on that measure. By path length (buckets of at least 20 timed problems) the time ratio reaches it "
+                   + (("at: " + ", ".join(reached)) if reached else "nowhere") + _speed_verdict_words(runs, holds, best, overall))
 
 
 #: Problems at least this long (optimal length) are "long": the paper's problems reached length 450,

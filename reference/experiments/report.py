@@ -254,7 +254,8 @@ class Finding:
     ``verdict``: one of :func:`verdict`'s (``"holds"``, ``"does not hold"``, ``"inconclusive"``),
     or a bool for a claim about exact counts, where there is no interval to judge (``True`` is
     ``"holds"``), or :data:`NOT_MEASURED`. ``because``: why a claim does not hold (or why it was not
-    measured), said beside the verdict in :func:`findings_list`. ``holds`` is True only for ``"holds"``.
+    measured), said beside those two verdicts in :func:`findings_list` (and ignored with the others).
+    ``holds`` is True only for ``"holds"``.
 
     >>> Finding("a bound is never broken", True, "0 runs broke it").verdict
     'holds'
@@ -266,7 +267,7 @@ class Finding:
     because: str = ""
 
     def __post_init__(self) -> None:
-        if isinstance(self.verdict, bool):
+        if not isinstance(self.verdict, str):   # a bool, or NumPy's (a comparison of measured numbers)
             self.verdict = HOLDS if self.verdict else DOES_NOT_HOLD
         if self.verdict not in (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE, NOT_MEASURED):
             raise ValueError(f"a finding's verdict must be holds / does not hold / inconclusive, got {self.verdict!r}")
@@ -276,10 +277,10 @@ class Finding:
         return self.verdict == HOLDS
 
     def verdict_words(self) -> str:
-        """The verdict with its reason: ``"does not hold, because ..."``, ``"not measured (...)"``."""
-        if not self.because:
-            return str(self.verdict)
-        return f"{self.verdict}, because {self.because}" if self.verdict == DOES_NOT_HOLD else f"{self.verdict} ({self.because})"
+        """The verdict with its reason, if it has one: ``"does not hold, because ..."``, ``"not measured (...)"``."""
+        if self.because and self.verdict == DOES_NOT_HOLD:
+            return f"{self.verdict}, because {self.because}"
+        return f"{self.verdict} ({self.because})" if self.because and self.verdict == NOT_MEASURED else str(self.verdict)
 
 
 #: A paper's claim: a function of the measured table(s) that returns its :class:`Finding`, or None when
