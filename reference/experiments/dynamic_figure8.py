@@ -161,6 +161,17 @@ def _point(p: dict) -> str:
     return f"{p['suboptimality']:.2f} at {p['expansions_per_action']:.1f}"
 
 
+def _level_zero_words(unabstracted: Sequence[dict], without_level_zero: Sequence[dict]) -> str:
+    """The intermediate-goal settings at level 0, and the settings no other abstraction dominates."""
+    if not unabstracted:
+        return ""
+    return ("; every setting counts, level 0 (the identity abstraction, a table of every pair of cells) too: "
+            + "; ".join(f"{p['method']} ({_point(p)})" for p in unabstracted)
+            + ("; without level 0 every other setting is still dominated" if not without_level_zero else
+               "; without level 0 it would not hold: " + "; ".join(f"{p['method']} {p['setting']} ({_point(p)})"
+                                                                  for p in without_level_zero) + " would not be dominated"))
+
+
 def abstraction_dominates(alive: Sequence[dict]) -> Finding:
     """"Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both
     with abstraction) clearly dominate the others": every other surviving setting is worse on both
@@ -173,17 +184,11 @@ def abstraction_dominates(alive: Sequence[dict]) -> Finding:
     others = [p for p in alive if p not in abstraction and not (p["method"].startswith("pdb") and p["setting"] == 0)]
     survivors = [p for p in others if dominated(p, abstraction) is None]
     without_level_zero = [p for p in others if dominated(p, [a for a in abstraction if a not in unabstracted]) is None]
-    level_zero = "" if not unabstracted else (
-        "; every setting counts, level 0 (the identity abstraction, a table of every pair of cells) too: "
-        + "; ".join(f"{p['method']} ({_point(p)})" for p in unabstracted)
-        + ("; without level 0 every other setting is still dominated" if not without_level_zero else
-           "; without level 0 it would not hold: " + "; ".join(f"{p['method']} {p['setting']} ({_point(p)})"
-                                                              for p in without_level_zero) + " would not be dominated"))
     return Finding(
         "*Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both with "
         "abstraction) clearly dominate the others*", not survivors,
         f"{len(others) - len(survivors)} of {len(others)} other surviving settings are worse on both axes than some "
-        "PR LRTS or intermediate-goal setting" + level_zero,
+        "PR LRTS or intermediate-goal setting" + _level_zero_words(unabstracted, without_level_zero),
         because="; ".join(f"{p['method']} {p['setting']} ({_point(p)})" for p in survivors)
         + " " + ("is" if len(survivors) == 1 else "are") + " not dominated by any abstraction setting")
 
