@@ -28,7 +28,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from reference.experiments import report as report_writers  # (this module has its own report())
-from reference.experiments.report import for_every, for_some, open_runs, runs_file, verdict
+from reference.experiments.report import (
+    NOT_MEASURED, Claim, Finding, check, findings_list, for_every, for_some, open_runs, runs_file, verdict,
+)
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
@@ -974,20 +976,20 @@ def _judged(entry: dict) -> str:
             f"interval {entry['low']:.1f}-{entry['high']:.1f}x, {entry['how']}: {entry['verdict']}")
 
 
-def claim_of_some_setting(claim: str, judged: Sequence[dict]) -> str:
+def some_setting_reaches(claim: str, judged: Sequence[dict]) -> Finding:
     """A claim that some setting reaches a factor: its verdict by
     :func:`reference.experiments.report.for_some` over the ``judged`` settings, the (at most two)
     largest that decide it, and the largest with another verdict."""
     if not judged:
-        return f"- {claim}: **not measured** (no setting with a ratio that can be judged).\n"
+        return Finding(claim, NOT_MEASURED, "no setting with a ratio that can be judged")
     overall = for_some([j["verdict"] for j in judged])
     by_value = sorted(judged, key=lambda j: -j["value"])
     deciding = [j for j in by_value if j["verdict"] == overall]
     others = [j for j in by_value if j["verdict"] != overall]
     more = len(deciding) - 2
     tail = f"; {more} more setting{'s' if more > 1 else ''}: {overall}" if more > 0 else ""
-    return (f"- {claim}: **{overall}** ({len(judged)} setting{'' if len(judged) == 1 else 's'} judged. "
-            + "; ".join(_judged(j) for j in deciding[:2] + others[:1]) + tail + ").\n")
+    return Finding(claim, overall, f"{len(judged)} setting{'' if len(judged) == 1 else 's'} judged. "
+                   + "; ".join(_judged(j) for j in deciding[:2] + others[:1]) + tail)
 
 
 #: The abstract's two claims: (ratio key, claim, the paper's factor).
@@ -1003,19 +1005,19 @@ def ratio_headlines(heads: Sequence[dict], rows: Sequence[dict], summary: Sequen
     setting (:func:`judged_ratio`; the work claim also over the settings beyond the curve,
     :func:`dominance_bounds`); with excess sub-optimality (not the paper's measure) beside the second."""
     methods = sorted({h["method"] for h in heads})
-    text = []
+    found = []
     for key, claim, factor in RATIO_CLAIMS:
         judged = [j for h in heads if (j := judged_ratio(rows, h, key, factor)) is not None]
         if key == "work_ratio":
             judged += dominance_bounds(summary, rows, methods, factor)
-        text.append(claim_of_some_setting(claim, judged))
+        found.append(some_setting_reaches(claim, judged))
     excess = _best(heads, methods, "excess_ratio")
-    if excess:
-        text.append(f"  - Beside it, on another measure (excess sub-optimality, sub-optimality − 1; not the "
-                    f"paper's): {excess['excess_ratio']:.1f}x ({_setting(excess)}"
-                    f"{_interval(rows, excess, 'excess_ratio')}); {'at least' if excess['excess_ratio'] >= 4 else 'below'} "
-                    "4x on this measure.\n")
-    return "".join(text)
+    if not excess:
+        return findings_list(found)
+    return findings_list(found) + (
+        f"  - Beside it, on another measure (excess sub-optimality, sub-optimality − 1; not the paper's): "
+        f"{excess['excess_ratio']:.1f}x ({_setting(excess)}{_interval(rows, excess, 'excess_ratio')}); "
+        f"{'at least' if excess['excess_ratio'] >= 4 else 'below'} 4x on this measure.\n")
 
 
 def goal_headline(heads: Sequence[dict], claim: str, summary: Sequence[dict] = (),
@@ -1026,7 +1028,7 @@ def goal_headline(heads: Sequence[dict], claim: str, summary: Sequence[dict] = (
     the curve and those beyond it (a lower bound)."""
     judged = [j for h in heads if h["method"] in methods and (j := judged_ratio(rows, h, "work_ratio", 10)) is not None]
     judged += dominance_bounds(summary, rows, methods, 10)
-    return claim_of_some_setting(f"*{claim}* (paper: 10x)", judged)
+    return findings_list([some_setting_reaches(f"*{claim}* (paper: 10x)", judged)])
 
 
 def cap_shares(rows: Sequence[dict]) -> list[dict]:
@@ -1075,33 +1077,49 @@ def _percent_interval(text: str | None) -> str:
     return f"{100 * low:.1f}-{100 * high:.1f}%"
 
 
-def cap_headline(shares: Sequence[dict], level: int, cap: int) -> str:
-    """"Pattern database LRTA* (level 5) reaches the cap of 30 about 10% of the time with global goal,
-    and never with local goals", per action: the G runs' actions, and the actions toward
-    intermediate goals of the G+I and I runs (each goal rule)."""
-    glob = next((s for s in shares if s["method"] == "pdb G" and s["level"] == level), None)
+def _share(shares: Sequence[dict], method: str, level: int) -> dict | None:
+    return next((s for s in shares if s["method"] == method and s["level"] == level), None)
+
+
+def cap_about_ten_percent(shares: Sequence[dict], level: int, cap: int) -> Finding | None:
+    """"Pattern database LRTA* (level 5) reaches the cap of 30 about 10% of the time with global
+    goal", per action of the pdb G runs: "about 10%" taken as 5-20%, judged by the kit's rule on
+    the share's 95% interval (:func:`cap_shares`)."""
+    glob = _share(shares, "pdb G", level)
     if glob is None:
-        return ""
-    # "About 10%" taken as 5-20%, judged by the kit's rule on the share's 95% interval.
+        return None
     low, high = (float(v) for v in glob["capped_global_interval"].split("-")) if glob["capped_global_interval"] else (
         glob["capped_global"], glob["capped_global"])
-    about_ten = verdict(low, high, above=0.05, below=0.2)
-    text = (f"- *At level {level} (cap {cap}) the global goal reaches the cap about 10% of the time* (per action; "
-            f"paper: about 10%, taken as 5-20%): **{about_ten}** "
-            f"(kit: {glob['capped_global']:.1%} of the {glob['actions']:,} actions of the pdb G runs, "
-            f"{glob['runs']} runs ({glob['reached']} solved), 95% interval {_percent_interval(glob['capped_global_interval'])}"
-            f"; over the solved runs' actions only {glob['capped_global_solved']:.1%}).\n")
-    for method in (*RULE_METHODS["paper"], *RULE_METHODS["once"]):
-        local = next((s for s in shares if s["method"] == method and s["level"] == level), None)
-        if local is None or not local["intermediate_actions"]:
-            continue
-        never = local["capped_intermediate"] == 0
-        text += (f"- *... and never with local goals* ({method}; paper: never): "
-                 f"**{'holds' if never else 'does not hold, because ' + format(local['capped_intermediate'], '.2%') + ' of them do'}** "
-                 f"(kit: {local['capped_intermediate']:.2%} of {local['intermediate_actions']:,} actions toward "
-                 f"intermediate goals in {local['runs']} runs, 95% interval "
-                 f"{_percent_interval(local['capped_intermediate_interval'])}).\n")
-    return text
+    return Finding(
+        f"*At level {level} (cap {cap}) the global goal reaches the cap about 10% of the time* (per action; paper: "
+        "about 10%, taken as 5-20%)", verdict(low, high, above=0.05, below=0.2),
+        f"kit: {glob['capped_global']:.1%} of the {glob['actions']:,} actions of the pdb G runs, {glob['runs']} runs "
+        f"({glob['reached']} solved), 95% interval {_percent_interval(glob['capped_global_interval'])}; over the "
+        f"solved runs' actions only {glob['capped_global_solved']:.1%}")
+
+
+def never_capped_toward_local_goals(shares: Sequence[dict], level: int, method: str) -> Finding | None:
+    """"... and never with local goals": no action of ``method`` toward an intermediate goal finds
+    its stored depth beyond the cap (an exact count)."""
+    local = _share(shares, method, level)
+    if local is None or not local["intermediate_actions"]:
+        return None
+    share = local["capped_intermediate"]
+    return Finding(
+        f"*... and never with local goals* ({method}; paper: never)", share == 0,
+        f"kit: {share:.2%} of {local['intermediate_actions']:,} actions toward intermediate goals in "
+        f"{local['runs']} runs, 95% interval {_percent_interval(local['capped_intermediate_interval'])}",
+        because=f"{share:.2%} of them do")
+
+
+def cap_claims(shares: Sequence[dict], level: int, cap: int) -> list[Finding]:
+    """The paper's claims about the cap at ``level``: the global goal's share, then each intermediate-goal
+    method's (both goal rules); none when the pdb G runs did not run at that level."""
+    if _share(shares, "pdb G", level) is None:
+        return []
+    return check([partial(cap_about_ten_percent, level=level, cap=cap),
+                  *(partial(never_capped_toward_local_goals, level=level, method=method)
+                    for method in (*RULE_METHODS["paper"], *RULE_METHODS["once"]))], shares)
 
 
 def left_out(heads: Sequence[dict]) -> str:
@@ -1210,7 +1228,7 @@ def scaling_headlines(heads: Sequence[dict], databases: Sequence[dict], summary:
         text += goal_headline(under_rule(heads, rule), "Intermediate goals, even at abstraction level 6, expand an "
                               "order of magnitude fewer states than fixed depth of similar sub-optimality (Figure 7; "
                               f"{RULE_NAMES[rule]})", under_rule(summary, rule), RULE_METHODS[rule], rows)
-    text += cap_headline(shares, 5, cap)
+    text += findings_list(cap_claims(shares, 5, cap))
     level5 = [d for d in databases if d["level"] == 5]
     if level5:
         text += (f"- Beside it, per pair of connected regions (not the paper's measure): {level5[0]['capped_pairs']:.1%} "
@@ -1260,26 +1278,55 @@ def tree_protocols(summary: Sequence[dict], same_maps: Sequence[dict], other_map
              "run is tested by a tree trained on another step of it); `other maps`: the generalisation trees' own CV "
              "accuracy (mean over the three test maps). `fixed depth d_max`: fixed depth at the tree's d_max, where "
              "the study ran it.\n\n")
-    if all(d in cv for d in PAPER_ACCURACY):
-        low, high = (cv[d]["cv_accuracy"] for d in sorted(PAPER_ACCURACY))
-        falls = high < low
-        close = all(abs(cv[d]["cv_accuracy"] - PAPER_ACCURACY[d]) <= 0.1 for d in PAPER_ACCURACY)
-        verdict = "holds" if falls and close else (
-            "does not hold, because " + ("accuracy does not fall with d_max" if not falls else
-                                         "the accuracies lie more than 10 points from the paper's"))
-        text += (f"- *Classification accuracy drops as d_max grows, from 72% at d_max 5 to 44% at 20* (paper, 10-fold "
-                 f"CV): **{verdict}** (kit, same maps: {low:.0%} at 5 and {high:.0%} at 20 over "
-                 f"{cv[5]['samples']:,} and {cv[20]['samples']:,} samples; over whole problems "
-                 f"{cv[5]['grouped_cv_accuracy']:.0%} and {cv[20]['grouped_cv_accuracy']:.0%}).\n")
-    return text
+    return text + findings_list(check([accuracy_drops], cv))
 
 
-def findings(study: Study, summary, databases, seconds: float | None, rows: Sequence[dict] = ()) -> str:
-    """The headline claims checked against the measured numbers (filled in by the run)."""
-    heads = headline_numbers(summary)
+def accuracy_drops(cv: dict[int, dict]) -> Finding | None:
+    """The paper's 10-fold accuracy, 72% at d_max 5 and 44% at 20: it falls, and each lies within 10
+    points of the paper's (on the kit's accuracies; ``cv``: ``trees_cv.csv`` rows by d_max)."""
+    if not all(d in cv for d in PAPER_ACCURACY):
+        return None
+    low, high = (cv[d]["cv_accuracy"] for d in sorted(PAPER_ACCURACY))
+    falls = high < low
+    close = all(abs(cv[d]["cv_accuracy"] - PAPER_ACCURACY[d]) <= 0.1 for d in PAPER_ACCURACY)
+    return Finding(
+        "*Classification accuracy drops as d_max grows, from 72% at d_max 5 to 44% at 20* (paper, 10-fold CV)",
+        falls and close, f"kit, same maps: {low:.0%} at 5 and {high:.0%} at 20 over {cv[5]['samples']:,} and "
+        f"{cv[20]['samples']:,} samples; over whole problems {cv[5]['grouped_cv_accuracy']:.0%} and "
+        f"{cv[20]['grouped_cv_accuracy']:.0%}",
+        because="accuracy does not fall with d_max" if not falls else "the accuracies lie more than 10 points from the paper's")
+
+
+def classifier_beats_fixed_depth(summary: Sequence[dict], heads: Sequence[dict], rows: Sequence[dict],
+                                 method: str) -> Finding | None:
+    """Figure 5: "the classifier approach outperforms the baseline for all but the largest depth (20)".
+    Each d_max below the largest lies below the fixed-depth curve on work or on cost, each ratio
+    judged above 1 by the rule on its bootstrap interval (a ratio not read as measured leaves it
+    inconclusive); None when ``method`` did not run."""
+    settings = sorted((r for r in summary if r["method"] == method), key=lambda r: r["setting"])
+    if not settings:
+        return None
+    judged = {}
+    for r in settings:
+        head = next((h for h in heads if h["method"] == method and h["setting"] == r["setting"]), None)
+        ratios = [] if head is None else [judged_ratio(rows, head, key, 1) for key in ("work_ratio", "cost_ratio")]
+        judged[r["setting"]] = for_some([j["verdict"] for j in ratios if j is not None])
+    shallow = [d for d in judged if d != max(judged)]
+    return Finding(f"*The classifier outperforms fixed depth for all but the largest d_max* ({method})",
+                   for_every([judged[d] for d in shallow]) if shallow else NOT_MEASURED,
+                   "each d_max below the fixed-depth curve on work or cost, 95% interval above 1x: "
+                   + ", ".join(f"{d}: {judged[d]}" for d in judged), because="" if shallow else "one d_max only")
+
+
+#: The claims that do not depend on the goal rule: the decision trees of each protocol (Figure 5).
+TREE_CLAIMS: list[Claim] = [partial(classifier_beats_fixed_depth, method=method)
+                            for method in ("tree, same maps", "tree, 10-fold", "tree", "tree, retrained")]
+
+
+def _study_words(study: Study, seconds: float | None) -> str:
+    """The first paragraph of findings.md: what ran, and how the claims are judged."""
     took = "" if seconds is None else f"; the runs took {seconds / 60:.1f} min of wall-clock time on the shared machine"
-    text = ["# Dynamic control in LRTA*: findings (generated by `ftr dynamic compare`)\n\n",
-            f"Maps: {', '.join(study.maps)}; {study.problems} problems per map, optimal cost "
+    return (f"Maps: {', '.join(study.maps)}; {study.problems} problems per map, optimal cost "
             f"{study.cost_range[0]:g}-{study.cost_range[1]:g}, cap {study.cap}{took}. A run stops unreached after "
             f"{study.max_actions_factor} x its optimal cost in actions and then counts with the cost it had "
             "run up (a lower bound on its sub-optimality). Verdicts follow the kit's rule (docs/verdicts.md): a claim "
@@ -1289,60 +1336,69 @@ def findings(study: Study, summary, databases, seconds: float | None, rows: Sequ
             "ratio judged as a lower bound (fixed depth's unsolved runs can only raise it); the others are listed with "
             "their solved shares at the end. Goal rules: `pdb G+I` and `pdb I` re-select the goal at every "
             "action, as the paper does; `pdb G+I, once` and `pdb I, once` are the kit's repair (an intermediate goal "
-            "kept until reached, each at most once). `pdb G` takes no intermediate goal: the same under both.\n\n",
-            "## Every setting (means over all problems)\n\n", _every_setting(summary, heads), RATIO_LEGEND,
-            "## Table 2: pattern databases per abstraction level\n\n",
-            markdown_table(sorted(databases, key=lambda d: (d["level"], d["map"])),
-                           ["map", "level", "regions", "size", "seconds", "goal_columns_built", "seconds_all_columns",
-                            "capped_pairs", "capped_intermediate"]),
-            "\n`size`: stored pairs (regions²); `seconds`: processor time to build (with the engine the study ran, "
+            "kept until reached, each at most once). `pdb G` takes no intermediate goal: the same under both.\n\n")
+
+
+def _table2_section(databases: Sequence[dict]) -> str:
+    return ("## Table 2: pattern databases per abstraction level\n\n"
+            + markdown_table(sorted(databases, key=lambda d: (d["level"], d["map"])),
+                             ["map", "level", "regions", "size", "seconds", "goal_columns_built", "seconds_all_columns",
+                              "capped_pairs", "capped_intermediate"])
+            + "\n`size`: stored pairs (regions²); `seconds`: processor time to build (with the engine the study ran, "
             "compiled by default); `capped_pairs`: share of pairs of connected regions whose optimal depth toward the "
             "global goal exceeds the cap; `capped_intermediate`: the same toward their intermediate goal. Level 0 (no "
             "abstraction, one state per cell): only the columns toward the problems' goals are built "
             "(`goal_columns_built`), all that goal selection G reads, so only `pdb G` runs there; "
             "`seconds_all_columns` extrapolates the whole table's build time from them (each column costs about "
-            "the same: one Dijkstra and one depth per start state).\n\n"]
+            "the same: one Dijkstra and one depth per start state).\n\n")
+
+
+def _cap_section(rows: Sequence[dict]) -> str:
     shares = cap_shares(rows)
-    if shares:
-        text += ["## The cap per action\n\n", markdown_table(shares, CAP_TABLE_COLUMNS),
-                 "\n`capped_global`: share of the actions whose stored depth toward the global goal exceeds the cap "
-                 "(`capped_global_solved`: the same over the solved runs' actions only; unsolved runs are long); "
-                 "`capped_intermediate`: share of the actions searching toward an intermediate goal whose stored depth "
-                 "toward it exceeds the cap; intervals: 95%, bootstrap over the runs.\n\n"]
-    for rule in GOAL_RULES:
-        text.append(f"## Headlines with {RULE_NAMES[rule]}\n\n")
-        text.append(ratio_headlines(under_rule(heads, rule), rows, under_rule(summary, rule)))
-        text.append(goal_headline(under_rule(heads, rule), "Intermediate goals expand an order of magnitude fewer "
-                                  "states than fixed depth of similar sub-optimality (Figure 6)",
-                                  under_rule(summary, rule), RULE_METHODS[rule], rows))
-        text.append("\n")
-    text.append("## Headlines that do not depend on the goal rule\n\n")
-    # Figure 5: "the classifier approach outperforms the baseline for all but the largest depth (20)"
-    for method in ("tree, same maps", "tree, 10-fold", "tree", "tree, retrained"):
-        settings = sorted((r for r in summary if r["method"] == method), key=lambda r: r["setting"])
-        if not settings:
-            continue
-        # Each d_max below the largest: "below the curve" on either measure, each ratio judged above 1
-        # by the rule on its bootstrap interval (a ratio not read as measured leaves it inconclusive).
-        judged = {}
-        for r in settings:
-            head = next((h for h in heads if h["method"] == method and h["setting"] == r["setting"]), None)
-            ratios = [] if head is None else [judged_ratio(rows, head, key, 1) for key in ("work_ratio", "cost_ratio")]
-            judged[r["setting"]] = for_some([j["verdict"] for j in ratios if j is not None])
-        shallow = [d for d in judged if d != max(judged)]
-        verdict_text = "not measured (one d_max only)" if not shallow else for_every([judged[d] for d in shallow])
-        text.append(f"- *The classifier outperforms fixed depth for all but the largest d_max* ({method}): "
-                    f"**{verdict_text}** (each d_max below the fixed-depth curve on work or cost, 95% interval above "
-                    "1x: " + ", ".join(f"{d}: {judged[d]}" for d in judged) + ").\n")
+    if not shares:
+        return ""
+    return ("## The cap per action\n\n" + markdown_table(shares, CAP_TABLE_COLUMNS)
+            + "\n`capped_global`: share of the actions whose stored depth toward the global goal exceeds the cap "
+            "(`capped_global_solved`: the same over the solved runs' actions only; unsolved runs are long); "
+            "`capped_intermediate`: share of the actions searching toward an intermediate goal whose stored depth "
+            "toward it exceeds the cap; intervals: 95%, bootstrap over the runs.\n\n")
+
+
+def _rule_headlines(heads: Sequence[dict], summary: Sequence[dict], rows: Sequence[dict], rule: str) -> str:
+    """The abstract's claims and Figure 6's under one goal rule (:data:`GOAL_RULES`)."""
+    return (f"## Headlines with {RULE_NAMES[rule]}\n\n"
+            + ratio_headlines(under_rule(heads, rule), rows, under_rule(summary, rule))
+            + goal_headline(under_rule(heads, rule), "Intermediate goals expand an order of magnitude fewer states than "
+                            "fixed depth of similar sub-optimality (Figure 6)", under_rule(summary, rule),
+                            RULE_METHODS[rule], rows) + "\n")
+
+
+def _beyond_the_curve(summary: Sequence[dict]) -> str:
+    """The settings better and cheaper than every fixed depth, where no work ratio can be read off."""
     fixed = [r for r in summary if r["method"] == "fixed"]
-    dominating = sorted((r for r in summary if r["method"] != "fixed" and reliable(r) and fixed and all(
-        r["suboptimality"] < f["suboptimality"] for f in fixed) and r["expansions_per_action"] <= min(
-        f["expansions_per_action"] for f in fixed if f["suboptimality"] == min(g["suboptimality"] for g in fixed))),
-        key=lambda r: (r["method"], r["setting"]))
-    if dominating:
-        text.append("\nBeyond the fixed-depth curve (no work ratio can be read off: the curve does not reach their sub-optimality): "
-                    + "; ".join(_setting(r) for r in dominating)
-                    + " have a lower sub-optimality than every fixed depth, with fewer expansions per action than "
-                      "the best fixed depth.\n")
-    text.append(left_out(heads))
-    return "".join(text)
+    if not fixed:
+        return ""
+    best = min(f["suboptimality"] for f in fixed)
+    cheapest_best = min(f["expansions_per_action"] for f in fixed if f["suboptimality"] == best)
+    dominating = sorted((r for r in summary if r["method"] != "fixed" and reliable(r)
+                         and all(r["suboptimality"] < f["suboptimality"] for f in fixed)
+                         and r["expansions_per_action"] <= cheapest_best), key=lambda r: (r["method"], r["setting"]))
+    if not dominating:
+        return ""
+    return ("\nBeyond the fixed-depth curve (no work ratio can be read off: the curve does not reach their "
+            "sub-optimality): " + "; ".join(_setting(r) for r in dominating)
+            + " have a lower sub-optimality than every fixed depth, with fewer expansions per action than the best "
+              "fixed depth.\n")
+
+
+def findings(study: Study, summary, databases, seconds: float | None, rows: Sequence[dict] = ()) -> str:
+    """findings.md: the settings and tables, then the paper's claims checked against them, under each
+    goal rule and then those that do not depend on it (:data:`TREE_CLAIMS`)."""
+    heads = headline_numbers(summary)
+    return "".join([
+        "# Dynamic control in LRTA*: findings (generated by `ftr dynamic compare`)\n\n", _study_words(study, seconds),
+        "## Every setting (means over all problems)\n\n", _every_setting(summary, heads), RATIO_LEGEND,
+        _table2_section(databases), _cap_section(rows),
+        *(_rule_headlines(heads, summary, rows, rule) for rule in GOAL_RULES),
+        "## Headlines that do not depend on the goal rule\n\n", findings_list(check(TREE_CLAIMS, summary, heads, rows)),
+        _beyond_the_curve(summary), left_out(heads)])

@@ -14,9 +14,11 @@ the dynamic-control points are read from the study's ``runs.csv`` on the same pr
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import Callable, Sequence
 
+from reference.experiments.report import Claim, Finding, check, findings_list
 from reference.world.grid import cost_value
 
 #: The paper's constraint: worst-case states expanded per move.
@@ -155,60 +157,84 @@ def plot_figure8(points: Sequence[dict], title: str):
     return figure
 
 
+def _point(p: dict) -> str:
+    return f"{p['suboptimality']:.2f} at {p['expansions_per_action']:.1f}"
+
+
+def _level_zero_words(unabstracted: Sequence[dict], without_level_zero: Sequence[dict]) -> str:
+    """The intermediate-goal settings at level 0, and the settings no other abstraction dominates."""
+    if not unabstracted:
+        return ""
+    return ("; every setting counts, level 0 (the identity abstraction, a table of every pair of cells) too: "
+            + "; ".join(f"{p['method']} ({_point(p)})" for p in unabstracted)
+            + ("; without level 0 every other setting is still dominated" if not without_level_zero else
+               "; without level 0 it would not hold: " + "; ".join(f"{p['method']} {p['setting']} ({_point(p)})"
+                                                                  for p in without_level_zero) + " would not be dominated"))
+
+
+def abstraction_dominates(alive: Sequence[dict]) -> Finding:
+    """"Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both
+    with abstraction) clearly dominate the others": every other surviving setting is worse on both
+    axes than some abstraction setting. No setting is dropped (docs/verdicts.md): every level of the
+    intermediate-goal pattern database counts as that method's, level 0 too (the identity
+    abstraction, every cell its own region: the whole |V|^2 table); what the verdict would be
+    without level 0 is said beside it."""
+    unabstracted = [p for p in alive if p["method"] in INTERMEDIATE_GOAL_METHODS and p["setting"] == 0]
+    abstraction = [p for p in alive if p["method"].startswith("PR LRTS") or p["method"] in INTERMEDIATE_GOAL_METHODS]
+    others = [p for p in alive if p not in abstraction and not (p["method"].startswith("pdb") and p["setting"] == 0)]
+    survivors = [p for p in others if dominated(p, abstraction) is None]
+    without_level_zero = [p for p in others if dominated(p, [a for a in abstraction if a not in unabstracted]) is None]
+    return Finding(
+        "*Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both with "
+        "abstraction) clearly dominate the others*", not survivors,
+        f"{len(others) - len(survivors)} of {len(others)} other surviving settings are worse on both axes than some "
+        "PR LRTS or intermediate-goal setting" + _level_zero_words(unabstracted, without_level_zero),
+        because="; ".join(f"{p['method']} {p['setting']} ({_point(p)})" for p in survivors)
+        + " " + ("is" if len(survivors) == 1 else "are") + " not dominated by any abstraction setting")
+
+
+def neither_dominates_at_level_4(alive: Sequence[dict], method: str) -> Finding | None:
+    """"At level 4, PR LRTS (depth 5, γ = 1) searches slightly fewer nodes and the pattern database
+    returns slightly better solutions; neither dominates", for the pattern database ``method``."""
+    pr = next((p for p in alive if p["method"] == "PR LRTS, level 4" and p["setting"] == 5), None)
+    pdb = next((p for p in alive if p["method"] == method and p["setting"] == 4), None)
+    if pr is None or pdb is None:
+        return None
+    fewer, better = pr["expansions_per_action"] < pdb["expansions_per_action"], pdb["suboptimality"] < pr["suboptimality"]
+    return Finding(
+        "*At level 4, PR LRTS (depth 5, γ = 1) searches slightly fewer nodes and the pattern database returns slightly "
+        f"better solutions; neither dominates* ({method})", fewer and better,
+        f"PR LRTS {pr['suboptimality']:.3f} at {pr['expansions_per_action']:.1f} expansions per action; {method} "
+        f"level 4 {pdb['suboptimality']:.3f} at {pdb['expansions_per_action']:.1f}; solved {pr['reached']} and "
+        f"{pdb['reached']} of {pr['problems']}",
+        because="PR LRTS does not search fewer states" if not fewer else "the pattern database's solutions are not better")
+
+
+#: Figure 8's claims, judged on the settings that survive the worst-case rule.
+FIGURE8_CLAIMS: list[Claim] = [abstraction_dominates, *(partial(neither_dominates_at_level_4, method=method)
+                                                         for method in ("pdb I", "pdb G+I", "pdb I, once", "pdb G+I, once"))]
+
+
 def figure8_findings(points: Sequence[dict], problems: int) -> str:
-    """``figure8.md``: Figure 8's settings and the verdicts drawn from them, as Markdown."""
+    """figure8.md: the settings that survive the worst-case rule, those left out, and :data:`FIGURE8_CLAIMS`."""
     from reference.experiments.dynamic import markdown_table
 
     alive = surviving(points)
     gone = [p for p in points if p not in alive]
-    # No setting is dropped (docs/verdicts.md): every level of the intermediate-goal pattern database
-    # counts as that method's, level 0 too (the identity abstraction, every cell its own region: the
-    # whole |V|^2 table). What the verdict would be without level 0 is said beside it.
-    unabstracted = [p for p in alive if p["method"] in INTERMEDIATE_GOAL_METHODS and p["setting"] == 0]
-    abstraction = [p for p in alive if p["method"].startswith("PR LRTS") or p["method"] in INTERMEDIATE_GOAL_METHODS]
-    others = [p for p in alive if p not in abstraction and not (p["method"].startswith("pdb") and p["setting"] == 0)]
-    beaten = [(p, dominated(p, abstraction)) for p in others]
-    survivors = [p for p, by in beaten if by is None]
-    without_level_zero = [p for p in others if dominated(p, [a for a in abstraction if a not in unabstracted]) is None]
-    text = ["# Figure 8: dynamic control against the state of the art (generated by `ftr dynamic figure8`)\n\n",
-            f"{problems} problems (the first of each study map's seeded problems, the same as in `runs.csv`); "
-            f"only settings whose worst case stays within {WORST_CASE:,} expansions per move (the paper's rule). "
-            "Koenig's LRTA*: lookahead = A* expansions per episode; prioritized LRTA*: states updated from a queue of "
-            f"{PRIORITIZED_QUEUE} per action; PR LRTS: abstract lookahead depth at the level named, γ = 1. An "
-            "episode's expansions are booked on its first move (mean per action = total over moves).\n\n",
-            "![Figure 8](figure8.png)\n\n## Surviving settings\n\n",
-            markdown_table(sorted(alive, key=lambda p: (p["method"], p["setting"])),
-                           ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
-                            "max_expansions_per_action"]),
-            "\nLeft out by the worst case: " + (", ".join(f"{p['method']} {p['setting']} ({p['max_expansions_per_action']:,})"
-                                                          for p in gone) or "none") + ".\n\n## Claims\n\n"]
-    verdict = "holds" if not survivors else ("does not hold, because " + "; ".join(
-        f"{p['method']} {p['setting']} ({p['suboptimality']:.2f} at {p['expansions_per_action']:.1f})" for p in survivors)
-        + " " + ("is" if len(survivors) == 1 else "are") + " not dominated by any abstraction setting")
-    text.append(f"- *Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both with "
-                f"abstraction) clearly dominate the others*: **{verdict}** ({len(others) - len(survivors)} of "
-                f"{len(others)} other surviving settings are worse on both axes than some PR LRTS or intermediate-goal "
-                "setting" + ("" if not unabstracted else "; every setting counts, level 0 (the identity abstraction, "
-                             "a table of every pair of cells) too: " + "; ".join(
-                    f"{p['method']} ({p['suboptimality']:.2f} at {p['expansions_per_action']:.1f})" for p in unabstracted)
-                    + ("; without level 0 every other setting is still dominated" if not without_level_zero else
-                       "; without level 0 it would not hold: " + "; ".join(
-                           f"{p['method']} {p['setting']} ({p['suboptimality']:.2f} at {p['expansions_per_action']:.1f})"
-                           for p in without_level_zero) + " would not be dominated")) + ").\n")
-    pr = next((p for p in alive if p["method"] == "PR LRTS, level 4" and p["setting"] == 5), None)
-    for method in ("pdb I", "pdb G+I", "pdb I, once", "pdb G+I, once"):
-        pdb = next((p for p in alive if p["method"] == method and p["setting"] == 4), None)
-        if pr is None or pdb is None:
-            continue
-        fewer, better = pr["expansions_per_action"] < pdb["expansions_per_action"], pdb["suboptimality"] < pr["suboptimality"]
-        verdict = "holds" if fewer and better else "does not hold, because " + (
-            "PR LRTS does not search fewer states" if not fewer else "the pattern database's solutions are not better")
-        text.append(f"- *At level 4, PR LRTS (depth 5, γ = 1) searches slightly fewer nodes and the pattern database "
-                    f"returns slightly better solutions; neither dominates* ({method}): **{verdict}** (PR LRTS "
-                    f"{pr['suboptimality']:.3f} at {pr['expansions_per_action']:.1f} expansions per action; {method} "
-                    f"level 4 {pdb['suboptimality']:.3f} at {pdb['expansions_per_action']:.1f}; "
-                    f"solved {pr['reached']} and {pdb['reached']} of {pr['problems']}).\n")
-    return "".join(text)
+    return "".join([
+        "# Figure 8: dynamic control against the state of the art (generated by `ftr dynamic figure8`)\n\n",
+        f"{problems} problems (the first of each study map's seeded problems, the same as in `runs.csv`); "
+        f"only settings whose worst case stays within {WORST_CASE:,} expansions per move (the paper's rule). "
+        "Koenig's LRTA*: lookahead = A* expansions per episode; prioritized LRTA*: states updated from a queue of "
+        f"{PRIORITIZED_QUEUE} per action; PR LRTS: abstract lookahead depth at the level named, γ = 1. An "
+        "episode's expansions are booked on its first move (mean per action = total over moves).\n\n",
+        "![Figure 8](figure8.png)\n\n## Surviving settings\n\n",
+        markdown_table(sorted(alive, key=lambda p: (p["method"], p["setting"])),
+                       ["method", "setting", "problems", "reached", "suboptimality", "expansions_per_action",
+                        "max_expansions_per_action"]),
+        "\nLeft out by the worst case: " + (", ".join(f"{p['method']} {p['setting']} ({p['max_expansions_per_action']:,})"
+                                                      for p in gone) or "none") + ".\n\n## Claims\n\n",
+        findings_list(check(FIGURE8_CLAIMS, alive))])
 
 
 def figure8_report(out: Path) -> list[Path]:

@@ -27,6 +27,7 @@ import statistics
 import time
 import zlib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -34,7 +35,7 @@ import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.report import (
-    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Finding, findings_markdown, to_csv, to_markdown, verdict,
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Claim, Finding, check, findings_markdown, to_csv, to_markdown, verdict,
 )
 from reference.solutions.compiled.haa import query as compiled_query
 from reference.solutions.compiled.haa.abstraction import build_abstraction as build_compiled, distances_compiled
@@ -482,66 +483,67 @@ def plot_speed(runs: Sequence[dict], title: str = ""):
     return figure
 
 
+def _speed_words(quality: str, c: Any, table: Sequence[dict]) -> str:
+    """One setting's :func:`speed_table` in words: time and expansions over all problems (with and
+    without inserting start and goal), the longest bucket of 20 timed problems, and where HAA* first wins."""
+    every = table[-1]
+    longest = next((row for row in reversed(table[:-1]) if row["timed"] >= 20), every)
+    crossing = next((row["optimal length"] for row in table[:-1] if row["time AA*/HAA*"] > 1), "never")
+    return (f"{quality[0].upper()}Q CS{c}: time {every['time AA*/HAA*']:.2f}x "
+            f"[{every['time 95% low']:.2f}, {every['time 95% high']:.2f}] (n = {every['timed']}), expansions "
+            f"{every['expansions AA*/HAA*']:.2f}x [{every['expansions 95% low']:.2f}, "
+            f"{every['expansions 95% high']:.2f}] (n = {every['problems']}), without inserting start and "
+            f"goal {every['expansions AA*/HAA* w/o insertion']:.2f}x [{every['w/o insertion 95% low']:.2f}, "
+            f"{every['w/o insertion 95% high']:.2f}] (insertion {every['insertion share']:.0%} of HAA*'s "
+            "expansions); longest bucket with 20 timed "
+            f"problems, {longest['optimal length']} (n = {longest['timed']}): time "
+            f"{longest['time AA*/HAA*']:.1f}x [{longest['time 95% low']:.1f}, {longest['time 95% high']:.1f}], "
+            f"expansions {longest['expansions AA*/HAA*']:.1f}x; HAA* first faster at length {crossing}")
+
+
+def _speed_verdict_words(runs: Sequence[dict], holds: str, best: tuple, overall: dict[tuple, dict]) -> str:
+    """Where the speed claim holds, or why it is inconclusive or does not hold."""
+    if holds == HOLDS:
+        return f". Holds at {best[1]} quality CS{best[0]}"
+    if holds == INCONCLUSIVE:
+        return f". Inconclusive: the best setting's interval ({best[1]} quality CS{best[0]}) contains {ORDER_OF_MAGNITUDE:g}x"
+    short = float(np.mean([r["optimal"] < 50 for r in runs if r["algorithm"] == "AA*"]))
+    return (f". Does not hold, because the best setting ({best[1]} quality, CS{best[0]}) is "
+            f"{overall[best]['time AA*/HAA*']:.1f}x in time and {overall[best]['expansions AA*/HAA*']:.1f}x in "
+            f"expansions: most random valid problems are short ({short:.0%} shorter than 50), and insertion costs one "
+            "whole-cluster Dijkstra per end whatever the distance (the paper's own figure has HAA* CS20 trail AA* up "
+            "to length 250); the ratio grows with the path length (the longest bucket above)")
+
+
 def speed_finding(runs: Sequence[dict], where: str) -> Finding:
     """The paper's "an order of magnitude faster than AA*", judged on compiled times and on
-    expansions, over all problems and by optimal path length, for every cluster size and quality."""
-    cluster_sizes = sorted({r["cluster_size"] for r in runs if r["algorithm"] == "HAA*"})
+    expansions, over all problems and by optimal path length, for every cluster size and quality:
+    the best setting's time ratio above :data:`ORDER_OF_MAGNITUDE` with its whole interval."""
     key = time_key_of(runs)
-    lines, overall = [], {}
-    for quality in QUALITIES:
-        for c in cluster_sizes:
-            table = speed_table(runs, c, quality, key)
-            if not table:
-                continue
-            every = table[-1]
-            overall[(c, quality)] = every
-            # the longest bucket that holds enough problems to say something
-            longest = next((row for row in reversed(table[:-1]) if row["timed"] >= 20), every)
-            crossing = next((row["optimal length"] for row in table[:-1] if row["time AA*/HAA*"] > 1), "never")
-            lines.append(f"{quality[0].upper()}Q CS{c}: time {every['time AA*/HAA*']:.2f}x "
-                         f"[{every['time 95% low']:.2f}, {every['time 95% high']:.2f}] (n = {every['timed']}), expansions "
-                         f"{every['expansions AA*/HAA*']:.2f}x [{every['expansions 95% low']:.2f}, "
-                         f"{every['expansions 95% high']:.2f}] (n = {every['problems']}), without inserting start and "
-                         f"goal {every['expansions AA*/HAA* w/o insertion']:.2f}x [{every['w/o insertion 95% low']:.2f}, "
-                         f"{every['w/o insertion 95% high']:.2f}] (insertion {every['insertion share']:.0%} of HAA*'s "
-                         "expansions); longest bucket with 20 timed "
-                         f"problems, {longest['optimal length']} (n = {longest['timed']}): time "
-                         f"{longest['time AA*/HAA*']:.1f}x [{longest['time 95% low']:.1f}, {longest['time 95% high']:.1f}], "
-                         f"expansions {longest['expansions AA*/HAA*']:.1f}x; HAA* first faster at length {crossing}")
+    tables = {(c, q): table for q in QUALITIES for c in sorted({r["cluster_size"] for r in runs if r["algorithm"] == "HAA*"})
+              if (table := speed_table(runs, c, q, key))}
+    overall = {setting: table[-1] for setting, table in tables.items()}
     best = max(overall, key=lambda k: overall[k]["time AA*/HAA*"])
-    short = float(np.mean([r["optimal"] < 50 for r in runs if r["algorithm"] == "AA*"]))
     holds = verdict(overall[best]["time 95% low"], overall[best]["time 95% high"], above=ORDER_OF_MAGNITUDE)
     searched = max(overall, key=lambda k: overall[k]["expansions AA*/HAA* w/o insertion"])
     # where, by path length, the time ratio does reach the criterion (the paper's figure is by length)
-    reached = [f"{quality[0].upper()}Q CS{c} at {row['optimal length']} ({row['time AA*/HAA*']:.1f}x, n = {row['timed']})"
-               for quality in QUALITIES for c in cluster_sizes
-               for row in speed_table(runs, c, quality, key)[:-1] if row["timed"] >= 20 and row["time 95% low"] >= ORDER_OF_MAGNITUDE]
+    reached = [f"{q[0].upper()}Q CS{c} at {row['optimal length']} ({row['time AA*/HAA*']:.1f}x, n = {row['timed']})"
+               for (c, q), table in tables.items() for row in table[:-1]
+               if row["timed"] >= 20 and row["time 95% low"] >= ORDER_OF_MAGNITUDE]
     timing = ("compiled times (both planners compiled, identical results to the readable code)" if key == "compiled_seconds"
               else "readable Python times on every 4th problem (this run predates the compiled twins; "
                    "`ftr haa compare` times both compiled now)")
-    text = (f"{where}. AA* / HAA* over all problems, ratio of summed {timing} and of summed expansions, "
-            "95% bootstrap intervals: "
-            + "; ".join(lines) + f". Criterion (the kit's rule, docs/verdicts.md): the best setting's time ratio "
-            f"above {ORDER_OF_MAGNITUDE:g}x with its whole interval. Without the insertion of start and goal (not "
-            "timed apart; on expansions) the best setting is "
-            f"{searched[1]} quality CS{searched[0]}, {overall[searched]['expansions AA*/HAA* w/o insertion']:.1f}x "
-            f"[{overall[searched]['w/o insertion 95% low']:.1f}, {overall[searched]['w/o insertion 95% high']:.1f}]: "
-            f"{verdict(overall[searched]['w/o insertion 95% low'], overall[searched]['w/o insertion 95% high'], above=ORDER_OF_MAGNITUDE)} "
-            "on that measure. By path length (buckets of at least 20 timed problems) the time ratio reaches it "
-            + (("at: " + ", ".join(reached)) if reached else "nowhere"))
-    if holds == HOLDS:
-        text += f". Holds at {best[1]} quality CS{best[0]}"
-    elif holds == INCONCLUSIVE:
-        text += f". Inconclusive: the best setting's interval ({best[1]} quality CS{best[0]}) contains {ORDER_OF_MAGNITUDE:g}x"
-    else:
-        best_row = overall[best]
-        text += (f". Does not hold, because the best setting ({best[1]} quality, CS{best[0]}) is "
-                 f"{best_row['time AA*/HAA*']:.1f}x in time and {best_row['expansions AA*/HAA*']:.1f}x in expansions: "
-                 f"most random valid problems are short ({short:.0%} shorter than 50), and insertion costs one "
-                 "whole-cluster Dijkstra per end "
-                 "whatever the distance (the paper's own figure has HAA* CS20 trail AA* up to length 250); the "
-                 "ratio grows with the path length (the longest bucket above)")
-    return Finding("HAA* is an order of magnitude faster than AA* (time and expansions, by path length)", holds, text)
+    w = overall[searched]
+    return Finding("HAA* is an order of magnitude faster than AA* (time and expansions, by path length)", holds,
+                   f"{where}. AA* / HAA* over all problems, ratio of summed {timing} and of summed expansions, "
+                   "95% bootstrap intervals: " + "; ".join(_speed_words(q, c, t) for (c, q), t in tables.items())
+                   + f". Criterion (the kit's rule, docs/verdicts.md): the best setting's time ratio above "
+                   f"{ORDER_OF_MAGNITUDE:g}x with its whole interval. Without the insertion of start and goal (not timed "
+                   f"apart; on expansions) the best setting is {searched[1]} quality CS{searched[0]}, "
+                   f"{w['expansions AA*/HAA* w/o insertion']:.1f}x [{w['w/o insertion 95% low']:.1f}, "
+                   f"{w['w/o insertion 95% high']:.1f}]: {verdict(w['w/o insertion 95% low'], w['w/o insertion 95% high'], above=ORDER_OF_MAGNITUDE)} "
+                   "on that measure. By path length (buckets of at least 20 timed problems) the time ratio reaches it "
+                   + (("at: " + ", ".join(reached)) if reached else "nowhere") + _speed_verdict_words(runs, holds, best, overall))
 
 
 #: Problems at least this long (optimal length) are "long": the paper's problems reached length 450,
@@ -595,63 +597,95 @@ def _parse(text: str) -> Any:
 # -- findings ----------------------------------------------------------------------------------------
 
 
-def findings(result: dict[str, list[dict]]) -> list[Finding]:
-    """The paper's headline claims checked against the kit's runs and graphs, one :class:`Finding` each."""
-    runs, graphs = result["runs"], result["graphs"]
-    quality = {(row["cluster size"], row["quality"]): row for row in quality_table(runs)}
-    sizes = {(row["cluster size"], row["quality"]): row for row in graph_size_table(graphs)}
-    cluster_sizes = sorted({k[0] for k in quality})
-    found: list[Finding] = []
+def _cluster_sizes(runs: Sequence[dict]) -> list[Any]:
+    """The cluster sizes of :func:`quality_table` (those HAA* ran at)."""
+    return sorted({row["cluster size"] for row in quality_table(runs)})
 
-    found.append(speed_finding(runs, "The kit's construction (Baldur's Gate maps with lakes, woods on 20% of the ground; "
-                                     "sizes 1-3, seven capabilities)"))
+
+def kit_speed(result: dict[str, list[dict]]) -> Finding:
+    """"An order of magnitude faster than AA*" on the kit's construction (:func:`speed_finding`)."""
+    return speed_finding(result["runs"], "The kit's construction (Baldur's Gate maps with lakes, woods on 20% of the "
+                                         "ground; sizes 1-3, seven capabilities)")
+
+
+def _quality_evidence(runs: Sequence[dict], q: str, cluster_sizes: Sequence[Any], every: dict[Any, list[float]]) -> str:
+    """Path quality ``q`` by cluster size, by optimal length and on the long problems, in words."""
     by_length = {(row["cluster size"], row["quality"]): row for row in error_by_length_table(runs)}
-    for q, (low, high) in QUALITY_BANDS.items():
-        # The paper's figure of path quality is over all its problems, by length: the verdict is on
-        # all problems (mean over every cluster size), each bucket and the long problems beside it.
-        every = {c: [_error(r) for r in _haa_rows(runs, c, q) if math.isfinite(r["length"])] for c in cluster_sizes}
-        pooled = [e for c in cluster_sizes for e in every[c]]
-        mean_all = _mean(pooled)
-        half_width = 1.96 * statistics.stdev(pooled) / math.sqrt(len(pooled)) if len(pooled) > 1 else math.nan
-        holds = verdict(mean_all - half_width, mean_all + half_width, above=low, below=high)
-        buckets = [key for key in by_length[(cluster_sizes[0], q)] if key.startswith("error [%] length ")
-                   and key != f"error [%] length >= {LONG}"]
-        text = (f"all {len(pooled)} queries (every cluster size): {mean_all:.1f}% ± {half_width:.1f} (95% interval); "
-                + ", ".join(f"CS{c}: {_mean(every[c]):.1f}% (n = {len(every[c])})" for c in cluster_sizes)
-                + f" (queries of one problem at {len(cluster_sizes)} cluster sizes are not independent: the interval "
-                "is optimistic)"
-                + ". By optimal length (mean over the cluster sizes; problems): "
-                + ", ".join(f"{key.removeprefix('error [%] length ')}: "
-                            f"{_mean([by_length[(c, q)][key] for c in cluster_sizes]):.1f}% ({_in_bucket(runs, key)})"
-                            for key in buckets)
-                + f". Beside it, problems of optimal length >= {LONG} only (not the paper's measure): "
-                + ", ".join(f"CS{c}: {by_length[(c, q)][f'error [%] length >= {LONG}']:.1f}%" for c in cluster_sizes)
-                + f". Band {low:.0f}-{high:.0f}% (the text's), judged on the interval over all problems")
-        if holds == DOES_NOT_HOLD:
-            text += (": the short problems, most of ours, carry the error (a detour through a transition point is "
-                     "large relative to a short path); the long ones are nearer the paper's range")
-        found.append(Finding(f"{'High' if q == 'high' else 'Low'}-quality paths are {low:.0f}-{high:.0f}% above optimal "
-                             "(all problems, as the paper's figure)", holds, text))
+    buckets = [key for key in by_length[(cluster_sizes[0], q)] if key.startswith("error [%] length ")
+               and key != f"error [%] length >= {LONG}"]
+    return (", ".join(f"CS{c}: {_mean(every[c]):.1f}% (n = {len(every[c])})" for c in cluster_sizes)
+            + f" (queries of one problem at {len(cluster_sizes)} cluster sizes are not independent: the interval "
+            "is optimistic)"
+            + ". By optimal length (mean over the cluster sizes; problems): "
+            + ", ".join(f"{key.removeprefix('error [%] length ')}: "
+                        f"{_mean([by_length[(c, q)][key] for c in cluster_sizes]):.1f}% ({_in_bucket(runs, key)})"
+                        for key in buckets)
+            + f". Beside it, problems of optimal length >= {LONG} only (not the paper's measure): "
+            + ", ".join(f"CS{c}: {by_length[(c, q)][f'error [%] length >= {LONG}']:.1f}%" for c in cluster_sizes))
+
+
+def path_quality_in_band(result: dict[str, list[dict]], q: str) -> Finding:
+    """The text's band of % above optimal for quality ``q`` (:data:`QUALITY_BANDS`), judged on the
+    interval over all problems (every cluster size), as the paper's figure is over all its problems."""
+    runs, cluster_sizes = result["runs"], _cluster_sizes(result["runs"])
+    low, high = QUALITY_BANDS[q]
+    every = {c: [_error(r) for r in _haa_rows(runs, c, q) if math.isfinite(r["length"])] for c in cluster_sizes}
+    pooled = [e for c in cluster_sizes for e in every[c]]
+    mean_all = _mean(pooled)
+    half_width = 1.96 * statistics.stdev(pooled) / math.sqrt(len(pooled)) if len(pooled) > 1 else math.nan
+    holds = verdict(mean_all - half_width, mean_all + half_width, above=low, below=high)
+    text = (f"all {len(pooled)} queries (every cluster size): {mean_all:.1f}% ± {half_width:.1f} (95% interval); "
+            + _quality_evidence(runs, q, cluster_sizes, every)
+            + f". Band {low:.0f}-{high:.0f}% (the text's), judged on the interval over all problems")
+    if holds == DOES_NOT_HOLD:
+        text += (": the short problems, most of ours, carry the error (a detour through a transition point is "
+                 "large relative to a short path); the long ones are nearer the paper's range")
+    return Finding(f"{'High' if q == 'high' else 'Low'}-quality paths are {low:.0f}-{high:.0f}% above optimal "
+                   "(all problems, as the paper's figure)", holds, text)
+
+
+def low_quality_graph_is_half(result: dict[str, list[dict]]) -> Finding:
+    """The low-quality graph (nodes + edges) is at most 0.6 of the high-quality one at every cluster size."""
+    sizes = {(row["cluster size"], row["quality"]): row for row in graph_size_table(result["graphs"])}
     halves = {c: (sizes[(c, "low")]["mean nodes"] + sizes[(c, "low")]["mean edges"])
-              / (sizes[(c, "high")]["mean nodes"] + sizes[(c, "high")]["mean edges"]) for c in cluster_sizes}
-    found.append(Finding(
+              / (sizes[(c, "high")]["mean nodes"] + sizes[(c, "high")]["mean edges"]) for c in _cluster_sizes(result["runs"])}
+    holds = all(v <= 0.6 for v in halves.values())
+    return Finding(
         "The low-quality graph is about half the size of the high-quality one, or smaller (the article: "
-        "'can be more than 50% smaller')",
-        all(v <= 0.6 for v in halves.values()),
+        "'can be more than 50% smaller')", holds,
         "LQ / HQ (nodes + edges): " + ", ".join(f"CS{c}: {v:.2f}" for c, v in halves.items())
-        + ("" if all(v <= 0.6 for v in halves.values()) else
-           ". Does not hold at every cluster size (above 0.6)")))
+        + ("" if holds else ". Does not hold at every cluster size (above 0.6)"))
+
+
+def graph_is_a_fraction(result: dict[str, list[dict]]) -> Finding:
+    """The abstract graph needs less memory than the map (the paper's byte count) at every cluster size."""
+    sizes = {(row["cluster size"], row["quality"]): row for row in graph_size_table(result["graphs"])}
+    cluster_sizes = _cluster_sizes(result["runs"])
     memory = {c: sizes[(c, "high")]["memory [% of map]"] for c in cluster_sizes}
-    found.append(Finding(
+    return Finding(
         "The abstract graph needs only a fraction of the map's memory (paper: 8.7-63.8% HQ, 1.8-40.4% LQ)",
         all(v < 100 for v in memory.values()),
         "HQ memory, paper's byte count: " + ", ".join(f"CS{c}: {v:.1f}%" for c, v in memory.items())
-        + "; LQ: " + ", ".join(f"CS{c}: {sizes[(c, 'low')]['memory [% of map]']:.1f}%" for c in cluster_sizes)))
-    complete = [r for r in runs if r["algorithm"] == "HAA*" and not math.isfinite(r["length"])]
-    found.append(Finding(
-        "HAA* is complete: it finds a path for every valid problem (representational completeness)",
-        not complete, f"{len(complete)} of {sum(1 for r in runs if r['algorithm'] == 'HAA*')} HAA* queries found no path"))
-    return found
+        + "; LQ: " + ", ".join(f"CS{c}: {sizes[(c, 'low')]['memory [% of map]']:.1f}%" for c in cluster_sizes))
+
+
+def haa_is_complete(result: dict[str, list[dict]]) -> Finding:
+    """Representational completeness, an exact count: HAA* finds a path for every valid problem."""
+    runs = result["runs"]
+    missing = [r for r in runs if r["algorithm"] == "HAA*" and not math.isfinite(r["length"])]
+    return Finding("HAA* is complete: it finds a path for every valid problem (representational completeness)",
+                   not missing, f"{len(missing)} of {sum(1 for r in runs if r['algorithm'] == 'HAA*')} HAA* queries "
+                   "found no path")
+
+
+#: The paper's claims on the kit's construction, in the order findings.md lists them.
+CLAIMS: list[Claim] = [kit_speed, *(partial(path_quality_in_band, q=q) for q in QUALITY_BANDS),
+                       low_quality_graph_is_half, graph_is_a_fraction, haa_is_complete]
+
+
+def findings(result: dict[str, list[dict]]) -> list[Finding]:
+    """The paper's claims (:data:`CLAIMS`) checked on a comparison's runs and graphs."""
+    return check(CLAIMS, result)
 
 
 def _in_bucket(runs: Sequence[dict], key: str) -> int:

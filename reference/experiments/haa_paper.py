@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Sequence
+from functools import partial
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from reference.experiments.haa import (CLUSTER_SIZES, QUALITIES, QUALITY_BANDS, 
                                        random_problems, speed_finding, speed_tables)
 from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.report import (
-    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Finding, findings_markdown, to_csv, to_markdown, verdict,
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Claim, Finding, check, findings_markdown, to_csv, to_markdown, verdict,
 )
 from reference.solutions.haa.multiterrain import SOFT_OBSTACLE_LEVELS, with_soft_obstacles
 from reference.world.fileio import atomic_write_bytes, atomic_write_text
@@ -168,70 +169,97 @@ def quality_by_so(runs: Sequence[dict]) -> list[dict]:
 # -- findings ------------------------------------------------------------------------------------------
 
 
-def quality_findings(quality: Sequence[dict]) -> list[Finding]:
-    """"HQ paths are 3-5% above optimal, LQ 6-10%, in most cases", one finding per quality over the
-    cells (SO, cluster size) of :func:`quality_by_so` (or its CSV): each cell is judged by the kit's
-    rule (:func:`reference.experiments.report.verdict`: its 95% interval inside the band, outside it,
-    or across an edge), and the claim holds when more than half of the cells hold, does not hold
-    when more than half do not, and is inconclusive otherwise."""
-    found = []
-    levels = sorted({int(row["SO [%]"]) for row in quality})
-    for q, (low, high) in QUALITY_BANDS.items():
-        cells = [row for row in quality if row["quality"] == q]
-        judged = [(row, verdict(row["error [%]"] - row["error 95% half-width"],
-                                row["error [%]"] + row["error 95% half-width"], above=low, below=high)) for row in cells]
-        count = {v: sum(1 for _, w in judged if w == v) for v in (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE)}
-        overall = (HOLDS if 2 * count[HOLDS] > len(cells) else DOES_NOT_HOLD if 2 * count[DOES_NOT_HOLD] > len(cells)
-                   else INCONCLUSIVE)
-        text = ("mean % above optimal ± 95% half-width per (SO, cluster size), each cell's verdict: "
-                + "; ".join(f"SO {so}%: " + ", ".join(f"CS{int(row['cluster size'])} {row['error [%]']:.1f} ± "
-                                                      f"{row['error 95% half-width']:.1f} ({w})"
-                                                      for row, w in judged if int(row["SO [%]"]) == so) for so in levels)
-                + f". Band {low:.0f}-{high:.0f}% (the text's): {count[HOLDS]} of {len(cells)} cells inside, "
-                f"{count[DOES_NOT_HOLD]} outside, {count[INCONCLUSIVE]} across an edge")
-        found.append(Finding(f"{'HQ' if q == 'high' else 'LQ'} paths are {low:.0f}-{high:.0f}% above optimal in most "
-                             "cases (paper's construction)", overall, text))
-    return found
+class PaperTables(NamedTuple):
+    """What the paper-construction claims read: the runs, :func:`quality_by_so` and :func:`graph_size_by_so`."""
+
+    runs: Sequence[dict]
+    quality: Sequence[dict]
+    sizes: Sequence[dict]
+
+    @property
+    def levels(self) -> list[int]:
+        return _levels(self.runs)
+
+    @property
+    def cluster_sizes(self) -> list[int]:
+        return sorted({row["cluster size"] for row in self.quality})
 
 
-
-def paper_findings(result: dict[str, list[dict]]) -> list[Finding]:
-    """The paper's headline claims checked on its own construction (soft obstacles), one :class:`Finding` each."""
-    runs, graphs = result["runs"], result["graphs"]
-    quality = quality_by_so(runs)
-    sizes = graph_size_by_so(graphs)
-    levels = _levels(runs)
-    cluster_sizes = sorted({row["cluster size"] for row in quality})
-    found: list[Finding] = []
+def paper_speed(tables: PaperTables) -> Finding:
+    """"An order of magnitude faster than AA*" at SO 20% (the set of the paper's search-effort figure)."""
+    levels = tables.levels
     effort_level = 20 if 20 in levels else levels[len(levels) // 2]
-    found.append(speed_finding([r for r in runs if r["so"] == effort_level],
-                               f"The paper's construction, SO {effort_level}% (the set of the paper's search-effort "
-                               "figure), agent sizes 1 and 2, three capabilities"))
-    found += quality_findings(quality)
-    by_so = {so: _mean([row["error [%]"] for row in quality if row["SO [%]"] == so]) for so in levels}
+    return speed_finding([r for r in tables.runs if r["so"] == effort_level],
+                         f"The paper's construction, SO {effort_level}% (the set of the paper's search-effort "
+                         "figure), agent sizes 1 and 2, three capabilities")
+
+
+def quality_in_band(tables: PaperTables, q: str) -> Finding:
+    """"HQ paths are 3-5% above optimal, LQ 6-10%, in most cases", over the cells (SO, cluster size)
+    of :func:`quality_by_so`: each cell is judged by the kit's rule (its 95% interval inside the
+    band, outside it, or across an edge); the claim holds when more than half of the cells hold,
+    does not hold when more than half do not, and is inconclusive otherwise."""
+    low, high = QUALITY_BANDS[q]
+    cells = [row for row in tables.quality if row["quality"] == q]
+    judged = [(row, verdict(row["error [%]"] - row["error 95% half-width"],
+                            row["error [%]"] + row["error 95% half-width"], above=low, below=high)) for row in cells]
+    count = {v: sum(1 for _, w in judged if w == v) for v in (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE)}
+    overall = (HOLDS if 2 * count[HOLDS] > len(cells) else DOES_NOT_HOLD if 2 * count[DOES_NOT_HOLD] > len(cells)
+               else INCONCLUSIVE)
+    levels = sorted({int(row["SO [%]"]) for row in tables.quality})
+    text = ("mean % above optimal ± 95% half-width per (SO, cluster size), each cell's verdict: "
+            + "; ".join(f"SO {so}%: " + ", ".join(f"CS{int(row['cluster size'])} {row['error [%]']:.1f} ± "
+                                                  f"{row['error 95% half-width']:.1f} ({w})"
+                                                  for row, w in judged if int(row["SO [%]"]) == so) for so in levels)
+            + f". Band {low:.0f}-{high:.0f}% (the text's): {count[HOLDS]} of {len(cells)} cells inside, "
+            f"{count[DOES_NOT_HOLD]} outside, {count[INCONCLUSIVE]} across an edge")
+    return Finding(f"{'HQ' if q == 'high' else 'LQ'} paths are {low:.0f}-{high:.0f}% above optimal in most "
+                   "cases (paper's construction)", overall, text)
+
+
+def quality_findings(quality: Sequence[dict]) -> list[Finding]:
+    """:func:`quality_in_band` for both qualities, on :func:`quality_by_so`'s rows (or its CSV)."""
+    return check([partial(quality_in_band, q=q) for q in QUALITY_BANDS], PaperTables([], quality, []))
+
+
+def error_lowest_at_so_20(tables: PaperTables) -> Finding:
+    """The error (mean over cluster sizes and qualities) is lowest at SO 20% and higher at the top SO."""
+    levels = tables.levels
+    by_so = {so: _mean([row["error [%]"] for row in tables.quality if row["SO [%]"] == so]) for so in levels}
     lowest = min(by_so, key=lambda so: by_so[so])
-    found.append(Finding(
-        "The error is lowest on SO 20% and grows toward SO 50% (both qualities)", lowest == 20 and by_so[max(levels)] > by_so[lowest],
+    return Finding(
+        "The error is lowest on SO 20% and grows toward SO 50% (both qualities)",
+        lowest == 20 and by_so[max(levels)] > by_so[lowest],
         "mean % above optimal over cluster sizes and qualities: " + ", ".join(f"SO {so}%: {v:.1f}" for so, v in by_so.items())
-        + f"; lowest at SO {lowest}%"))
+        + f"; lowest at SO {lowest}%")
+
+
+def small_agents_improve(tables: PaperTables) -> Finding:
+    """At CS15, from SO 20% to the top SO, small agents' error falls and large agents' rises (on means)."""
+    levels, cluster_sizes = tables.levels, tables.cluster_sizes
     mid = 15 if 15 in cluster_sizes else cluster_sizes[len(cluster_sizes) // 2]
-    agents = {(row["SO [%]"], row["quality"]): row for row in quality if row["cluster size"] == mid}
+    agents = {(row["SO [%]"], row["quality"]): row for row in tables.quality if row["cluster size"] == mid}
     top = max(levels)
-    small_better = all(agents[(top, q)]["error [%] small (1x1)"] < agents[(20, q)]["error [%] small (1x1)"] for q in QUALITIES) if 20 in levels else False
-    large_worse = all(agents[(top, q)]["error [%] large (2x2)"] > agents[(20, q)]["error [%] large (2x2)"] for q in QUALITIES) if 20 in levels else False
-    found.append(Finding(
+
+    small, large = "error [%] small (1x1)", "error [%] large (2x2)"
+    small_better = 20 in levels and all(agents[(top, q)][small] < agents[(20, q)][small] for q in QUALITIES)
+    large_worse = 20 in levels and all(agents[(top, q)][large] > agents[(20, q)][large] for q in QUALITIES)
+    return Finding(
         f"At CS{mid}, small agents keep improving beyond SO 20% while large agents degrade", small_better and large_worse,
-        "; ".join(f"{q} quality: small " + ", ".join(f"SO {so}% {agents[(so, q)]['error [%] small (1x1)']:.1f}" for so in levels)
-                  + "; large " + ", ".join(f"SO {so}% {agents[(so, q)]['error [%] large (2x2)']:.1f}" for so in levels)
-                  for q in QUALITIES)
+        "; ".join(f"{q} quality: small " + ", ".join(f"SO {so}% {agents[(so, q)][small]:.1f}" for so in levels)
+                  + "; large " + ", ".join(f"SO {so}% {agents[(so, q)][large]:.1f}" for so in levels) for q in QUALITIES)
         + ("" if small_better and large_worse else
            f". Does not hold: small agents {'do' if small_better else 'do not'} improve from SO 20% to {top}%, "
-           f"large agents {'do' if large_worse else 'do not'} degrade")))
-    size = {(row["SO [%]"], row["cluster size"], row["quality"]): row for row in sizes}
-    largest_cs = max(cluster_sizes)
-    hq_peak = max((row for row in sizes if row["quality"] == "high"), key=lambda row: row["memory [% of map]"])
-    lq_peak = max((row for row in sizes if row["quality"] == "low"), key=lambda row: row["memory [% of map]"])
-    fraction = all(row["memory [% of map]"] < 100 for row in sizes)
+           f"large agents {'do' if large_worse else 'do not'} degrade"))
+
+
+def _graph_sizes_in_words(tables: PaperTables) -> str:
+    """The abstract graphs' sizes beside the paper's: SO 0% at the largest cluster size, the largest
+    graphs of each quality, and the largest cluster size's worst cases."""
+    levels, largest_cs = tables.levels, max(tables.cluster_sizes)
+    size = {(row["SO [%]"], row["cluster size"], row["quality"]): row for row in tables.sizes}
+    hq_peak, lq_peak = (max((row for row in tables.sizes if row["quality"] == q), key=lambda row: row["memory [% of map]"])
+                        for q in ("high", "low"))
     text = ""
     if 0 in levels:
         hq0, lq0 = size[(0, largest_cs, "high")], size[(0, largest_cs, "low")]
@@ -245,12 +273,30 @@ def paper_findings(result: dict[str, list[dict]]) -> list[Finding]:
     if len(levels) > 1:
         text += (f"; CS{largest_cs} worst cases: HQ {max(size[(so, largest_cs, 'high')]['memory [% of map]'] for so in levels):.1f}% "
                  f"(paper 47.0%), LQ {max(size[(so, largest_cs, 'low')]['memory [% of map]'] for so in levels):.1f}% (paper 26.4%)")
-    found.append(Finding("In all cases the abstract graph is a fraction of the map graph (memory, the paper's byte count)",
-                         fraction, text))
-    missing = [r for r in runs if r["algorithm"] == "HAA*" and not math.isfinite(r["length"])]
-    found.append(Finding("HAA* is complete on the paper's problems", not missing,
-                         f"{len(missing)} of {sum(1 for r in runs if r['algorithm'] == 'HAA*')} HAA* queries found no path"))
-    return found
+    return text
+
+
+def paper_graph_is_a_fraction(tables: PaperTables) -> Finding:
+    """In every case (SO, cluster size, quality) the abstract graph needs less memory than the map."""
+    return Finding("In all cases the abstract graph is a fraction of the map graph (memory, the paper's byte count)",
+                   all(row["memory [% of map]"] < 100 for row in tables.sizes), _graph_sizes_in_words(tables))
+
+
+def paper_haa_is_complete(tables: PaperTables) -> Finding:
+    """An exact count: HAA* finds a path for every problem of the paper's construction."""
+    missing = [r for r in tables.runs if r["algorithm"] == "HAA*" and not math.isfinite(r["length"])]
+    return Finding("HAA* is complete on the paper's problems", not missing,
+                   f"{len(missing)} of {sum(1 for r in tables.runs if r['algorithm'] == 'HAA*')} HAA* queries found no path")
+
+
+#: The paper's claims on its own construction, in the order findings.md lists them.
+PAPER_CLAIMS: list[Claim] = [paper_speed, *(partial(quality_in_band, q=q) for q in QUALITY_BANDS), error_lowest_at_so_20,
+                             small_agents_improve, paper_graph_is_a_fraction, paper_haa_is_complete]
+
+
+def paper_findings(result: dict[str, list[dict]]) -> list[Finding]:
+    """The paper's claims (:data:`PAPER_CLAIMS`) checked on a paper-construction study's runs and graphs."""
+    return check(PAPER_CLAIMS, PaperTables(result["runs"], quality_by_so(result["runs"]), graph_size_by_so(result["graphs"])))
 
 
 # -- figures -------------------------------------------------------------------------------------------

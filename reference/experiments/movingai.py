@@ -28,7 +28,6 @@ not match with its cause) and ``movingai_lines.csv`` (every line that does not m
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import time
 from dataclasses import dataclass
@@ -38,7 +37,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir, require_movingai
-from reference.world.fileio import atomic_write_text, spreadsheet_row
+from reference.experiments.report import to_csv
+from reference.world.fileio import atomic_write_text
 from reference.world.grid import cost_value
 from reference.world.maps import Scenario, read_scen, read_scen_terrains
 from reference.world.terrain import Capability, capability_name, passable, scenario_capability
@@ -249,19 +249,18 @@ def format_report(reports: list[FileReport], sample: int | None, file_count: int
     return out.getvalue()
 
 
+#: The columns of ``movingai_lines.csv``, one row per line that does not match.
+LINE_COLUMNS = ("file", "index", "start_row", "start_col", "goal_row", "goal_col", "capability", "optimal",
+                "kit_length", "verdict", "cause")
+
+
 def format_csv(reports: list[FileReport]) -> str:
-    """Every line that does not match, one CSV row each."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["file", "index", "start_row", "start_col", "goal_row", "goal_col", "capability",
-                     "optimal", "kit_length", "verdict", "cause"])
-    for r in reports:
-        for line in r.lines:
-            if line.verdict != "match":
-                kit = "" if line.length is None else f"{line.length:.7f}"
-                writer.writerow(spreadsheet_row([line.file, line.index, *line.start, *line.goal, line.capability,
-                                                 line.optimal, kit, line.verdict, cause(line, r.misfit)]))
-    return out.getvalue()
+    """Every line that does not match, one CSV row each (the header alone when every line matches)."""
+    rows = [dict(zip(LINE_COLUMNS, (line.file, line.index, *line.start, *line.goal, line.capability, line.optimal,
+                                    "" if line.length is None else f"{line.length:.7f}", line.verdict,
+                                    cause(line, r.misfit))))
+            for r in reports for line in r.lines if line.verdict != "match"]
+    return to_csv(rows, columns=LINE_COLUMNS)
 
 
 def run_check(movingai: Path, out: Path | None, sample: int | None = None, progress: bool = True) -> list[FileReport]:

@@ -21,8 +21,8 @@ On each grid it runs D* Lite and LRTA* (A* lookahead, and breadth-first lookahea
 draws Figures 7 (planning time vs expansions) and 8 (planning time vs path length), answers the
 paper's three planning objectives (Section 6: planning time + x * path length, and the shortest path
 under a time limit per episode or per move; :func:`optimal_lookahead_by_x`, :func:`best_under_limit`,
-Figure 9), and checks the paper's findings against the numbers (:func:`findings`). Times are in
-microseconds, as in the paper.
+Figure 9), and checks the paper's findings against the numbers (:data:`CLAIMS`, one function per
+claim). Times are in microseconds, as in the paper.
 
 >>> rows = run_comparison(mazes=1, grids=1, size=21, lookaheads=(1, 9), progress=False)
 >>> sorted({(r["kind"], r["algorithm"]) for r in rows})[:3]
@@ -37,7 +37,7 @@ import csv
 import gc
 import statistics
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -45,8 +45,8 @@ import numpy as np
 
 from reference.experiments.tasks import prepare, run_tasks
 from reference.experiments.report import (
-    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, LARGE_RUNS, Finding, ci95, findings_markdown, for_every, open_runs, runs_file,
-    to_csv, to_markdown, verdict, verdict_of_difference, write_runs,
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, LARGE_RUNS, Claim, Finding, check, ci95, findings_markdown, for_every, open_runs,
+    runs_file, to_csv, to_markdown, verdict, verdict_of_difference, write_runs,
 )
 from reference.solutions.compiled.realtime import RealtimeRun as CompiledRealtimeRun, run_compiled, warm_up
 from reference.solutions.realtime import RealtimeRun, run_algorithm
@@ -472,151 +472,209 @@ def claim_at_each(groups: RunGroups, kind: str, pairs: Sequence[tuple[int, tuple
     return overall, text
 
 
-def findings(rows: Runs) -> list[Finding]:
-    """Check the paper's findings (the list in the issue, plus Figure 7's and Table 4's) on ``rows``."""
-    groups = group_runs(rows)
-    result: list[Finding] = []
-    maze_lrta = BEST_HEURISTIC[("maze", "lrta_astar")]
-    for kind in KINDS:
-        moves = _series(groups, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], "moves")
-        if len(moves) >= 4:
-            # A trend, not a staircase: the rank correlation is negative, and the smallest quarter
-            # of the lookaheads gives longer paths on average than the largest quarter.
-            rho = _spearman(list(moves), list(moves.values()))
-            quarter = max(1, len(moves) // 4)
-            small, large = sorted(moves)[:quarter], sorted(moves)[-quarter:]
-            small_mean = statistics.fmean(moves[n] for n in small)
-            large_mean = statistics.fmean(moves[n] for n in large)
-            result.append(Finding(
-                f"{kind}: LRTA*'s path length falls as the lookahead grows",
-                rho < 0 and large_mean < small_mean,
-                f"mean moves {small_mean:.0f} at lookaheads {small[0]}-{small[-1]}, {large_mean:.0f} at "
-                f"{large[0]}-{large[-1]}; Spearman rank correlation with the lookahead {rho:.2f}"))
-    time_ = _series(groups, "maze", "lrta_astar", maze_lrta, "planning_us")
-    if len(time_) >= 3:
-        best = min(time_, key=time_.__getitem__)
-        first, last = min(time_), max(time_)
-        result.append(Finding(
-            "maze: LRTA*'s planning time first falls, then rises as the lookahead grows",
-            first < best < last and time_[best] < time_[first] and time_[best] < time_[last],
-            f"{time_[first]:.0f} us at lookahead {first}, least {time_[best]:.0f} us at {best}, "
-            f"{time_[last]:.0f} us at {last}"))
+def path_length_falls(groups: RunGroups, kind: str) -> Finding | None:
+    """Koenig: LRTA*'s path length falls as the lookahead grows. A trend, not a staircase: the rank
+    correlation is negative, and the smallest quarter of the lookaheads gives longer paths on
+    average than the largest quarter."""
+    moves = _series(groups, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], "moves")
+    if len(moves) < 4:
+        return None
+    rho = _spearman(list(moves), list(moves.values()))
+    quarter = max(1, len(moves) // 4)
+    small, large = sorted(moves)[:quarter], sorted(moves)[-quarter:]
+    small_mean = statistics.fmean(moves[n] for n in small)
+    large_mean = statistics.fmean(moves[n] for n in large)
+    return Finding(
+        f"{kind}: LRTA*'s path length falls as the lookahead grows", rho < 0 and large_mean < small_mean,
+        f"mean moves {small_mean:.0f} at lookaheads {small[0]}-{small[-1]}, {large_mean:.0f} at "
+        f"{large[0]}-{large[-1]}; Spearman rank correlation with the lookahead {rho:.2f}")
+
+
+def planning_time_falls_then_rises(groups: RunGroups) -> Finding | None:
+    """Koenig, mazes: LRTA*'s planning time is least at a middle lookahead (read off the mean curve)."""
+    time_ = _series(groups, "maze", "lrta_astar", BEST_HEURISTIC[("maze", "lrta_astar")], "planning_us")
+    if len(time_) < 3:
+        return None
+    best = min(time_, key=time_.__getitem__)
+    first, last = min(time_), max(time_)
+    return Finding(
+        "maze: LRTA*'s planning time first falls, then rises as the lookahead grows",
+        first < best < last and time_[best] < time_[first] and time_[best] < time_[last],
+        f"{time_[first]:.0f} us at lookahead {first}, least {time_[best]:.0f} us at {best}, "
+        f"{time_[last]:.0f} us at {last}")
+
+
+def weak_heuristic_wins_in_mazes(groups: RunGroups) -> Finding | None:
+    """Table 1, mazes: the weak heuristic gives LRTA* shorter paths at lookaheads up to 9 (paired)."""
     strong = _series(groups, "maze", "lrta_astar", "strong", "moves")
     weak = _series(groups, "maze", "lrta_astar", "weak", "moves")
     small = [n for n in strong if n in weak and n <= 9]
-    if small:
-        evidence = "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)
-        judged, paired = claim_at_each(groups, "maze", [(n, ("lrta_astar", "weak", n), ("lrta_astar", "strong", n))
-                                                        for n in small], "moves", positive=False)
-        result.append(Finding(
-            "maze: the weak heuristic serves LRTA* better than the strong one at small lookaheads (shorter paths)",
-            judged, f"{evidence}; weak minus strong {paired}"))
+    if not small:
+        return None
+    judged, paired = claim_at_each(groups, "maze", [(n, ("lrta_astar", "weak", n), ("lrta_astar", "strong", n))
+                                                    for n in small], "moves", positive=False)
+    return Finding(
+        "maze: the weak heuristic serves LRTA* better than the strong one at small lookaheads (shorter paths)",
+        judged, "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.0f} vs {strong[n]:.0f}" for n in small)
+        + f"; weak minus strong {paired}")
+
+
+def _relative_differences(groups: RunGroups, kind: str, lookaheads: Sequence[int],
+                          strong: dict[int, float]) -> dict[int, tuple[float, float]]:
+    """Per lookahead, the paired difference of moves weak - strong and its 95% half-width, both
+    relative to strong's mean (lookaheads with fewer than two pairs left out)."""
+    relative = {}
+    for n in lookaheads:
+        mean, half, count = paired_difference(groups, kind, ("lrta_astar", "weak", n), ("lrta_astar", "strong", n), "moves")
+        if count > 1:
+            relative[n] = (mean / strong[n], half / strong[n])
+    return relative
+
+
+def heuristics_alike_on_random_grids(groups: RunGroups) -> Finding | None:
+    """Table 1, random grids: the two heuristics give paths within 5% of each other from lookahead 25."""
     strong = _series(groups, "random", "lrta_astar", "strong", "moves")
     weak = _series(groups, "random", "lrta_astar", "weak", "moves")
     large = [n for n in strong if n in weak and n >= 25]
-    if large:
-        # Each lookahead's paired difference weak - strong, relative to strong's mean, within +-5%.
-        relative = {}
-        for n in large:
-            mean, half, count = paired_difference(groups, "random", ("lrta_astar", "weak", n),
-                                                  ("lrta_astar", "strong", n), "moves")
-            if count > 1:
-                relative[n] = (mean / strong[n], half / strong[n])
-        each = {n: verdict(m - h, m + h, above=-0.05, below=0.05) for n, (m, h) in relative.items()}
-        widest = max(relative, key=lambda n: abs(relative[n][0]), default=None)
-        result.append(Finding(
-            "random: LRTA* performs about the same with the strong and the weak heuristic at larger lookaheads "
-            "(Table 1; taken here as mean path lengths within 5% of each other at every lookahead from 25)",
-            for_every(list(each.values())),
-            "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.1f} vs {strong[n]:.1f}" for n in large[::4])
-            + ("" if widest is None else
-               f"; the largest paired difference {100 * relative[widest][0]:+.1f} ± {100 * relative[widest][1]:.1f}% "
-               f"of strong's moves (lookahead {widest}, 95% CI); {sum(v == HOLDS for v in each.values())} of "
-               f"{len(each)} lookaheads inside +-5% with their intervals")))
+    if not large:
+        return None
+    relative = _relative_differences(groups, "random", large, strong)
+    each = {n: verdict(m - h, m + h, above=-0.05, below=0.05) for n, (m, h) in relative.items()}
+    widest = max(relative, key=lambda n: abs(relative[n][0]), default=None)
+    return Finding(
+        "random: LRTA* performs about the same with the strong and the weak heuristic at larger lookaheads "
+        "(Table 1; taken here as mean path lengths within 5% of each other at every lookahead from 25)",
+        for_every(list(each.values())),
+        "moves weak vs strong: " + ", ".join(f"{n}: {weak[n]:.1f} vs {strong[n]:.1f}" for n in large[::4])
+        + ("" if widest is None else
+           f"; the largest paired difference {100 * relative[widest][0]:+.1f} ± {100 * relative[widest][1]:.1f}% "
+           f"of strong's moves (lookahead {widest}, 95% CI); {sum(v == HOLDS for v in each.values())} of "
+           f"{len(each)} lookaheads inside +-5% with their intervals"))
+
+
+def dstar_paths_shorter_in_mazes(groups: RunGroups) -> Finding | None:
+    """Mazes: D* Lite's paths are shorter than LRTA*'s at every lookahead (paired)."""
+    maze_lrta = BEST_HEURISTIC[("maze", "lrta_astar")]
     dstar = averages(groups, "maze", "dstar_lite", "strong", None)
     moves = _series(groups, "maze", "lrta_astar", maze_lrta, "moves")
-    if dstar and moves:
-        judged, paired = claim_at_each(groups, "maze", [(n, ("lrta_astar", maze_lrta, n), ("dstar_lite", "strong", None))
-                                                        for n in sorted(moves)], "moves", positive=True)
-        result.append(Finding(
-            "maze: D* Lite's paths are shorter than LRTA*'s (every lookahead)", judged,
-            f"D* Lite {dstar['moves']:.0f} moves; LRTA* from {max(moves.values()):.0f} to "
-            f"{min(moves.values()):.0f}; LRTA* minus D* Lite {paired}"))
+    if not (dstar and moves):
+        return None
+    judged, paired = claim_at_each(groups, "maze", [(n, ("lrta_astar", maze_lrta, n), ("dstar_lite", "strong", None))
+                                                    for n in sorted(moves)], "moves", positive=True)
+    return Finding(
+        "maze: D* Lite's paths are shorter than LRTA*'s (every lookahead)", judged,
+        f"D* Lite {dstar['moves']:.0f} moves; LRTA* from {max(moves.values()):.0f} to "
+        f"{min(moves.values()):.0f}; LRTA* minus D* Lite {paired}")
+
+
+def lrta_plans_less_on_random_grids(groups: RunGroups) -> Finding | None:
+    """Random grids: LRTA*'s total planning time is below D* Lite's at every lookahead (paired)."""
     dstar = averages(groups, "random", "dstar_lite", "strong", None)
     time_ = _series(groups, "random", "lrta_astar", "strong", "planning_us")
-    moves = _series(groups, "random", "lrta_astar", "strong", "moves")
-    if dstar and time_:
-        judged, paired = claim_at_each(groups, "random", [(n, ("lrta_astar", "strong", n), ("dstar_lite", "strong", None))
-                                                          for n in sorted(time_)], "planning_us", positive=False,
-                                       unit=" us")
-        result.append(Finding(
-            "random: LRTA*'s total planning time is below D* Lite's (every lookahead)", judged,
-            f"D* Lite {dstar['planning_us']:.0f} us; LRTA* from {min(time_.values()):.0f} to "
-            f"{max(time_.values()):.0f} us; LRTA* minus D* Lite {paired}"))
-        above_13 = [n for n in sorted(moves) if n > 13]
-        judged, paired = claim_at_each(groups, "random", [(n, ("lrta_astar", "strong", n), ("dstar_lite", "strong", None))
-                                                          for n in above_13], "moves", positive=False)
-        result.append(Finding(
-            "random: LRTA*'s paths are shorter than D* Lite's for lookaheads above 13",
-            judged if above_13 else INCONCLUSIVE,
-            f"D* Lite {dstar['moves']:.1f} ± {dstar['moves_ci95']:.1f} moves; LRTA* minus D* Lite {paired}"))
+    if not (dstar and time_):
+        return None
+    judged, paired = claim_at_each(groups, "random", [(n, ("lrta_astar", "strong", n), ("dstar_lite", "strong", None))
+                                                      for n in sorted(time_)], "planning_us", positive=False, unit=" us")
+    return Finding(
+        "random: LRTA*'s total planning time is below D* Lite's (every lookahead)", judged,
+        f"D* Lite {dstar['planning_us']:.0f} us; LRTA* from {min(time_.values()):.0f} to "
+        f"{max(time_.values()):.0f} us; LRTA* minus D* Lite {paired}")
+
+
+def lrta_paths_shorter_on_random_grids(groups: RunGroups) -> Finding | None:
+    """Random grids: LRTA*'s paths are shorter than D* Lite's at every lookahead above 13 (paired)."""
+    dstar = averages(groups, "random", "dstar_lite", "strong", None)
     time_ = _series(groups, "random", "lrta_astar", "strong", "planning_us")
-    if len(time_) >= 2 and 1 in time_:
-        best = min(time_, key=time_.__getitem__)
-        runner_up = min((n for n in time_ if n != 1), key=time_.__getitem__)
-        difference, half_width, n = paired_difference(groups, "random", ("lrta_astar", "strong", 1),
-                                                      ("lrta_astar", "strong", runner_up), "planning_us")
-        expansions = _series(groups, "random", "lrta_astar", "strong", "expansions")
-        fewest = min(expansions, key=expansions.__getitem__)
-        other = min((n for n in expansions if n != 1), key=expansions.__getitem__)
-        more, more_half_width, _ = paired_difference(groups, "random", ("lrta_astar", "strong", 1),
-                                                     ("lrta_astar", "strong", other), "expansions")
-        judged, paired = claim_at_each(groups, "random", [(n, ("lrta_astar", "strong", 1), ("lrta_astar", "strong", n))
-                                                          for n in sorted(time_) if n != 1], "planning_us",
-                                       positive=False, gap_measure="expansions", unit=" us")
-        result.append(Finding(
-            "random: a lookahead of one minimises LRTA*'s planning time (Section 7; paper: 498.6 expansions at "
-            "lookahead 1, 622.5 at 3)",
-            judged,
-            f"least planning time at lookahead {best} ({time_[best]:.0f} us); lookahead 1 {time_[1]:.0f} us, the "
-            f"best other lookahead {runner_up} {time_[runner_up]:.0f} us; lookahead 1 minus {runner_up} on the same "
-            f"grids {difference:+.0f} ± {half_width:.0f} us (95% CI, {n} grids). Expansions (machine-independent): "
-            f"fewest at lookahead {fewest} ({expansions[fewest]:.1f}); lookahead 1 {expansions[1]:.1f}, lookahead "
-            f"{other} {expansions[other]:.1f}, lookahead 1 minus {other} on the same grids {more:+.1f} ± "
-            f"{more_half_width:.1f}. Lookahead 1 minus each other lookahead in time, {paired}"))
-    for kind in KINDS:
-        heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
-        expansions = _series(groups, kind, "lrta_astar", heuristic, "expansions")
-        time_ = _series(groups, kind, "lrta_astar", heuristic, "planning_us")
-        if len(expansions) >= 3:
-            r = float(np.corrcoef(list(expansions.values()), list(time_.values()))[0, 1])
-            result.append(Finding(
-                f"{kind}: LRTA*'s planning time is roughly proportional to its expansions (Figure 7)",
-                r > 0.9, f"Pearson correlation over the lookaheads {r:.2f}"))
-    # Table 4 and the conclusions: breadth-first local search wins in mazes, A* on random grids.
-    for kind, claim, digits in (
-            ("maze", "maze: LRTA* with breadth-first local search finds shorter paths than with A* at smaller "
-                     "lookaheads (5 to 15; Table 4)", 0),
-            ("random", "random: LRTA* with A* local search finds shorter paths than with breadth-first at smaller "
-                       "lookaheads (5 to 15; Table 4: A* 'performs well on grids with random obstacles', "
-                       "breadth-first in mazes)", 1)):
-        astar = _series(groups, kind, "lrta_astar", BEST_HEURISTIC[(kind, "lrta_astar")], "moves")
-        bfs = _series(groups, kind, "lrta_bfs", BEST_HEURISTIC[(kind, "lrta_bfs")], "moves")
-        winner, loser, names = (bfs, astar, "BFS vs A*") if kind == "maze" else (astar, bfs, "A* vs BFS")
-        small = [n for n in astar if n in bfs and 5 <= n <= 15]
-        if small:
-            shorter, longer = ("lrta_bfs", "lrta_astar") if kind == "maze" else ("lrta_astar", "lrta_bfs")
-            judged, paired = claim_at_each(
-                groups, kind, [(n, (shorter, BEST_HEURISTIC[(kind, shorter)], n), (longer, BEST_HEURISTIC[(kind, longer)], n))
-                               for n in small], "moves", positive=False, gap_measure="moves")
-            result.append(Finding(claim, judged, f"moves {names}: " + ", ".join(
-                f"{n}: {winner[n]:.{digits}f} vs {loser[n]:.{digits}f}" for n in small)
-                + f"; {names.replace(' vs ', ' minus ')} {paired}"))
-    bound = [r for group in groups.values() for r in group
-             if r["algorithm"] != "dstar_lite" and r["max_expansions_per_episode"] > r["lookahead"]]
-    result.append(Finding("LRTA* never expands more states in an episode than its lookahead (the real-time bound)",
-                          not bound, f"{len(bound)} runs broke the bound"))
-    return result + objective_findings(groups)
+    if not (dstar and time_):
+        return None
+    above_13 = [n for n in sorted(_series(groups, "random", "lrta_astar", "strong", "moves")) if n > 13]
+    judged, paired = claim_at_each(groups, "random", [(n, ("lrta_astar", "strong", n), ("dstar_lite", "strong", None))
+                                                      for n in above_13], "moves", positive=False)
+    return Finding(
+        "random: LRTA*'s paths are shorter than D* Lite's for lookaheads above 13", judged if above_13 else INCONCLUSIVE,
+        f"D* Lite {dstar['moves']:.1f} ± {dstar['moves_ci95']:.1f} moves; LRTA* minus D* Lite {paired}")
+
+
+def _least_and_lookahead_one(groups: RunGroups, measure: str) -> tuple[dict[int, float], int, int, tuple[float, float, int]]:
+    """Random grids, strong h: LRTA*'s mean ``measure`` per lookahead, the lookahead where it is least,
+    the best lookahead other than 1, and lookahead 1 minus that one on the same grids
+    (:func:`paired_difference`)."""
+    series = _series(groups, "random", "lrta_astar", "strong", measure)
+    least = min(series, key=series.__getitem__)
+    other = min((n for n in series if n != 1), key=series.__getitem__)
+    return series, least, other, paired_difference(groups, "random", ("lrta_astar", "strong", 1),
+                                                   ("lrta_astar", "strong", other), measure)
+
+
+def lookahead_one_is_fastest_on_random_grids(groups: RunGroups) -> Finding | None:
+    """Section 7: on random grids a lookahead of one minimises LRTA*'s planning time; a lookahead that
+    fails where the kit misses the paper's own expansions is inconclusive (:func:`claim_at_each`)."""
+    time_ = _series(groups, "random", "lrta_astar", "strong", "planning_us")
+    if len(time_) < 2 or 1 not in time_:
+        return None
+    _, best, runner_up, (difference, half_width, grids) = _least_and_lookahead_one(groups, "planning_us")
+    expansions, fewest, other, (more, more_half_width, _) = _least_and_lookahead_one(groups, "expansions")
+    judged, paired = claim_at_each(groups, "random", [(n, ("lrta_astar", "strong", 1), ("lrta_astar", "strong", n))
+                                                      for n in sorted(time_) if n != 1], "planning_us",
+                                   positive=False, gap_measure="expansions", unit=" us")
+    return Finding(
+        "random: a lookahead of one minimises LRTA*'s planning time (Section 7; paper: 498.6 expansions at "
+        "lookahead 1, 622.5 at 3)", judged,
+        f"least planning time at lookahead {best} ({time_[best]:.0f} us); lookahead 1 {time_[1]:.0f} us, the "
+        f"best other lookahead {runner_up} {time_[runner_up]:.0f} us; lookahead 1 minus {runner_up} on the same "
+        f"grids {difference:+.0f} ± {half_width:.0f} us (95% CI, {grids} grids). Expansions (machine-independent): "
+        f"fewest at lookahead {fewest} ({expansions[fewest]:.1f}); lookahead 1 {expansions[1]:.1f}, lookahead "
+        f"{other} {expansions[other]:.1f}, lookahead 1 minus {other} on the same grids {more:+.1f} ± "
+        f"{more_half_width:.1f}. Lookahead 1 minus each other lookahead in time, {paired}")
+
+
+def time_follows_expansions(groups: RunGroups, kind: str) -> Finding | None:
+    """Figure 7: LRTA*'s planning time is roughly proportional to its expansions (Pearson r > 0.9)."""
+    heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+    expansions = _series(groups, kind, "lrta_astar", heuristic, "expansions")
+    time_ = _series(groups, kind, "lrta_astar", heuristic, "planning_us")
+    if len(expansions) < 3:
+        return None
+    r = float(np.corrcoef(list(expansions.values()), list(time_.values()))[0, 1])
+    return Finding(f"{kind}: LRTA*'s planning time is roughly proportional to its expansions (Figure 7)",
+                   r > 0.9, f"Pearson correlation over the lookaheads {r:.2f}")
+
+
+#: Table 4 and the conclusions, per kind of grid: the claim, the local search with the shorter paths,
+#: and the digits its moves are written with (breadth-first wins in mazes, A* on random grids).
+LOCAL_SEARCH_CLAIMS = {
+    "maze": ("maze: LRTA* with breadth-first local search finds shorter paths than with A* at smaller lookaheads "
+             "(5 to 15; Table 4)", "lrta_bfs", 0),
+    "random": ("random: LRTA* with A* local search finds shorter paths than with breadth-first at smaller lookaheads "
+               "(5 to 15; Table 4: A* 'performs well on grids with random obstacles', breadth-first in mazes)",
+               "lrta_astar", 1),
+}
+
+
+def local_search_wins(groups: RunGroups, kind: str) -> Finding | None:
+    """Table 4: at lookaheads 5 to 15 one local search gives shorter paths (:data:`LOCAL_SEARCH_CLAIMS`)."""
+    claim, shorter, digits = LOCAL_SEARCH_CLAIMS[kind]
+    longer = "lrta_astar" if shorter == "lrta_bfs" else "lrta_bfs"
+    winner = _series(groups, kind, shorter, BEST_HEURISTIC[(kind, shorter)], "moves")
+    loser = _series(groups, kind, longer, BEST_HEURISTIC[(kind, longer)], "moves")
+    small = [n for n in winner if n in loser and 5 <= n <= 15]
+    if not small:
+        return None
+    names = "BFS vs A*" if shorter == "lrta_bfs" else "A* vs BFS"
+    judged, paired = claim_at_each(
+        groups, kind, [(n, (shorter, BEST_HEURISTIC[(kind, shorter)], n), (longer, BEST_HEURISTIC[(kind, longer)], n))
+                       for n in small], "moves", positive=False, gap_measure="moves")
+    return Finding(claim, judged, f"moves {names}: " + ", ".join(
+        f"{n}: {winner[n]:.{digits}f} vs {loser[n]:.{digits}f}" for n in small)
+        + f"; {names.replace(' vs ', ' minus ')} {paired}")
+
+
+def real_time_bound(groups: RunGroups) -> Finding:
+    """An exact count: no LRTA* episode expands more states than the lookahead."""
+    broken = [r for group in groups.values() for r in group
+              if r["algorithm"] != "dstar_lite" and r["max_expansions_per_episode"] > r["lookahead"]]
+    return Finding("LRTA* never expands more states in an episode than its lookahead (the real-time bound)",
+                   not broken, f"{len(broken)} runs broke the bound")
 
 
 # -- the planning objectives (Section 6: which lookahead, or D* Lite, for which objective) ------------
@@ -702,71 +760,130 @@ def _per_move(r: dict) -> float:
     return r["planning_us"] / r["moves"] if r["moves"] else 0.0
 
 
-def objective_findings(rows: Runs) -> list[Finding]:
-    """The paper's answers for its three planning objectives (Sections 6 and 7), checked."""
-    groups = group_runs(rows)
-    result: list[Finding] = []
-    paper: dict[str, dict[str, int | str]] = {"maze": {"least": 21, "x": "10^-0.27", "episode": 75, "move": 165},
-             "random": {"least": 1}}
-    for kind in KINDS:
-        lrta, dstar = _curves(groups, kind)
-        if len(lrta) < 3:
-            continue
-        heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
-        by_x = optimal_lookahead_by_x(groups, kind)
-        optimal = [line["lookahead"] for line in by_x]
-        least = min(lrta, key=lambda n: (lrta[n]["planning_us"], n))
-        result.append(Finding(
-            f"{kind}: minimising planning time + x * path length, the optimal lookahead grows with x, starting "
-            f"at the lookahead that minimises planning time (paper: {paper[kind]['least']})",
-            optimal == sorted(optimal) and optimal[0] == least,
-            "x (us per move) -> lookahead: " + "; ".join(
-                f"{line['from']}-{line['to']}: {line['lookahead']}" + (" (D* Lite better)" if line["better"] == "D* Lite" else "")
-                for line in by_x)))
-        if not dstar:
-            continue
-        first = next((i for i, line in enumerate(by_x) if line["better"] == "D* Lite"), None)
-        dstar_from = None if first is None else by_x[first]["from"]
-        if kind == "maze":
-            result.append(Finding(
-                "maze: for x above some threshold D* Lite has the smaller planning time + x * path length, below it "
-                f"LRTA* with the optimal lookahead (paper: {paper[kind]['x']})",
-                first is not None and all(line["better"] == "D* Lite" for line in by_x[first:]),
-                f"D* Lite better from x = {dstar_from or 'never (up to 10^+4.00)'}"))
-        else:
-            result.append(Finding(
-                "random: for every x, LRTA* with the optimal lookahead has a smaller planning time + x * path length "
-                "than D* Lite",
-                dstar_from is None, f"D* Lite better from x = {dstar_from or 'never (10^-4.00 to 10^+4.00)'}"))
-        largest = max(lrta)
-        for per, column, measure in (("episode", "planning_us_per_episode", _per_episode),
-                                     ("move", "planning_us_per_move", _per_move)):
-            below = 0  # the largest lookahead up to which every lookahead plans faster per episode (move) than D* Lite
-            for n in sorted(lrta):
-                if lrta[n][column] >= dstar[column]:
-                    break
-                below = n
-            slower, slower_half, count = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
-                                                           ("dstar_lite", "strong", None), measure)
-            longer, longer_half, _ = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
-                                                       ("dstar_lite", "strong", None), "moves")
-            evidence = (f"D* Lite {dstar[column]:.2f} us per {per}, {dstar['moves']:.1f} moves; LRTA* plans faster per "
-                        f"{per} up to lookahead {below or 'none'}" + (f" (paper: {paper[kind][per]})" if kind == "maze" else "")
-                        + f"; at lookahead {largest} {lrta[largest][column]:.2f} us per {per} and {lrta[largest]['moves']:.1f} "
-                        f"moves; lookahead {largest} minus D* Lite on the same {'mazes' if kind == 'maze' else 'grids'}: {slower:+.2f} ± {slower_half:.2f} us per "
-                        f"{per}, {longer:+.1f} ± {longer_half:.1f} moves (95% CI, {count} {'mazes' if kind == 'maze' else 'grids'})")
-            fits = [n for n in lrta if lrta[n][column] <= dstar[column]]
-            if kind == "maze":
-                result.append(Finding(
-                    f"maze: with a time limit per {per} LRTA* (the largest lookahead that fits) is the choice below D* "
-                    f"Lite's time per {per}, D* Lite above it: no lookahead run gives paths as short as D* Lite's",
-                    bool(fits) and all(lrta[n]["moves"] > dstar["moves"] for n in lrta), evidence))
-            else:
-                result.append(Finding(
-                    f"random: with a time limit per {per} LRTA* is always the choice: some lookahead plans at most D* "
-                    f"Lite's time per {per} and finds paths no longer than D* Lite's",
-                    any(lrta[n]["moves"] <= dstar["moves"] for n in fits), evidence))
-    return result
+#: The paper's answers for its planning objectives (Section 6): the lookahead that minimises planning
+#: time, the x from which D* Lite's sum is smaller, the largest lookahead within D* Lite's time per episode
+#: and per move.
+PAPER_OBJECTIVES: dict[str, dict[str, int | str]] = {"maze": {"least": 21, "x": "10^-0.27", "episode": 75, "move": 165},
+                                                     "random": {"least": 1}}
+
+
+def optimal_lookahead_grows(groups: RunGroups, kind: str) -> Finding | None:
+    """Objective 1: minimising planning time + x * path length, the optimal lookahead grows with x,
+    from the lookahead that minimises planning time (:func:`optimal_lookahead_by_x`)."""
+    lrta, _ = _curves(groups, kind)
+    if len(lrta) < 3:
+        return None
+    by_x = optimal_lookahead_by_x(groups, kind)
+    optimal = [line["lookahead"] for line in by_x]
+    least = min(lrta, key=lambda n: (lrta[n]["planning_us"], n))
+    return Finding(
+        f"{kind}: minimising planning time + x * path length, the optimal lookahead grows with x, starting "
+        f"at the lookahead that minimises planning time (paper: {PAPER_OBJECTIVES[kind]['least']})",
+        optimal == sorted(optimal) and optimal[0] == least,
+        "x (us per move) -> lookahead: " + "; ".join(
+            f"{line['from']}-{line['to']}: {line['lookahead']}" + (" (D* Lite better)" if line["better"] == "D* Lite" else "")
+            for line in by_x))
+
+
+def _dstar_better_from(groups: RunGroups, kind: str) -> tuple[list[dict], int | None] | None:
+    """:func:`optimal_lookahead_by_x`'s lines and the first where D* Lite's sum is the smaller (None:
+    none is); None when there are fewer than three lookaheads or no D* Lite runs."""
+    lrta, dstar = _curves(groups, kind)
+    if len(lrta) < 3 or not dstar:
+        return None
+    by_x = optimal_lookahead_by_x(groups, kind)
+    return by_x, next((i for i, line in enumerate(by_x) if line["better"] == "D* Lite"), None)
+
+
+def dstar_wins_above_some_x(groups: RunGroups) -> Finding | None:
+    """Objective 1 in mazes: above some x D* Lite has the smaller planning time + x * path length."""
+    found = _dstar_better_from(groups, "maze")
+    if found is None:
+        return None
+    by_x, first = found
+    return Finding(
+        "maze: for x above some threshold D* Lite has the smaller planning time + x * path length, below it "
+        f"LRTA* with the optimal lookahead (paper: {PAPER_OBJECTIVES['maze']['x']})",
+        first is not None and all(line["better"] == "D* Lite" for line in by_x[first:]),
+        f"D* Lite better from x = {'never (up to 10^+4.00)' if first is None else by_x[first]['from']}")
+
+
+def lrta_wins_for_every_x(groups: RunGroups) -> Finding | None:
+    """Objective 1 on random grids: LRTA* with the optimal lookahead has the smaller sum at every x."""
+    found = _dstar_better_from(groups, "random")
+    if found is None:
+        return None
+    by_x, first = found
+    return Finding(
+        "random: for every x, LRTA* with the optimal lookahead has a smaller planning time + x * path length "
+        "than D* Lite", first is None,
+        f"D* Lite better from x = {'never (10^-4.00 to 10^+4.00)' if first is None else by_x[first]['from']}")
+
+
+#: Objectives 2 and 3: the column of the mean time per episode or per move, and the time per run's row.
+PER = {"episode": ("planning_us_per_episode", _per_episode), "move": ("planning_us_per_move", _per_move)}
+
+
+def _time_limit_evidence(groups: RunGroups, kind: str, per: str, lrta: dict[int, dict], dstar: dict) -> str:
+    """Objectives 2 and 3 in words: D* Lite's time per episode (move) and moves; the lookaheads that
+    plan faster; the largest lookahead against D* Lite on the same grids."""
+    column, measure = PER[per]
+    heuristic, largest, grids = BEST_HEURISTIC[(kind, "lrta_astar")], max(lrta), "mazes" if kind == "maze" else "grids"
+    below = 0  # the largest lookahead up to which every lookahead plans faster per episode (move) than D* Lite
+    for n in sorted(lrta):
+        if lrta[n][column] >= dstar[column]:
+            break
+        below = n
+    slower, slower_half, count = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
+                                                   ("dstar_lite", "strong", None), measure)
+    longer, longer_half, _ = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
+                                               ("dstar_lite", "strong", None), "moves")
+    return (f"D* Lite {dstar[column]:.2f} us per {per}, {dstar['moves']:.1f} moves; LRTA* plans faster per {per} up to "
+            f"lookahead {below or 'none'}" + (f" (paper: {PAPER_OBJECTIVES[kind][per]})" if kind == "maze" else "")
+            + f"; at lookahead {largest} {lrta[largest][column]:.2f} us per {per} and {lrta[largest]['moves']:.1f} "
+            f"moves; lookahead {largest} minus D* Lite on the same {grids}: {slower:+.2f} ± {slower_half:.2f} us per "
+            f"{per}, {longer:+.1f} ± {longer_half:.1f} moves (95% CI, {count} {grids})")
+
+
+def time_limit_choice(groups: RunGroups, kind: str, per: str) -> Finding | None:
+    """Objectives 2 and 3: under a limit on the time per episode (move), LRTA* below D* Lite's time and
+    D* Lite above it in mazes; LRTA* always on random grids (some lookahead fits and is no longer)."""
+    lrta, dstar = _curves(groups, kind)
+    if len(lrta) < 3 or not dstar:
+        return None
+    evidence = _time_limit_evidence(groups, kind, per, lrta, dstar)
+    fits = [n for n in lrta if lrta[n][PER[per][0]] <= dstar[PER[per][0]]]
+    if kind == "maze":
+        return Finding(
+            f"maze: with a time limit per {per} LRTA* (the largest lookahead that fits) is the choice below D* "
+            f"Lite's time per {per}, D* Lite above it: no lookahead run gives paths as short as D* Lite's",
+            bool(fits) and all(lrta[n]["moves"] > dstar["moves"] for n in lrta), evidence)
+    return Finding(
+        f"random: with a time limit per {per} LRTA* is always the choice: some lookahead plans at most D* "
+        f"Lite's time per {per} and finds paths no longer than D* Lite's",
+        any(lrta[n]["moves"] <= dstar["moves"] for n in fits), evidence)
+
+
+#: Koenig's claims, in the order findings.md lists them: Sections 6-7 and Tables 1-4, then the
+#: planning objectives.
+CLAIMS: list[Claim] = [
+    *(partial(path_length_falls, kind=kind) for kind in KINDS),
+    planning_time_falls_then_rises, weak_heuristic_wins_in_mazes, heuristics_alike_on_random_grids,
+    dstar_paths_shorter_in_mazes, lrta_plans_less_on_random_grids, lrta_paths_shorter_on_random_grids,
+    lookahead_one_is_fastest_on_random_grids,
+    *(partial(time_follows_expansions, kind=kind) for kind in KINDS),
+    *(partial(local_search_wins, kind=kind) for kind in KINDS),
+    real_time_bound,
+    partial(optimal_lookahead_grows, kind="maze"), dstar_wins_above_some_x,
+    *(partial(time_limit_choice, kind="maze", per=per) for per in PER),
+    partial(optimal_lookahead_grows, kind="random"), lrta_wins_for_every_x,
+    *(partial(time_limit_choice, kind="random", per=per) for per in PER),
+]
+
+
+def findings(rows: Runs) -> list[Finding]:
+    """The paper's findings (:data:`CLAIMS`) checked on ``rows``."""
+    return check(CLAIMS, group_runs(rows))
 
 
 def objectives_markdown(rows: Runs) -> str:

@@ -10,7 +10,15 @@ Every file is written atomically (:mod:`reference.world.fileio`): a reader never
 >>> print(to_csv(table), end="")
 lookahead,moves
 1,12.5
->>> print(findings_markdown([Finding("paths get shorter", True, "12 -> 9 moves")]).splitlines()[2])
+
+A paper's claim is a small named function of the measured table(s) that returns a :class:`Finding`
+(its text, its numbers and its verdict, :func:`verdict`); an experiment's findings are its list of
+claims, judged by :func:`check` and rendered by :func:`findings_markdown` (a table) or
+:func:`findings_list` (a bulleted list):
+
+>>> def paths_get_shorter(moves):
+...     return Finding("paths get shorter", moves[-1] < moves[0], f"{moves[0]} -> {moves[-1]} moves")
+>>> print(findings_markdown(check([paths_get_shorter], [12, 9])).splitlines()[2])
 | paths get shorter | yes | 12 -> 9 moves |
 """
 
@@ -98,24 +106,33 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def to_csv(table: Sequence[dict], line_end: str = "\n") -> str:
-    """The rows as CSV text, the columns every key of any row in first-seen order ("" if no rows).
+def to_csv(table: Sequence[dict], line_end: str = "\n", *, columns: Sequence[str] | None = None) -> str:
+    """The rows as CSV text, every cell through :func:`~reference.world.fileio.spreadsheet_cell`.
 
+    ``columns``: these keys in this order, the header written even when there are no rows (a row's
+    other keys are left out); default every key of any row in first-seen order ("" if no rows).
     ``line_end``: ``"\\n"``, or ``"\\r\\n"`` (the csv module's own, which some studies' files keep).
+
+    >>> print(to_csv([{"maze": 0, "moves": 12, "note": "=1+1"}], columns=["maze", "note"]), end="")
+    maze,note
+    0,'=1+1
+    >>> to_csv([], columns=["maze", "moves"])
+    'maze,moves\\n'
     """
-    if not table:
+    if not table and columns is None:
         return ""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for row in table for k in row)),
-                            lineterminator=line_end)
+    writer = csv.DictWriter(out, fieldnames=list(columns or dict.fromkeys(k for row in table for k in row)),
+                            lineterminator=line_end, extrasaction="ignore")
     writer.writeheader()
     writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in table)
     return out.getvalue()
 
 
-def write_csv(table: Sequence[dict], path: str | Path, line_end: str = "\n") -> Path:
+def write_csv(table: Sequence[dict], path: str | Path, line_end: str = "\n", *,
+              columns: Sequence[str] | None = None) -> Path:
     """:func:`to_csv` written atomically to ``path``; returns the path."""
-    atomic_write_text(path, to_csv(table, line_end))
+    atomic_write_text(path, to_csv(table, line_end, columns=columns))
     return Path(path)
 
 
@@ -226,13 +243,19 @@ def for_some(verdicts: Sequence[str]) -> str:
     return DOES_NOT_HOLD if verdicts and all(v == DOES_NOT_HOLD for v in verdicts) else INCONCLUSIVE
 
 
+#: What a list of findings says of a claim the measured tables hold nothing to judge it on (not a verdict).
+NOT_MEASURED = "not measured"
+
+
 @dataclass
 class Finding:
     """One claim of a paper, its verdict on the measured numbers, and the numbers.
 
     ``verdict``: one of :func:`verdict`'s (``"holds"``, ``"does not hold"``, ``"inconclusive"``),
     or a bool for a claim about exact counts, where there is no interval to judge (``True`` is
-    ``"holds"``). ``holds`` is True only for ``"holds"``.
+    ``"holds"``), or :data:`NOT_MEASURED`. ``because``: why a claim does not hold (or why it was not
+    measured), said beside those two verdicts in :func:`findings_list` (and ignored with the others).
+    ``holds`` is True only for ``"holds"``.
 
     >>> Finding("a bound is never broken", True, "0 runs broke it").verdict
     'holds'
@@ -241,20 +264,41 @@ class Finding:
     claim: str
     verdict: bool | str
     evidence: str
+    because: str = ""
 
     def __post_init__(self) -> None:
-        if isinstance(self.verdict, bool):
+        if not isinstance(self.verdict, str):   # a bool, or NumPy's (a comparison of measured numbers)
             self.verdict = HOLDS if self.verdict else DOES_NOT_HOLD
-        if self.verdict not in (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE):
+        if self.verdict not in (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE, NOT_MEASURED):
             raise ValueError(f"a finding's verdict must be holds / does not hold / inconclusive, got {self.verdict!r}")
 
     @property
     def holds(self) -> bool:
         return self.verdict == HOLDS
 
+    def verdict_words(self) -> str:
+        """The verdict with its reason, if it has one: ``"does not hold, because ..."``, ``"not measured (...)"``."""
+        if self.because and self.verdict == DOES_NOT_HOLD:
+            return f"{self.verdict}, because {self.because}"
+        return f"{self.verdict} ({self.because})" if self.because and self.verdict == NOT_MEASURED else str(self.verdict)
+
+
+#: A paper's claim: a function of the measured table(s) that returns its :class:`Finding`, or None when
+#: the tables hold nothing to judge it on (a report of some settings only).
+Claim = Callable[..., "Finding | None"]
+
+
+def check(claims: Sequence[Claim], *measured: Any) -> list[Finding]:
+    """Every claim judged on the ``measured`` tables, in order; the claims that return None are left out.
+
+    >>> check([lambda moves: Finding("paths get shorter", moves[-1] < moves[0], ""), lambda moves: None], [12, 9])
+    [Finding(claim='paths get shorter', verdict='holds', evidence='', because='')]
+    """
+    return [found for claim in claims if (found := claim(*measured)) is not None]
+
 
 #: How a findings table writes each verdict.
-VERDICT_CELLS = {HOLDS: "yes", DOES_NOT_HOLD: "**no**", INCONCLUSIVE: "inconclusive"}
+VERDICT_CELLS = {HOLDS: "yes", DOES_NOT_HOLD: "**no**", INCONCLUSIVE: "inconclusive", NOT_MEASURED: "not measured"}
 
 
 def findings_markdown(found: Sequence[Finding]) -> str:
@@ -263,6 +307,16 @@ def findings_markdown(found: Sequence[Finding]) -> str:
     lines = ["| finding | holds here | numbers |", "|---|:---:|---|"]
     lines += [f"| {f.claim} | {VERDICT_CELLS[str(f.verdict)]} | {f.evidence} |" for f in found]
     return "\n".join(lines) + "\n\n" + VERDICT_RULE + "\n"
+
+
+def findings_list(found: Sequence[Finding]) -> str:
+    """The findings as a Markdown list, one line each: the claim, its verdict in bold (with the
+    reason, :meth:`Finding.verdict_words`) and its numbers in brackets.
+
+    >>> print(findings_list([Finding("*Never capped* (paper: never)", False, "kit: 2 of 90", because="2 are")]), end="")
+    - *Never capped* (paper: never): **does not hold, because 2 are** (kit: 2 of 90).
+    """
+    return "".join(f"- {f.claim}: **{f.verdict_words()}** ({f.evidence}).\n" for f in found)
 
 
 #: The rule in one sentence, printed under every findings table.

@@ -18,9 +18,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from reference.experiments.report import to_csv
 from reference.experiments.tasks import run_tasks
 from reference.solutions import solve
-from reference.world.fileio import atomic_write_text, spreadsheet_cell
+from reference.world.fileio import atomic_write_text
 from reference.world.instances import Instance
 from reference.world.trace import Trace
 from reference.world.trace_arrays import TraceArrays
@@ -238,27 +239,23 @@ def paired_comparisons(rows: Sequence[dict], comparisons: Iterable[tuple[str, st
 # -- outputs --------------------------------------------------------------------------------------
 
 
+#: The columns of ``per_maze.csv``, one row per run.
+PER_MAZE_COLUMNS = ("maze", "name", "algorithm", "tie_break", "setting", "reached", "searches", "expansions",
+                    "moves", "seconds")
+
+
 def write_results(rows: Sequence[dict], outdir: str | Path, summary: dict | None = None,
                   comparisons: Sequence[Comparison] | None = None) -> list[Path]:
     """Write per_maze.csv, per_maze.json, summary.json and summary.md into ``outdir`` (atomically).
 
     ``summary`` and ``comparisons`` are computed from ``rows`` unless the caller has them already.
     """
-    import csv
-    import io
-
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    columns = ["maze", "name", "algorithm", "tie_break", "setting", "reached", "searches", "expansions",
-               "moves", "seconds"]
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({k: spreadsheet_cell(r[k]) for k in columns} for r in rows)
     summary = summarise(rows) if summary is None else summary
     comparisons = paired_comparisons(rows) if comparisons is None else comparisons
     files = {
-        "per_maze.csv": buffer.getvalue(),
+        "per_maze.csv": to_csv(rows, columns=PER_MAZE_COLUMNS),
         "per_maze.json": json.dumps(list(rows), indent=1) + "\n",
         "summary.json": json.dumps({"summary": summary, "comparisons": [asdict(c) for c in comparisons]},
                                    indent=1) + "\n",

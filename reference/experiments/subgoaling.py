@@ -32,7 +32,7 @@ import gc
 import statistics
 import time
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -40,7 +40,7 @@ import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir
 from reference.experiments.report import (
-    DOES_NOT_HOLD, Finding, findings_markdown, open_runs, to_csv, to_markdown, verdict, write_runs,
+    DOES_NOT_HOLD, Claim, Finding, check, findings_markdown, open_runs, to_csv, to_markdown, verdict, write_runs,
 )
 from reference.experiments.tasks import prepare, run_tasks
 from reference.solutions.subgoaling import KnownMapRun, build_subgoal_tree, run_algorithm
@@ -579,134 +579,214 @@ def _paired(rows: Sequence[dict], first: str, second: str, maps: Sequence[str] |
             if first in p and second in p and (not solved or (p[first]["reached"] and p[second]["reached"]))]
 
 
-def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
-    """The paper's claims about kNN LRTA* and D LRTA* (quoted from Bulitko and Björnsson 2009),
-    checked on the problems both algorithms of a claim solved; 95% bootstrap intervals."""
-    result: list[Finding] = []
-    present = {r["algorithm"] for r in _problem_rows(rows)}
-    pre = {}
+def _quality(pairs: Sequence[tuple[dict, dict]], side: int) -> tuple[float, tuple[float, float]]:
+    """% above optimal of one side (0: the first algorithm, 1: the second) of paired rows, and its
+    95% bootstrap interval."""
+    data = [(p[side]["cost"], p[side]["optimal"]) for p in pairs]
+    return _above_optimal(*np.asarray(data).T), bootstrap_interval(data, _above_optimal)
+
+
+def _words(value: float, interval: tuple[float, float]) -> str:
+    return f"{value:.1f}% [{interval[0]:.1f}, {interval[1]:.1f}]"
+
+
+def _preprocessing_ratio(rows: Sequence[dict], method: str, maps: Sequence[str]) -> tuple[float, float, float, int] | None:
+    """Mean preprocessing seconds per map of the subgoal trees and of ``method`` over the ``maps`` both
+    ran, their ratio and the number of maps (None if no map has both)."""
+    pre: dict[str, dict[str, float]] = {}
     for r in rows:
         if r["algorithm"] == "preprocessing":
             pre.setdefault(r["method"], {})[r["map"]] = r["preprocessing_s"]
+    if method not in pre or "subgoal_trees" not in pre:
+        return None
+    common = [m for m in maps if m in pre[method] and m in pre["subgoal_trees"]]
+    if not common:
+        return None
+    mine = statistics.fmean(pre["subgoal_trees"][m] for m in common)
+    other = statistics.fmean(pre[method][m] for m in common)
+    return mine, other, other / mine, len(common)
 
-    def quality(pairs, side: int) -> tuple[float, tuple[float, float]]:
-        data = [(p[side]["cost"], p[side]["optimal"]) for p in pairs]
-        return _above_optimal(*np.asarray(data).T), bootstrap_interval(data, _above_optimal)
 
-    def words(value: float, interval: tuple[float, float]) -> str:
-        return f"{value:.1f}% [{interval[0]:.1f}, {interval[1]:.1f}]"
+#: Why the subgoal trees' preprocessing differs from the others' (said where a factor claim fails).
+PREPROCESSING_BECAUSE = (": does not hold, because the subgoal trees are one backward Dijkstra search per free "
+                         "cell, the others' preprocessing a search per record or per abstract region")
 
-    def preprocessing_ratio(method: str, maps: Sequence[str]) -> tuple[float, float, float, int] | None:
-        if method not in pre or "subgoal_trees" not in pre:
-            return None
-        common = [m for m in maps if m in pre[method] and m in pre["subgoal_trees"]]
-        if not common:
-            return None
-        mine = statistics.fmean(pre["subgoal_trees"][m] for m in common)
-        other = statistics.fmean(pre[method][m] for m in common)
-        return mine, other, other / mine, len(common)
 
-    engine = _preprocessing_words(rows)
-    bb = list(BULITKO_BJORNSSON_MAPS)
-    for knn, paper_quality in (("knn_lrta_1000", 49.91), ("knn_lrta_10000", 19.52)):
-        if knn not in present or "lrta_subgoal" not in present:
-            continue
-        every_pair = _paired(rows, "lrta_subgoal", knn, bb)
-        # the paper's figure measures kNN LRTA*: problems where no record fitted ran plain LRTA*
-        # (thousands of times the optimal cost) and are counted apart
-        pairs = [(a, b) for a, b in every_pair if b.get("record_used", True)]
-        fallback = len(every_pair) - len(pairs)
-        if len(pairs) < 2:
-            continue
-        fallback_words = (f"; {fallback} of {len(every_pair)} problems ({100 * fallback / len(every_pair):.1f}%) "
-                          "had no usable record (plain LRTA*) and are left out")
-        sub, sub_ci = quality(pairs, 0)
-        other, other_ci = quality(pairs, 1)
-        label = ALGORITHM_LABELS[knn]
-        better = sub_ci[1] < other_ci[0]
-        result.append(Finding(
-            f"On the maps of Bulitko and Björnsson, LRTA* with subgoaling (13% above optimal) finds better solutions "
-            f"than {label} ({paper_quality}%)", better,
-            f"{len(pairs)} problems on {', '.join(sorted({a['map'] for a, _ in pairs}))}: LRTA*+sub {words(sub, sub_ci)}, {label} "
-            f"{words(other, other_ci)}{fallback_words}" + ("" if better else ": does not hold, because the intervals "
-                                                          + ("overlap" if sub < other else "put kNN LRTA* ahead"))))
-        result.append(Finding(
-            f"{label} is {paper_quality}% above optimal on those maps (within a factor of 1.5: "
-            f"{paper_quality / 1.5:.0f}-{paper_quality * 1.5:.0f}%)", _within(other, paper_quality, 1.5),
-            f"{words(other, other_ci)}, {len(pairs)} problems{fallback_words}" + ("" if _within(other, paper_quality, 1.5) else
-                f": does not hold, because the kit's {label} is {'better' if other < paper_quality else 'worse'} "
-                "than that on these problems")))
-        ratio = preprocessing_ratio(knn, bb)
-        if ratio:
-            mine, theirs, factor, count = ratio
-            claim = ("computes subgoals in a time comparable to LRTA* with subgoaling's trees (51.6 s on those maps; "
-                     "within a factor of 3)" if knn == "knn_lrta_1000" else
-                     "needs 6.23 minutes of preprocessing, 7.2× the subgoal trees' 51.6 s (within a factor of 3: 2.4-22×)")
-            holds = _within(factor, 1, 3) if knn == "knn_lrta_1000" else _within(factor, 7.2, 3)
-            result.append(Finding(
-                f"{label} {claim}", holds,
-                f"{engine}, CPU seconds per map, mean over {count} map(s): subgoal trees of every free cell "
-                f"{mine:.0f} s (extrapolated from a sample per map), {label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
-                                 "cell, the others' preprocessing a search per record or per abstract region")))
-    for d in [a for a in DATABASE_ALGORITHMS if a.startswith("d_lrta")]:
-        if d not in present or "lrta_subgoal" not in present:
-            continue
-        pairs = _paired(rows, "lrta_subgoal", d)
-        if len(pairs) < 2:
-            continue
-        sub, sub_ci = quality(pairs, 0)
-        other, other_ci = quality(pairs, 1)
-        label = ALGORITHM_LABELS[d]
-        close = abs(sub - other) <= 10
-        maps = sorted({p[0]["map"] for p in pairs})
-        d_rows = [r for r in _problem_rows(rows) if r["algorithm"] == d]
-        solved = (f" ({label} reached {sum(r['reached'] for r in d_rows)} of {len(d_rows)} goals within "
-                  f"{D_LRTA_MOVE_FACTOR}× the optimal cost in actions; the others are left out)")
-        result.append(Finding(
-            f"LRTA* with subgoaling finds solutions of a quality comparable to {label}'s (within 10 points above "
-            "optimal)", close, f"{len(pairs)} problems on {', '.join(maps)}: LRTA*+sub {words(sub, sub_ci)}, {label} "
-            f"{words(other, other_ci)}{solved}" + ("" if close else f": does not hold, because they differ by "
-                                           f"{abs(sub - other):.1f} points")))
-        ratio = preprocessing_ratio(d, maps)
-        if ratio:
-            mine, theirs, factor, count = ratio
-            holds = _within(factor, 1, 3)
-            result.append(Finding(
-                f"... and preprocessing times comparable to {label}'s (within a factor of 3)", holds,
-                f"{engine}, CPU seconds per map, mean over {count} map(s): subgoal trees {mine:.0f} s, "
-                f"{label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else ": does not hold, because the subgoal trees are one backward Dijkstra search per free "
-                                 "cell, the others' preprocessing a search per record or per abstract region")))
-        expansions = statistics.fmean(b["expansions"] for _, b in pairs) / statistics.fmean(a["expansions"] for a, _ in pairs)
-        interval = bootstrap_interval([(a["expansions"], b["expansions"]) for a, b in pairs],
-                                      lambda x, y: float(np.mean(y) / np.mean(x)))
-        if d == "d_lrta_5":
-            result.append(Finding(
-                f"{label} requires 19.98 times more expansions than LRTA* with subgoaling (within a factor of 3: 6.7-60)",
-                _within(expansions, 19.98, 3),
-                f"{expansions:.2f}× [{interval[0]:.2f}, {interval[1]:.2f}] (mean expansions per problem, {len(pairs)} "
-                "problems)" + ("" if _within(expansions, 19.98, 3) else
-                               ": does not hold, because the depths D LRTA* (5) reads from its database toward "
-                               "the next region's representative are mostly shallow on these maps")))
-    for rival in [a for a in DATABASE_ALGORITHMS if a in present]:
-        if "lrta_subgoal" not in present:
-            break
-        pairs = _paired(rows, "lrta_subgoal", rival)
-        if len(pairs) < 2:
-            continue
-        per_episode = statistics.fmean(b["expansions"] / max(b["episodes"], 1) for _, b in pairs)
-        time_ratio = statistics.fmean(b["total_ms"] for _, b in pairs) / statistics.fmean(a["total_ms"] for a, _ in pairs)
-        interval = bootstrap_interval([(a["total_ms"], b["total_ms"]) for a, b in pairs],
-                                      lambda x, y: float(np.mean(y) / np.mean(x)))
-        holds = interval[0] > 1
-        result.append(Finding(
-            f"{ALGORITHM_LABELS[rival]} needs more total planning time than LRTA* with subgoaling (the paper: it "
-            "needs several expansions per planning episode)", holds,
-            f"total planning time {time_ratio:.2f}× LRTA*+sub's [{interval[0]:.2f}, {interval[1]:.2f}] ({len(pairs)} "
-            f"problems, {_engine_words([a for a, _ in pairs] + [b for _, b in pairs])}); {per_episode:.3f} expansions per episode (LRTA*+sub: 1): "
-            + ("the kit's version looks ahead one state, plus the hill-climbing checks of its first episode" if "knn" in rival
-               else "a breadth-first search to the depth its database stores, as Bulitko et al. (2007) define it")
-            + ("" if holds else "; does not hold, because the intervals do not put it above LRTA*+sub")))
-    return result
+def _knn_pairs(rows: Sequence[dict], knn: str) -> tuple[list[tuple[dict, dict]], str] | None:
+    """The problems of Bulitko and Björnsson's maps both LRTA* with subgoaling and ``knn`` solved with a
+    record (the paper's figure measures kNN LRTA*: a problem where no record fitted ran plain LRTA*,
+    thousands of times the optimal cost, and is counted apart), and the words saying how many had
+    none; None with fewer than two such problems."""
+    present = {r["algorithm"] for r in _problem_rows(rows)}
+    if knn not in present or "lrta_subgoal" not in present:
+        return None
+    every_pair = _paired(rows, "lrta_subgoal", knn, list(BULITKO_BJORNSSON_MAPS))
+    pairs = [(a, b) for a, b in every_pair if b.get("record_used", True)]
+    if len(pairs) < 2:
+        return None
+    fallback = len(every_pair) - len(pairs)
+    return pairs, (f"; {fallback} of {len(every_pair)} problems ({100 * fallback / len(every_pair):.1f}%) "
+                   "had no usable record (plain LRTA*) and are left out")
+
+
+def subgoaling_beats_knn(rows: Sequence[dict], knn: str, paper_quality: float) -> Finding | None:
+    """LRTA* with subgoaling finds better solutions than kNN LRTA* (two bootstrap intervals apart)."""
+    found = _knn_pairs(rows, knn)
+    if found is None:
+        return None
+    pairs, fallback_words = found
+    (sub, sub_ci), (other, other_ci) = _quality(pairs, 0), _quality(pairs, 1)
+    label, better = ALGORITHM_LABELS[knn], sub_ci[1] < other_ci[0]
+    return Finding(
+        f"On the maps of Bulitko and Björnsson, LRTA* with subgoaling (13% above optimal) finds better solutions "
+        f"than {label} ({paper_quality}%)", better,
+        f"{len(pairs)} problems on {', '.join(sorted({a['map'] for a, _ in pairs}))}: LRTA*+sub {_words(sub, sub_ci)}, "
+        f"{label} {_words(other, other_ci)}{fallback_words}" + ("" if better else ": does not hold, because the "
+                                                                "intervals " + ("overlap" if sub < other else "put kNN LRTA* ahead")))
+
+
+def knn_quality_as_paper(rows: Sequence[dict], knn: str, paper_quality: float) -> Finding | None:
+    """kNN LRTA*'s % above optimal within a factor of 1.5 of the paper's (on the kit's mean)."""
+    found = _knn_pairs(rows, knn)
+    if found is None:
+        return None
+    pairs, fallback_words = found
+    other, other_ci = _quality(pairs, 1)
+    label, holds = ALGORITHM_LABELS[knn], _within(other, paper_quality, 1.5)
+    return Finding(
+        f"{label} is {paper_quality}% above optimal on those maps (within a factor of 1.5: "
+        f"{paper_quality / 1.5:.0f}-{paper_quality * 1.5:.0f}%)", holds,
+        f"{_words(other, other_ci)}, {len(pairs)} problems{fallback_words}" + ("" if holds else
+            f": does not hold, because the kit's {label} is {'better' if other < paper_quality else 'worse'} "
+            "than that on these problems"))
+
+
+#: kNN LRTA*'s preprocessing claims: the words, and the paper's factor over the subgoal trees' time.
+KNN_PREPROCESSING = {
+    "knn_lrta_1000": ("computes subgoals in a time comparable to LRTA* with subgoaling's trees (51.6 s on those maps; "
+                      "within a factor of 3)", 1),
+    "knn_lrta_10000": ("needs 6.23 minutes of preprocessing, 7.2× the subgoal trees' 51.6 s (within a factor of 3: "
+                       "2.4-22×)", 7.2),
+}
+
+
+def knn_preprocessing_as_paper(rows: Sequence[dict], knn: str) -> Finding | None:
+    """kNN LRTA*'s preprocessing time over the subgoal trees' within a factor of 3 of the paper's."""
+    ratio = _preprocessing_ratio(rows, knn, BULITKO_BJORNSSON_MAPS) if _knn_pairs(rows, knn) else None
+    if ratio is None:
+        return None
+    mine, theirs, factor, count = ratio
+    (claim, paper_factor), label = KNN_PREPROCESSING[knn], ALGORITHM_LABELS[knn]
+    holds = _within(factor, paper_factor, 3)
+    return Finding(
+        f"{label} {claim}", holds,
+        f"{_preprocessing_words(rows)}, CPU seconds per map, mean over {count} map(s): subgoal trees of every free cell "
+        f"{mine:.0f} s (extrapolated from a sample per map), {label} {theirs:.0f} s: {factor:.2f}×"
+        + ("" if holds else PREPROCESSING_BECAUSE))
+
+
+def _solved_pairs(rows: Sequence[dict], other: str) -> list[tuple[dict, dict]] | None:
+    """The problems both LRTA* with subgoaling and ``other`` solved (None with fewer than two)."""
+    present = {r["algorithm"] for r in _problem_rows(rows)}
+    if other not in present or "lrta_subgoal" not in present:
+        return None
+    pairs = _paired(rows, "lrta_subgoal", other)
+    return pairs if len(pairs) >= 2 else None
+
+
+def d_lrta_quality_comparable(rows: Sequence[dict], d: str) -> Finding | None:
+    """LRTA* with subgoaling within 10 points above optimal of D LRTA* (on the kit's means)."""
+    pairs = _solved_pairs(rows, d)
+    if pairs is None:
+        return None
+    (sub, sub_ci), (other, other_ci) = _quality(pairs, 0), _quality(pairs, 1)
+    label, close = ALGORITHM_LABELS[d], abs(sub - other) <= 10
+    d_rows = [r for r in _problem_rows(rows) if r["algorithm"] == d]
+    solved = (f" ({label} reached {sum(r['reached'] for r in d_rows)} of {len(d_rows)} goals within "
+              f"{D_LRTA_MOVE_FACTOR}× the optimal cost in actions; the others are left out)")
+    return Finding(
+        f"LRTA* with subgoaling finds solutions of a quality comparable to {label}'s (within 10 points above "
+        "optimal)", close, f"{len(pairs)} problems on {', '.join(sorted({p[0]['map'] for p in pairs}))}: LRTA*+sub "
+        f"{_words(sub, sub_ci)}, {label} {_words(other, other_ci)}{solved}"
+        + ("" if close else f": does not hold, because they differ by {abs(sub - other):.1f} points"))
+
+
+def d_lrta_preprocessing_comparable(rows: Sequence[dict], d: str) -> Finding | None:
+    """The subgoal trees' preprocessing time within a factor of 3 of D LRTA*'s."""
+    pairs = _solved_pairs(rows, d)
+    ratio = None if pairs is None else _preprocessing_ratio(rows, d, sorted({p[0]["map"] for p in pairs}))
+    if ratio is None:
+        return None
+    mine, theirs, factor, count = ratio
+    label, holds = ALGORITHM_LABELS[d], _within(factor, 1, 3)
+    return Finding(
+        f"... and preprocessing times comparable to {label}'s (within a factor of 3)", holds,
+        f"{_preprocessing_words(rows)}, CPU seconds per map, mean over {count} map(s): subgoal trees {mine:.0f} s, "
+        f"{label} {theirs:.0f} s: {factor:.2f}×" + ("" if holds else PREPROCESSING_BECAUSE))
+
+
+def d_lrta_5_expands_more(rows: Sequence[dict]) -> Finding | None:
+    """D LRTA* (5) needs 19.98 times LRTA* with subgoaling's expansions (within a factor of 3)."""
+    pairs = _solved_pairs(rows, "d_lrta_5")
+    if pairs is None:
+        return None
+    expansions = statistics.fmean(b["expansions"] for _, b in pairs) / statistics.fmean(a["expansions"] for a, _ in pairs)
+    interval = bootstrap_interval([(a["expansions"], b["expansions"]) for a, b in pairs],
+                                  lambda x, y: float(np.mean(y) / np.mean(x)))
+    holds = _within(expansions, 19.98, 3)
+    return Finding(
+        f"{ALGORITHM_LABELS['d_lrta_5']} requires 19.98 times more expansions than LRTA* with subgoaling (within a "
+        "factor of 3: 6.7-60)", holds,
+        f"{expansions:.2f}× [{interval[0]:.2f}, {interval[1]:.2f}] (mean expansions per problem, {len(pairs)} "
+        "problems)" + ("" if holds else ": does not hold, because the depths D LRTA* (5) reads from its database "
+                       "toward the next region's representative are mostly shallow on these maps"))
+
+
+def rival_needs_more_time(rows: Sequence[dict], rival: str) -> Finding | None:
+    """The rival needs more total planning time than LRTA* with subgoaling (the ratio's bootstrap
+    interval above 1)."""
+    pairs = _solved_pairs(rows, rival)
+    if pairs is None:
+        return None
+    per_episode = statistics.fmean(b["expansions"] / max(b["episodes"], 1) for _, b in pairs)
+    time_ratio = statistics.fmean(b["total_ms"] for _, b in pairs) / statistics.fmean(a["total_ms"] for a, _ in pairs)
+    interval = bootstrap_interval([(a["total_ms"], b["total_ms"]) for a, b in pairs], lambda x, y: float(np.mean(y) / np.mean(x)))
+    holds = interval[0] > 1
+    return Finding(
+        f"{ALGORITHM_LABELS[rival]} needs more total planning time than LRTA* with subgoaling (the paper: it "
+        "needs several expansions per planning episode)", holds,
+        f"total planning time {time_ratio:.2f}× LRTA*+sub's [{interval[0]:.2f}, {interval[1]:.2f}] ({len(pairs)} "
+        f"problems, {_engine_words([a for a, _ in pairs] + [b for _, b in pairs])}); {per_episode:.3f} expansions per "
+        "episode (LRTA*+sub: 1): " + ("the kit's version looks ahead one state, plus the hill-climbing checks of its "
+                                      "first episode" if "knn" in rival else "a breadth-first search to the depth its "
+                                      "database stores, as Bulitko et al. (2007) define it")
+        + ("" if holds else "; does not hold, because the intervals do not put it above LRTA*+sub"))
+
+
+def _d_lrta_claims(d: str) -> list[Claim]:
+    """D LRTA* ``d``'s claims: quality and preprocessing, and for D LRTA* (5) its expansions."""
+    claims: list[Claim] = [partial(d_lrta_quality_comparable, d=d), partial(d_lrta_preprocessing_comparable, d=d)]
+    return claims + [d_lrta_5_expands_more] if d == "d_lrta_5" else claims
+
+
+#: The paper's kNN LRTA* numbers on Bulitko and Björnsson's maps (% above optimal).
+KNN_QUALITY = {"knn_lrta_1000": 49.91, "knn_lrta_10000": 19.52}
+D_LRTA = tuple(a for a in DATABASE_ALGORITHMS if a.startswith("d_lrta"))
+#: The paper's claims about kNN LRTA* and D LRTA* (quoted from Bulitko and Björnsson 2009), in order.
+COMPARISON_CLAIMS: list[Claim] = [
+    *(claim for knn, paper in KNN_QUALITY.items()
+      for claim in (partial(subgoaling_beats_knn, knn=knn, paper_quality=paper),
+                    partial(knn_quality_as_paper, knn=knn, paper_quality=paper),
+                    partial(knn_preprocessing_as_paper, knn=knn))),
+    *(claim for d in D_LRTA for claim in _d_lrta_claims(d)),
+    *(partial(rival_needs_more_time, rival=rival) for rival in DATABASE_ALGORITHMS),
+]
+
+
+def comparison_findings(rows: Sequence[dict]) -> list[Finding]:
+    """The paper's claims about kNN LRTA* and D LRTA* (:data:`COMPARISON_CLAIMS`), checked on the
+    problems both algorithms of a claim solved; 95% bootstrap intervals."""
+    return check(COMPARISON_CLAIMS, rows)
 
 
 # -- the paper's findings ---------------------------------------------------------------------------
@@ -723,91 +803,149 @@ def _within(value: float, target: float, factor: float) -> bool:
     return target / factor <= value <= target * factor
 
 
-def findings(rows: Sequence[dict]) -> list[Finding]:
-    """Check the paper's headline claims on ``rows``. Each test's tolerance is in its claim."""
-    table = {line["algorithm"]: line for line in figure2_table(rows)}
-    result: list[Finding] = []
-    sub, lrta, astar = (table.get(ALGORITHM_LABELS[a]) for a in ("lrta_subgoal", "lrta", "astar"))
-    if sub:
-        above = sub["above_optimal_%"]
-        solved = [(r["cost"], r["optimal"]) for r in _problem_rows(rows) if r["algorithm"] == "lrta_subgoal" and r["reached"]]
-        low, high = bootstrap_interval(solved, _above_optimal) if len(solved) > 1 else (above, above)
-        judged = verdict(low, high, above=6, below=16)
-        result.append(Finding(
-            "LRTA* with subgoaling finds solutions about 11% above optimal (within 5 points: 6-16%)",
-            judged, f"{above:.1f}% above optimal [{low:.1f}, {high:.1f}] (95% bootstrap interval; mean cost "
-            f"{sub['cost']:.1f}, {sub['reached']} problems)"
-            + ("" if judged != DOES_NOT_HOLD else ": does not hold, because a few problems carry the mean") + ". "
-            + excess_tail(rows, "lrta_subgoal") + " " + per_map_excess(rows, "lrta_subgoal")
-            + (" The paper names none of its eight maps (\"the four videogame maps used by Bulitko and Björnsson "
-               "(2009)\", two Baldur's Gate and two World of Warcraft, \"and 4 maps from the game Dragon Age: "
-               "Origins\"), so its per-map numbers cannot be matched to ours; it reports 13% on the four maps of "
-               "Bulitko and Björnsson.")))
-    if sub and lrta:
-        ratio = lrta["cost"] / sub["cost"]
-        pairs = [(a["cost"], b["cost"]) for a, b in _paired(rows, "lrta_subgoal", "lrta")]
-        low, high = _ratio_interval(pairs, ratio)
-        result.append(Finding(
-            "LRTA* is two orders of magnitude worse in solution cost (a ratio of 10^1.5 to 10^2.5, 32-316)",
-            verdict(low, high, above=10 ** 1.5, below=10 ** 2.5),
-            f"mean cost LRTA* {lrta['cost']:.0f} vs {sub['cost']:.1f}: {ratio:.0f}× [{low:.0f}, {high:.0f}] (95% "
-            f"bootstrap interval over the {len(pairs)} problems both solved)"))
-    for name, other, paper_ratio in (("astar", astar, 12.4), ("lrta", lrta, 137.4)):
-        if sub and other:
-            ratio = other["total_ms"] / sub["total_ms"]
-            times = [(a["total_ms"], b["total_ms"]) for a, b in _paired(rows, "lrta_subgoal", name, solved=False)]
-            low, high = _ratio_interval(times, ratio)
-            result.append(Finding(
-                f"LRTA* with subgoaling is {paper_ratio}× faster in total time than {other['algorithm']} "
-                f"(within a factor of 3: {paper_ratio / 3:.1f}-{paper_ratio * 3:.0f}×)",
-                verdict(low, high, above=paper_ratio / 3, below=paper_ratio * 3),
-                f"{other['total_ms']:.2f} ms vs {sub['total_ms']:.3f} ms: {ratio:.1f}× [{low:.1f}, {high:.1f}] (95% "
-                f"bootstrap interval, {len(times)} problems)"))
-    if sub:
-        per_episode = [r["total_ms"] / r["episodes"] for r in _problem_rows(rows)
-                       if r["algorithm"] == "lrta_subgoal" and r["episodes"]]
-        later = statistics.fmean(per_episode)
-        result.append(Finding(
-            "LRTA* with subgoaling spends more time in its first planning episode than in the others "
-            "(0.024 vs 0.001 ms)", sub["first_search_ms"] > later,
-            f"first {sub['first_search_ms'] * 1e3:.1f} µs, mean episode {later * 1e3:.1f} µs"))
-    for written, fixed in (("lrta_subgoal", "lrta_subgoal_arrival"), ("lrta_subgoal_sub", "lrta_subgoal_sub_arrival")):
-        mine, other = table.get(ALGORITHM_LABELS[written]), table.get(ALGORITHM_LABELS[fixed])
-        if mine and other:
-            result.append(Finding(
-                f"(the kit's check, not the paper's) {mine['algorithm']} reaches every goal; with line 8 as written "
-                f"it may cycle (a run ends unreached after {MAX_MOVES:,} moves)",
-                mine["reached"] == mine["problems"],
-                f"reached {mine['reached']} of {mine['problems']}; switching on arrival: {other['reached']} of "
-                f"{other['problems']}, {other['above_optimal_%']:.1f}% above optimal"))
+#: Figure 2's lines by algorithm label (:func:`figure2_table`): the table the headline claims read.
+Figure2 = dict[str, dict]
+
+
+def subgoaling_near_optimal(rows: Sequence[dict], figure2: Figure2) -> Finding | None:
+    """LRTA* with subgoaling is about 11% above optimal: 6-16%, judged on a bootstrap interval."""
+    sub = figure2.get(ALGORITHM_LABELS["lrta_subgoal"])
+    if not sub:
+        return None
+    above = sub["above_optimal_%"]
+    solved = [(r["cost"], r["optimal"]) for r in _problem_rows(rows) if r["algorithm"] == "lrta_subgoal" and r["reached"]]
+    low, high = bootstrap_interval(solved, _above_optimal) if len(solved) > 1 else (above, above)
+    judged = verdict(low, high, above=6, below=16)
+    return Finding(
+        "LRTA* with subgoaling finds solutions about 11% above optimal (within 5 points: 6-16%)",
+        judged, f"{above:.1f}% above optimal [{low:.1f}, {high:.1f}] (95% bootstrap interval; mean cost "
+        f"{sub['cost']:.1f}, {sub['reached']} problems)"
+        + ("" if judged != DOES_NOT_HOLD else ": does not hold, because a few problems carry the mean") + ". "
+        + excess_tail(rows, "lrta_subgoal") + " " + per_map_excess(rows, "lrta_subgoal")
+        + (" The paper names none of its eight maps (\"the four videogame maps used by Bulitko and Björnsson "
+           "(2009)\", two Baldur's Gate and two World of Warcraft, \"and 4 maps from the game Dragon Age: "
+           "Origins\"), so its per-map numbers cannot be matched to ours; it reports 13% on the four maps of "
+           "Bulitko and Björnsson."))
+
+
+def lrta_two_orders_worse(rows: Sequence[dict], figure2: Figure2) -> Finding | None:
+    """LRTA*'s mean cost over LRTA* with subgoaling's is 10^1.5-10^2.5 (paired bootstrap interval)."""
+    sub, lrta = (figure2.get(ALGORITHM_LABELS[a]) for a in ("lrta_subgoal", "lrta"))
+    if not (sub and lrta):
+        return None
+    ratio = lrta["cost"] / sub["cost"]
+    pairs = [(a["cost"], b["cost"]) for a, b in _paired(rows, "lrta_subgoal", "lrta")]
+    low, high = _ratio_interval(pairs, ratio)
+    return Finding(
+        "LRTA* is two orders of magnitude worse in solution cost (a ratio of 10^1.5 to 10^2.5, 32-316)",
+        verdict(low, high, above=10 ** 1.5, below=10 ** 2.5),
+        f"mean cost LRTA* {lrta['cost']:.0f} vs {sub['cost']:.1f}: {ratio:.0f}× [{low:.0f}, {high:.0f}] (95% "
+        f"bootstrap interval over the {len(pairs)} problems both solved)")
+
+
+def subgoaling_faster_than(rows: Sequence[dict], figure2: Figure2, name: str, paper_ratio: float) -> Finding | None:
+    """LRTA* with subgoaling is ``paper_ratio`` times faster in total time than ``name`` (within a
+    factor of 3, on a paired bootstrap interval over every problem both ran)."""
+    sub, other = figure2.get(ALGORITHM_LABELS["lrta_subgoal"]), figure2.get(ALGORITHM_LABELS[name])
+    if not (sub and other):
+        return None
+    ratio = other["total_ms"] / sub["total_ms"]
+    times = [(a["total_ms"], b["total_ms"]) for a, b in _paired(rows, "lrta_subgoal", name, solved=False)]
+    low, high = _ratio_interval(times, ratio)
+    return Finding(
+        f"LRTA* with subgoaling is {paper_ratio}× faster in total time than {other['algorithm']} "
+        f"(within a factor of 3: {paper_ratio / 3:.1f}-{paper_ratio * 3:.0f}×)",
+        verdict(low, high, above=paper_ratio / 3, below=paper_ratio * 3),
+        f"{other['total_ms']:.2f} ms vs {sub['total_ms']:.3f} ms: {ratio:.1f}× [{low:.1f}, {high:.1f}] (95% "
+        f"bootstrap interval, {len(times)} problems)")
+
+
+def first_episode_longest(rows: Sequence[dict], figure2: Figure2) -> Finding | None:
+    """LRTA* with subgoaling's first planning episode takes longer than its mean episode (on means)."""
+    sub = figure2.get(ALGORITHM_LABELS["lrta_subgoal"])
+    if not sub:
+        return None
+    later = statistics.fmean(r["total_ms"] / r["episodes"] for r in _problem_rows(rows)
+                             if r["algorithm"] == "lrta_subgoal" and r["episodes"])
+    return Finding(
+        "LRTA* with subgoaling spends more time in its first planning episode than in the others "
+        "(0.024 vs 0.001 ms)", sub["first_search_ms"] > later,
+        f"first {sub['first_search_ms'] * 1e3:.1f} µs, mean episode {later * 1e3:.1f} µs")
+
+
+def line_8_reaches_every_goal(rows: Sequence[dict], figure2: Figure2, written: str, fixed: str) -> Finding | None:
+    """The kit's check: Algorithm 3 with line 8 as written (``written``) reaches every goal; beside it
+    the variant that switches subgoals on arrival (``fixed``). An exact count."""
+    mine, other = figure2.get(ALGORITHM_LABELS[written]), figure2.get(ALGORITHM_LABELS[fixed])
+    if not (mine and other):
+        return None
+    return Finding(
+        f"(the kit's check, not the paper's) {mine['algorithm']} reaches every goal; with line 8 as written "
+        f"it may cycle (a run ends unreached after {MAX_MOVES:,} moves)",
+        mine["reached"] == mine["problems"],
+        f"reached {mine['reached']} of {mine['problems']}; switching on arrival: {other['reached']} of "
+        f"{other['problems']}, {other['above_optimal_%']:.1f}% above optimal")
+
+
+def trees_hold_200_states(rows: Sequence[dict], figure2: Figure2) -> Finding | None:
+    """Subgoal trees hold 198 states on average (within a factor of 1.5; on the kit's mean)."""
     trees = trees_table(rows)
-    if trees:
-        size = statistics.fmean(t["tree_size_mean"] for t in trees)
-        cells = statistics.fmean(t["free_cells"] for t in trees)
-        built = sum(t["trees_built"] for t in trees)
-        result.append(Finding(
-            "Subgoal trees hold about 200 states on average (198) on maps of about 18,000 free cells (17,789) "
-            "(within a factor of 1.5: 132-297)", _within(size, 198, 1.5),
-            f"{size:.0f} arcs on average ({size / 198:.2f}× the paper's; the largest tree is judged apart, below) "
-            f"over the {built:,} trees of the {len(trees)} maps, on maps of "
-            f"{cells:,.0f} free cells on average; per map " + ", ".join(
-                f"{t['map']} {t['tree_size_mean']:.0f}" for t in trees)))
-        largest = max(trees, key=lambda t: t["tree_size_max"])
-        result.append(Finding(
-            "The largest subgoal tree has 255 states (within a factor of 1.5: 170-383)",
-            _within(largest["tree_size_max"], 255, 1.5),
-            ("" if _within(largest["tree_size_max"], 255, 1.5) else "does not hold, because some of our maps hold "
-             "larger trees than any of the paper's (whose maps it does not name): ")
-            + f"largest {largest['tree_size_max']} arcs ({largest['tree_size_max'] / 255:.2f} x the paper's, on "
-            f"{largest['map']}); the largest per map " + ", ".join(f"{t['map']} {t['tree_size_max']}" for t in trees)
-            + f"; smallest {min(t['tree_size_min'] for t in trees)} (the paper: 0, a cell surrounded by obstacles)"))
-        seconds = statistics.fmean(t["all_trees_s"] for t in trees)
-        result.append(Finding(
-            "Building every tree of a map takes about 73.5 s (C++, 2011; the kit's compiled twin, "
-            "within a factor of 3: 24-220 s)", _within(seconds, 73.5, 3),
-            f"{seconds:.1f} s on average, from {min(t['all_trees_s'] for t in trees):.1f} to "
-            f"{max(t['all_trees_s'] for t in trees):.1f} s"))
-    return result
+    if not trees:
+        return None
+    size = statistics.fmean(t["tree_size_mean"] for t in trees)
+    cells = statistics.fmean(t["free_cells"] for t in trees)
+    return Finding(
+        "Subgoal trees hold about 200 states on average (198) on maps of about 18,000 free cells (17,789) "
+        "(within a factor of 1.5: 132-297)", _within(size, 198, 1.5),
+        f"{size:.0f} arcs on average ({size / 198:.2f}× the paper's; the largest tree is judged apart, below) "
+        f"over the {sum(t['trees_built'] for t in trees):,} trees of the {len(trees)} maps, on maps of "
+        f"{cells:,.0f} free cells on average; per map " + ", ".join(f"{t['map']} {t['tree_size_mean']:.0f}" for t in trees))
+
+
+def largest_tree_255_states(rows: Sequence[dict], figure2: Figure2) -> Finding | None:
+    """The largest subgoal tree has 255 states (within a factor of 1.5)."""
+    trees = trees_table(rows)
+    if not trees:
+        return None
+    largest = max(trees, key=lambda t: t["tree_size_max"])
+    holds = _within(largest["tree_size_max"], 255, 1.5)
+    return Finding(
+        "The largest subgoal tree has 255 states (within a factor of 1.5: 170-383)", holds,
+        ("" if holds else "does not hold, because some of our maps hold larger trees than any of the paper's (whose "
+         "maps it does not name): ")
+        + f"largest {largest['tree_size_max']} arcs ({largest['tree_size_max'] / 255:.2f} x the paper's, on "
+        f"{largest['map']}); the largest per map " + ", ".join(f"{t['map']} {t['tree_size_max']}" for t in trees)
+        + f"; smallest {min(t['tree_size_min'] for t in trees)} (the paper: 0, a cell surrounded by obstacles)")
+
+
+def trees_built_in_73_seconds(rows: Sequence[dict], figure2: Figure2) -> Finding | None:
+    """Building every tree of a map takes 73.5 s (within a factor of 3; on the kit's mean)."""
+    trees = trees_table(rows)
+    if not trees:
+        return None
+    seconds = statistics.fmean(t["all_trees_s"] for t in trees)
+    return Finding(
+        "Building every tree of a map takes about 73.5 s (C++, 2011; the kit's compiled twin, "
+        "within a factor of 3: 24-220 s)", _within(seconds, 73.5, 3),
+        f"{seconds:.1f} s on average, from {min(t['all_trees_s'] for t in trees):.1f} to "
+        f"{max(t['all_trees_s'] for t in trees):.1f} s")
+
+
+#: The paper's headline claims (and the kit's check of line 8), in the order findings.md lists them.
+CLAIMS: list[Claim] = [
+    subgoaling_near_optimal, lrta_two_orders_worse,
+    partial(subgoaling_faster_than, name="astar", paper_ratio=12.4),
+    partial(subgoaling_faster_than, name="lrta", paper_ratio=137.4),
+    first_episode_longest,
+    partial(line_8_reaches_every_goal, written="lrta_subgoal", fixed="lrta_subgoal_arrival"),
+    partial(line_8_reaches_every_goal, written="lrta_subgoal_sub", fixed="lrta_subgoal_sub_arrival"),
+    trees_hold_200_states, largest_tree_255_states, trees_built_in_73_seconds,
+]
+
+
+def findings(rows: Sequence[dict]) -> list[Finding]:
+    """The paper's headline claims (:data:`CLAIMS`) checked on ``rows``; each tolerance is in its claim."""
+    return check(CLAIMS, rows, {line["algorithm"]: line for line in figure2_table(rows)})
 
 
 def excess_tail(rows: Sequence[dict], algorithm: str, worst: int = 20) -> str:

@@ -7,8 +7,9 @@ import gzip
 import pytest
 
 from reference.experiments.report import (
-    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Finding, ci95, for_every, for_some, findings_markdown, format_table, open_runs, runs_file,
-    three_significant, to_csv, to_markdown, verdict, verdict_of_difference, write_csv, write_runs,
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, NOT_MEASURED, Finding, check, ci95, for_every, for_some, findings_list,
+    findings_markdown, format_table, open_runs, runs_file, three_significant, to_csv, to_markdown, verdict,
+    verdict_of_difference, write_csv, write_runs,
 )
 
 TABLE = [{"map": "a", "cost": 1234.5, "share": 0.0123456}, {"map": "b", "cost": 2.0, "share": None}]
@@ -37,6 +38,44 @@ def test_csv_columns_are_every_key_in_first_seen_order_with_either_line_end(tmp_
     assert to_csv([]) == ""
     path = write_csv(rows, tmp_path / "t.csv", line_end="\r\n")
     assert path.read_bytes() == b"a,b\r\n1,\r\n3,2.5\r\n"
+
+
+def test_csv_with_chosen_columns_keeps_their_order_drops_other_keys_and_always_has_a_header():
+    # what standard.py's per_maze.csv and movingai.py's movingai_lines.csv need
+    rows = [{"b": 2, "a": "=x", "extra": 9}]
+    assert to_csv(rows, columns=["a", "b"]) == "a,b\n'=x,2\n"     # the formula cell made inert
+    assert to_csv([], columns=["a", "b"]) == "a,b\n"
+    assert to_csv([{"a": 1}], "\r\n", columns=["a", "b"]) == "a,b\r\n1,\r\n"
+
+
+def test_claims_are_checked_in_order_and_the_unjudged_left_out():
+    def shorter(moves):                  # 12 -> 9 moves: shorter
+        return Finding("paths get shorter", moves[-1] < moves[0], f"{moves[0]} -> {moves[-1]}")
+
+    def needs_two(moves):
+        return None if len(moves) < 3 else Finding("three lookaheads", True, "")
+
+    def longer(moves):
+        return Finding("paths get longer", moves[-1] > moves[0], "", because="they get shorter")
+
+    found = check([shorter, needs_two, longer], [12, 9])
+    assert [(f.claim, f.verdict) for f in found] == [("paths get shorter", HOLDS), ("paths get longer", DOES_NOT_HOLD)]
+
+
+def test_findings_list_says_why_a_claim_fails_or_was_not_measured():
+    import numpy as np
+
+    found = [Finding("*A*", np.float64(0.0) == 0, "kit: 0 of 5", because="unused when it holds"),
+             Finding("*B* (paper: never)", False, "kit: 2 of 90", because="2 are"),
+             Finding("*C*", INCONCLUSIVE, "1.0-3.0x", because="unused when inconclusive"),
+             Finding("*D*", NOT_MEASURED, "5: holds", because="one d_max only"),
+             Finding("*E*", NOT_MEASURED, "no setting")]
+    assert findings_list(found) == ("- *A*: **holds** (kit: 0 of 5).\n"
+                                    "- *B* (paper: never): **does not hold, because 2 are** (kit: 2 of 90).\n"
+                                    "- *C*: **inconclusive** (1.0-3.0x).\n"
+                                    "- *D*: **not measured (one d_max only)** (5: holds).\n"
+                                    "- *E*: **not measured** (no setting).\n")
+    assert "| *D* | not measured | 5: holds |" in findings_markdown(found[3:4])
 
 
 def test_large_runs_are_gzipped_reproducibly_and_the_stale_other_file_goes(tmp_path):
