@@ -99,7 +99,7 @@ def load_cached_code_lightly() -> None:
             return numba_load_overload(self, sig, target_context)
 
     load_overload.loads_lightly = True  # type: ignore[attr-defined]
-    setattr(Cache, "load_overload", load_overload)
+    Cache.load_overload = load_overload  # type: ignore[method-assign]
 
 
 #: The fingerprint of the sources the cache was built from, kept beside the cache.
