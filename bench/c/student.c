@@ -6,17 +6,20 @@
  * resets by the search(s) stamps of Figure 4, shifts instead of multiplications in the key, counts
  * only (no traces). The key is (f, tie, stamp) packed as f << (T + S) | tie << S | stamp with tie =
  * n - 1 - g (ties to the larger g) or g, stamp the search's insertion number: the kit's order, so the
- * counts are the kit's, which bench/independent.py checks on every run.
+ * counts are the kit's, which bench/independent.py checks on every run. A 64-bit key holds grids of
+ * up to about a million cells (a 1001 x 1001 maze); built with -DSTUDENT_WIDE_KEY the key is a
+ * 128-bit integer (GCC's and Clang's unsigned __int128), 8 bytes more per heap entry, for larger
+ * grids (a 2001 x 2001 maze needs 69 bits). The benchmarks build the 64-bit one unless a grid needs more.
  *
  * Beside it, the floor: bfs_expansions(), a plain FIFO breadth-first search over the true grid from
  * the start, the least work per expanded cell any of these searches can do.
  *
  * Library (bench/independent.py builds it with cc -O2 and calls it through ctypes):
  *   student_run(truth, height, width, start, target, backward, adaptive, larger_g, out[5])
- *       -> 0, or -1 when the packed key does not fit in 63 bits;
+ *       -> 0, or -1 when the packed key does not fit in its 63 (or 127) bits;
  *       out = reached, searches, expansions, moves, peak bytes of search state.
  *   bfs_expansions(truth, height, width, start) -> the cells the BFS expanded.
- * Program (cc -O2 -DSTUDENT_MAIN -o student student.c):
+ * Program (cc -O2 -DSTUDENT_MAIN -o student student.c, with -DSTUDENT_WIDE_KEY for large grids):
  *   student FOLDER/mazes.scen forward|backward|adaptive larger_g|smaller_g
  *       prints one JSON line per scenario line, as `ftr run --jsonl` does.
  */
@@ -26,15 +29,22 @@
 #include <string.h>
 
 #define INF 0x7fffffff
+#ifdef STUDENT_WIDE_KEY
+typedef unsigned __int128 heap_key_t;
+#define KEY_BITS 127
+#else
+typedef uint64_t heap_key_t;
+#define KEY_BITS 63
+#endif
 static const int32_t DR[4] = {0, 1, 0, -1}, DC[4] = {1, 0, -1, 0};  /* east, south, west, north */
 
 /* OPEN: a binary heap of packed keys, with each cell's position in it (-1: not in OPEN) so that an
  * improved g moves its entry up instead of adding a second one. */
-static uint64_t *heap_key;
+static heap_key_t *heap_key;
 static int32_t *heap_cell, *heap_at;
 static int64_t heap_size;
 
-static void heap_up(int64_t i, uint64_t key, int32_t cell) {
+static void heap_up(int64_t i, heap_key_t key, int32_t cell) {
     while (i > 0 && heap_key[(i - 1) / 2] > key) {
         int64_t parent = (i - 1) / 2;
         heap_key[i] = heap_key[parent]; heap_cell[i] = heap_cell[parent]; heap_at[heap_cell[i]] = (int32_t)i;
@@ -46,7 +56,7 @@ static void heap_up(int64_t i, uint64_t key, int32_t cell) {
 static int32_t heap_pop(void) {
     int32_t top = heap_cell[0];
     heap_at[top] = -1;
-    uint64_t key = heap_key[--heap_size];
+    heap_key_t key = heap_key[--heap_size];
     int32_t cell = heap_cell[heap_size];
     if (heap_size == 0) return top;
     int64_t i = 0;
@@ -63,7 +73,7 @@ static int32_t heap_pop(void) {
 }
 
 /* Insert cell, or lower its key (a new key is always smaller: a better g, same h, a later stamp). */
-static void heap_push(uint64_t key, int32_t cell) {
+static void heap_push(heap_key_t key, int32_t cell) {
     heap_up(heap_at[cell] >= 0 ? heap_at[cell] : heap_size++, key, cell);
 }
 
@@ -73,14 +83,14 @@ int student_run(const uint8_t *truth, int32_t height, int32_t width, int32_t sta
                 int backward, int adaptive, int larger_g, int64_t *out) {
     int32_t n = height * width;
     int T = bits_for(n), S = bits_for(4LL * n + 2), F = bits_for(2LL * n);
-    if (F + T + S > 63) return -1;
+    if (F + T + S > KEY_BITS) return -1;
     size_t cells = (size_t)n;
     int32_t *g = malloc(cells * 4), *search = calloc(cells, 4), *tree = malloc(cells * 4), *path_at = malloc(cells * 4);
     int32_t *h_learned = adaptive ? malloc(cells * 4) : NULL, *closed = adaptive ? malloc(cells * 4) : NULL;
     int32_t *path = malloc(cells * 4);
     uint8_t *known = calloc(cells, 1);
     for (size_t i = 0; i < cells; i++) { path_at[i] = -1; if (adaptive) h_learned[i] = -1; }
-    heap_key = malloc(cells * 8); heap_cell = malloc(cells * 4); heap_at = malloc(cells * 4);
+    heap_key = malloc(cells * sizeof(heap_key_t)); heap_cell = malloc(cells * 4); heap_at = malloc(cells * 4);
     for (size_t i = 0; i < cells; i++) heap_at[i] = -1;
     heap_size = 0;
     int64_t searches = 0, expansions = 0, moves = 0;
@@ -107,12 +117,12 @@ int student_run(const uint8_t *truth, int32_t height, int32_t width, int32_t sta
         for (int64_t i = 0; i < heap_size; i++) heap_at[heap_cell[i]] = -1;  /* empty OPEN */
         heap_size = 0;
         int32_t n_closed = 0;
-        uint64_t stamp = 0;
+        heap_key_t stamp = 0;
 #define H(c) ((adaptive && h_learned[c] >= 0) ? h_learned[c] : abs((c) / width - to_row) + abs((c) % width - to_col))
-#define KEY(f, gg) (((uint64_t)(f) << (T + S)) | ((uint64_t)(larger_g ? n - 1 - (gg) : (gg)) << S) | stamp)
+#define KEY(f, gg) (((heap_key_t)(f) << (T + S)) | ((heap_key_t)(larger_g ? n - 1 - (gg) : (gg)) << S) | stamp)
         heap_push(KEY(H(from), 0), from);
         for (;;) {
-            if (heap_size == 0 || (uint64_t)g[to] <= heap_key[0] >> (T + S)) break;
+            if (heap_size == 0 || (heap_key_t)g[to] <= heap_key[0] >> (T + S)) break;
             int32_t s = heap_pop();
             expansions++;
             if (adaptive) closed[n_closed++] = s;
@@ -149,7 +159,7 @@ int student_run(const uint8_t *truth, int32_t height, int32_t width, int32_t sta
         }
         for (int32_t i = 0; i < length; i++) path_at[path[i]] = -1;
     }
-    int64_t state_bytes = (int64_t)n * (4 + 4 + 4 + 4 + 4 + 1 + 16 + (adaptive ? 8 : 0));
+    int64_t state_bytes = (int64_t)n * (4 + 4 + 4 + 4 + 4 + 1 + (int64_t)sizeof(heap_key_t) + 8 + (adaptive ? 8 : 0));
     out[0] = reached; out[1] = searches; out[2] = expansions; out[3] = moves; out[4] = state_bytes;
     free(g); free(search); free(tree); free(path_at); free(h_learned); free(closed); free(path); free(known);
     free(heap_key); free(heap_cell); free(heap_at);
@@ -212,7 +222,8 @@ int main(int argc, char **argv) {
         uint8_t *grid = read_map(path, &height, &width);
         int64_t out[5];
         if (student_run(grid, height, width, sy * width + sx, gy * width + gx, backward, adaptive, larger_g, out)) {
-            fprintf(stderr, "%s: too large for 64-bit packed keys\n", path); return 1;
+            fprintf(stderr, "%s: too large for %d-bit packed keys (build with -DSTUDENT_WIDE_KEY)\n", path, KEY_BITS + 1);
+            return 1;
         }
         printf("{\"maze\": %d, \"reached\": %s, \"searches\": %lld, \"expansions\": %lld, \"moves\": %lld}\n", number++,
                out[0] ? "true" : "false", (long long)out[1], (long long)out[2], (long long)out[3]);

@@ -80,10 +80,11 @@ class BucketsAgainstModel(RuleBasedStateMachine):
 
 def read_buckets(queue) -> dict[tuple[int, int], list[int]]:
     """{(level, tie): the bucket's items, first to last}, checking that each level's ties strictly
-    increase (one bucket per tie) and that its finger, if the level is not empty, leads a bucket."""
+    increase (one bucket per tie) and that its finger, if the level is not empty, leads a bucket.
+    Levels from READY on were never made empty: no item may be there, so they are not read."""
     field = lambda item, offset: int(queue[int(queue[layout.ITEMS_AT]) + 6 * item + int(offset)])  # noqa: E731
     found: dict[tuple[int, int], list[int]] = {}
-    for level in range(LEVEL_COUNT):
+    for level in range(int(queue[layout.READY])):
         at = int(queue[layout.LEVELS_AT]) + 2 * level
         leader, previous_tie, leaders = int(queue[at]), -1, []
         while leader >= 0:
@@ -133,3 +134,17 @@ def test_empty_queue_raises_index_error() -> None:
         except IndexError:
             continue
         raise AssertionError(f"{empty.__name__} of an empty queue did not raise IndexError")
+
+
+def test_levels_are_made_empty_only_when_reached() -> None:
+    # The levels' part of a new queue is never written (memory: pages untouched). Fill it with a value
+    # no empty level has (7, as if it were an item) to see what the queue writes: pushing at levels 1
+    # and 3 makes levels 0-3 empty and no more; the pops still come in (level, tie, order) order.
+    queue = buckets_new(4, 8)
+    levels_at = int(queue[layout.LEVELS_AT])
+    queue[levels_at:int(queue[layout.ITEMS_AT])] = 7
+    buckets_push(queue, 0, 3, 0)
+    buckets_push(queue, 1, 1, 0)
+    assert int(queue[layout.READY]) == 4
+    assert [int(queue[levels_at + 2 * level]) for level in range(8)] == [-1, 1, -1, 0, 7, 7, 7, 7]
+    assert [buckets_pop(queue) for _ in range(2)] == [1, 0]

@@ -19,16 +19,15 @@ databases and checks), never the other way round: no readable module offers the 
 engine switch lives here, on the twins' side. Importing this package does two things before any twin
 is imported:
 
-* **Starts Numba without SciPy's linear algebra** (:func:`start_numba`). Numba looks for SciPy twice
-  on its way in: ``import numba`` imports ``scipy`` to check its version, and the first compiled call
-  (even one loaded from the cache) imports ``numba.np.arraymath``, which imports
-  ``scipy.linalg.cython_blas`` only to decide whether ``np.correlate`` and ``np.convolve`` may call
-  BLAS. ``scipy.linalg`` drags in SciPy's array-API layer, ``numpy.testing``, ``unittest`` and
-  ``numpy.f2py``: about 0.17 CPU s of a 0.9 s ``ftr run`` (docs/speed.md). No twin uses linear
-  algebra, so both imports are answered "not installed" while Numba starts; afterwards SciPy imports
-  normally, and Numba's ``np.dot`` and ``np.linalg`` still find it (they look at their first use). The
-  one difference: in a process that started Numba here, ``np.correlate``/``np.convolve`` compiled by
-  Numba sum in a loop instead of calling BLAS.
+* **Starts Numba lightly** (:func:`start_numba`). ``import numba`` imports ``scipy`` only to check
+  its version; SciPy is answered "not installed" while Numba imports (afterwards it imports normally,
+  and Numba finds it where it needs it). And Numba, before loading any function from its cache,
+  fills its registries of implementations (``refresh()`` of the target context: several dozen
+  modules, ``numba.np.arraymath`` importing ``scipy.linalg`` for its BLAS probe, the extensions'
+  entry points), which only the compiler reads. :func:`load_cached_code_lightly` makes a load from
+  the cache start the runtime (NRT) alone, as the loaded code needs, and leaves the registries to the
+  compiler, which fills them itself before compiling anything: a warm ``ftr run`` never fills them
+  (0.15-0.2 CPU s of about 0.8, docs/speed.md), a cold one or any other compilation as before.
 * **Clears a stale cache.** Numba caches each compiled function beside its source
   (``__pycache__/*.nbi`` and ``*.nbc``) and keys that cache on its own file alone. The twins call
   one another's functions (the planners compile the heap of ``heap.py`` into themselves), so after
@@ -76,21 +75,43 @@ def modules_hidden(*names: str) -> Iterator[None]:
 
 
 def start_numba() -> None:
-    """Import Numba and fill its registries of implementations with SciPy hidden (see above).
-
-    Numba fills its registries once per process, on the first compiled call; this does it now, so that
-    the BLAS probe in ``numba.np.arraymath`` finds no SciPy. Should a future Numba need SciPy there,
-    the registries are filled again with SciPy visible.
-    """
+    """Import Numba with SciPy hidden, then :func:`load_cached_code_lightly`."""
     with modules_hidden("scipy"):
         import numba  # noqa: F401  (its version check of SciPy is skipped: pyproject.toml requires one)
-    from numba.core.registry import cpu_target
+    load_cached_code_lightly()
 
-    try:
-        with modules_hidden("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack"):
-            cpu_target.target_context.refresh()
-    except ImportError:
-        cpu_target.target_context.refresh()
+
+def load_cached_code_lightly() -> None:
+    """Make Numba's cache load a compiled function without first filling the registries.
+
+    Numba's ``Cache.load_overload`` calls ``target_context.refresh()`` (which imports and registers
+    every implementation Numba has, for the compiler) and then ``_load_overload`` (which reads the
+    index and the object code and links it). Code loaded from the cache needs of that only the
+    runtime its arrays are allocated by, ``rtsys.initialize`` (it is what ``refresh()`` starts with). So
+    this replaces ``load_overload`` with: start the runtime, load. If the light load fails in any way,
+    Numba's own ``load_overload`` runs instead; a cache miss returns None as before, and the
+    compiler then fills the registries itself (``compile_extra`` refreshes both contexts). The
+    replacement is process-wide, for every cached function (the kit's or not): a cache hit of any
+    Numba function loads this way. ``tests/cli/test_cli_startup.py`` holds that a warm twin's run
+    fills no registries and that compiling afterwards still works.
+    """
+    from numba.core.caching import Cache
+    from numba.core.runtime import rtsys
+
+    numba_load_overload = Cache.load_overload
+    if getattr(numba_load_overload, "loads_lightly", False):
+        return  # done already in this process
+
+    def load_overload(self, sig, target_context):  # type: ignore[no-untyped-def]
+        try:
+            rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+        except Exception:  # anything this Numba needs that the light load lacks: its own way
+            return numba_load_overload(self, sig, target_context)
+
+    load_overload.loads_lightly = True  # type: ignore[attr-defined]
+    Cache.load_overload = load_overload  # type: ignore[method-assign]
 
 
 #: The fingerprint of the sources the cache was built from, kept beside the cache.

@@ -19,11 +19,18 @@ planner's stamp counts insertions. So the queue pops the same items in the same 
   of successive expansions have nearly the same g, so the walk is a step or two.
 
 The queue is one int32 array (one argument to pass, and an item's six fields share a cache line):
-a header (:data:`LOWEST`, :data:`HIGHEST`, :data:`SIZE`, where the levels and items start), two
+a header (:data:`LOWEST`, :data:`HIGHEST`, :data:`SIZE`, where the levels and items start, and
+:data:`READY`, how many levels have been made empty so far), two
 entries per level (the leader of its first bucket, -1 when empty; its finger), and six per item
 (``NEXT``/``PREV`` in its bucket's circle, the leader's ``PREV`` being the bucket's tail;
 ``BNEXT``/``BPREV``, for a leader, the next and previous buckets' leaders, -1 at the ends, and
 ``BPREV`` = :data:`NOT_LEADER` for the other items; for a leader, its ``LEVEL`` and ``TIE``, which a follower receives when it takes over).
+
+Memory: nothing is written at allocation. The levels are made empty (-1) only when an insertion
+first reaches them (:func:`buckets_make_ready`: levels ``READY .. level``, then ``READY = level + 1``),
+so the pages of levels no search reaches, like those of items never inserted, are never made
+resident (as with C's ``malloc``): a grid of n cells has 2n levels, 16 bytes per cell, and a run
+reaches only the f values of its searches.
 
 No membership checks: the caller knows which items are in the queue (the twin: g is finite), as
 in C; :func:`buckets_update` and :func:`buckets_remove` of an absent item corrupt the queue.
@@ -41,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-LOWEST, HIGHEST, SIZE, LEVELS_AT, ITEMS_AT = 0, 1, 2, 3, 4  # the header
+LOWEST, HIGHEST, SIZE, LEVELS_AT, ITEMS_AT, READY = 0, 1, 2, 3, 4, 5  # the header
 HEADER = 8
 #: ``BPREV`` of an item that does not lead its bucket.
 NOT_LEADER = -2
@@ -55,17 +62,30 @@ NEXT, PREV, BNEXT, BPREV, LEVEL, TIE = U(0), U(1), U(2), U(3), U(4), U(5)  # an 
 ITEM_FIELDS, TWO = U(6), U(2)
 
 
-@njit(cache=True)
-def buckets_new(item_count, level_count):
-    """An empty queue for items ``0 .. item_count - 1`` and levels ``0 .. level_count - 1``."""
+def buckets_new(item_count: int, level_count: int) -> np.ndarray:
+    """An empty queue for items ``0 .. item_count - 1`` and levels ``0 .. level_count - 1``.
+
+    Plain NumPy, not compiled: only the header is written (see "Memory" above), and a process that
+    calls no other queue function from Python loads no compiled code for it.
+    """
     queue = np.empty(HEADER + 2 * level_count + 6 * item_count, np.int32)
+    queue[:HEADER] = 0
     queue[LOWEST] = level_count
     queue[HIGHEST] = -1
-    queue[SIZE] = 0
     queue[LEVELS_AT] = HEADER
     queue[ITEMS_AT] = HEADER + 2 * level_count
-    queue[HEADER:HEADER + 2 * level_count] = -1
+    queue[READY] = 0  # no level made empty yet
     return queue
+
+
+@njit(cache=True, inline="always")
+def buckets_make_ready(queue, levels_at, ready, level):
+    """Make levels ``ready .. level`` empty (their first bucket -1) and return ``level + 1``, the new
+    count of ready levels; the caller keeps it (the planner in a local, :func:`buckets_push` in the
+    header). Each level is written once per queue, so this costs O(levels reached) over a run."""
+    for fresh in range(ready, level + 1):
+        queue[levels_at + TWO * U(fresh) + FIRST] = -1
+    return level + 1
 
 
 @njit(cache=True, inline="always")
@@ -102,7 +122,8 @@ def buckets_peek_level(queue):
 @njit(cache=True, inline="always")
 def bucket_link(queue, levels_at, items_at, item, level, tie):
     """Link ``item`` into its level with key ``(level, tie)``, after every item with the same key;
-    the header (lowest, highest, size) is the caller's; ``levels_at`` and ``items_at`` are the
+    ``level`` must be ready (:func:`buckets_make_ready`); the header (lowest, highest, size, ready)
+    is the caller's; ``levels_at`` and ``items_at`` are the
     uint64 offsets of the levels and items (:func:`buckets_offsets`)."""
     at = ITEM_FIELDS * U(item)
     level_at = TWO * U(level)
@@ -153,6 +174,8 @@ def bucket_link(queue, levels_at, items_at, item, level, tie):
 def buckets_push(queue, item, level, tie):
     """Insert ``item`` with key ``(level, tie)``, after every item with the same key."""
     levels_at, items_at = buckets_offsets(queue)
+    if level >= queue[READY]:
+        queue[READY] = buckets_make_ready(queue, levels_at, queue[READY], level)
     bucket_link(queue, levels_at, items_at, item, level, tie)
     queue[SIZE] += 1
     if level < queue[LOWEST]:

@@ -34,7 +34,7 @@ from reference.world.instances import Instance
 from reference.world.trace import TIE_BREAKS, Trace
 from reference.world.trace_arrays import TraceArrays
 
-from .buckets import bucket_link, bucket_unlink, buckets_new, buckets_offsets
+from .buckets import READY, bucket_link, bucket_unlink, buckets_make_ready, buckets_new, buckets_offsets
 from .heap import heap_clear, heap_len, heap_peek_key, heap_pop, heap_push, heap_update
 
 #: g of a state not reached yet: the largest 32-bit int, as in the reference.
@@ -148,6 +148,8 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
     levels_at, items_at = buckets_offsets(queue)
     level_count = np.int64((items_at - levels_at) // U2)
     lowest, highest, open_size = level_count, -1, 0
+    # Memory: levels are made empty when an insertion first reaches them, not up front (buckets.py).
+    levels_ready = np.int64(queue[READY])
 
     agent = start
     _observe(true_blocked, g_search, path_index, agent, width, last_col, last_row_start, 0)
@@ -181,6 +183,8 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
             h_start = learned_h[s_start]
         tie_start = cells - 1 if larger_g else 0
         if use_buckets:  # line 25
+            if h_start >= levels_ready:
+                levels_ready = buckets_make_ready(queue, levels_at, levels_ready, h_start)
             bucket_link(queue, levels_at, items_at, s_start, h_start, tie_start)
             lowest, highest, open_size = h_start, h_start, 1
         else:
@@ -251,6 +255,8 @@ def run_repeated_astar(true_blocked, height, width, start, target, backward, ada
                             bucket_unlink(queue, levels_at, items_at, t)
                         else:
                             open_size += 1
+                        if f_t >= levels_ready:  # a level no search has reached yet
+                            levels_ready = buckets_make_ready(queue, levels_at, levels_ready, f_t)
                         bucket_link(queue, levels_at, items_at, t, f_t, tie)
                         lowest = min(lowest, f_t)
                         highest = max(highest, f_t)
@@ -335,6 +341,9 @@ def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[s
     Bytes per cell: g_search 8 (g, search and the agent's knowledge in one word); tree and
     path_index 4 each; learned_h 4 more for Adaptive A*; OPEN: the bucket queue 40 (one int32 array: six entries per cell, two per level,
     with levels f < 2 * cells) or the heap 16 (an int64 key, a uint32 item and an int32 position).
+    Resident are only the pages a run writes: ``np.zeros`` and ``np.empty`` of this size map pages
+    that stay untouched until written (as C's ``calloc`` and ``malloc``), and the bucket queue's
+    levels are made empty only as far as the run's f values reach.
 
     >>> sorted(allocate_state(4, False, "heap"))[:3], allocate_state(4, False)["buckets"].nbytes  # 32 + 4 * 40
     (['g_search', 'heap_items', 'heap_keys'], 192)
@@ -358,7 +367,7 @@ def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[s
 
 # The OPEN list a run does not use (the compiled function takes both; sizes 1, never touched).
 _NO_HEAP = (np.empty(1, np.int64), np.empty(1, np.uint32), np.full(1, -1, np.int32), np.zeros(1, np.int64))
-_NO_BUCKETS = np.array([0, -1, 0, 8, 8, 0, 0, 0], np.int32)  # buckets_new(0, 0): a header, no levels or items
+_NO_BUCKETS = buckets_new(0, 0)  # a header, no levels or items
 
 
 def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "forward",
@@ -421,8 +430,9 @@ def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "f
             raise ValueError(f"the {label} {(row, col)} lies outside the {height} x {width} grid")
         if grid.blocked[row, col]:
             raise ValueError(f"the {label} {(row, col)} is a blocked cell")
-    # One uint8 per cell, C order: the flat index row * width + col (a view when already so).
-    true_blocked = np.ascontiguousarray(grid.blocked, dtype=np.uint8).reshape(-1)
+    # One uint8 per cell, C order: the flat index row * width + col. Memory: the grid's own booleans
+    # seen as uint8 (the same bytes, 0 or 1), not a copy, when they are in C order already.
+    true_blocked = np.ascontiguousarray(grid.blocked, dtype=np.bool_).view(np.uint8).reshape(-1)
     state = allocate_state(cells, algorithm == "adaptive", queue)
     if queue == "buckets":
         buckets = state["buckets"]
