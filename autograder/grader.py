@@ -156,39 +156,15 @@ def _bits(instance: Instance):
     return array("i", padded), len(packed)
 
 
-def search_task(task_id: int, instance: Instance, check_id: str, task_seconds: float,
-                expected: ExpectedRun | None = None, group: str | None = None) -> tuple[dict, list]:
-    """The task for one run, with its CPU budget and reply size cap from the reference's run.
-
-    Everything in it reaches the child: its label names the function, never the instance (the grader
-    names the instance in its own messages), and ``group`` (the tasks a time-out skips) is neutral."""
-    _algorithm, tie_break, function = SETTINGS[check_id]
-    bits, bit_bytes = _bits(instance)
-    expected = expected or expected_run(instance, check_id)  # computed (or loaded) before any student code runs
-    # A correct reply holds about 4 bytes x (2 expansions + 5 searches + 2 moves); allow 8 times that, and
-    # never less than REPLY_FLOOR_BYTES: a legal A* with other remaining ties can walk another way and
-    # search far more (Repeated Backward A* on maze_42 with last-inserted-first ties: 85 times the
-    # expansions, a 2 MB reply), and must not be refused for it.
-    reply_bytes = max(REPLY_FLOOR_BYTES,
-                      (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves))
-    header = {"kind": "search", "id": task_id, "function": function, "tie_break": tie_break,
-              "height": instance.grid.height, "width": instance.grid.width, "start": list(instance.start),
-              "target": list(instance.target), "bit_bytes": bit_bytes, "group": group or check_id,
-              "cpu_seconds": round(task_seconds + SECONDS_PER_EXPANSION * expected.expansions, 1),
-              "reply_bytes": reply_bytes,
-              "label": f"{function}(..., tie_break={tie_break!r})"}
-    return header, [bits]
-
-
-def _balanced_lanes(tasks: list[tuple[dict, list]], count: int) -> list[Lane]:
+def _balanced_lanes(tasks: list[Task], count: int) -> list[Lane]:
     """Spread tasks over ``count`` lanes, biggest first onto the least loaded (keeping each lane's order)."""
     loads = [0.0] * count
     chosen: list[list] = [[] for _ in range(count)]
-    for index in sorted(range(len(tasks)), key=lambda i: -tasks[i][0]["cpu_seconds"]):
+    for index in sorted(range(len(tasks)), key=lambda i: -tasks[i].cpu_seconds):
         lane = loads.index(min(loads))
-        loads[lane] += tasks[index][0]["cpu_seconds"]
+        loads[lane] += tasks[index].cpu_seconds
         chosen[lane].append(index)
-    return [Lane([tasks[i] for i in sorted(indices)]) for indices in chosen if indices]
+    return [Lane([tasks[i].frame() for i in sorted(indices)]) for indices in chosen if indices]
 
 
 def default_workers() -> int:
@@ -203,11 +179,15 @@ class Task:
     """One run the grader asks a child for, and what it needs to judge the reply.
 
     ``check``: ``heap``, ``heap_from_scratch``, ``efficiency`` or a search check's id; a search task
-    also has its instance, its instance set and group; an efficiency task its probe's expected run.
+    also has its instance, its instance set and group, and the reference's run on it. ``frame()`` is
+    the message the child gets (:mod:`autograder.wire`): everything in it reaches the student's code.
     """
 
     id: int
     check: str
+    cpu_seconds: float                  # the task's CPU budget
+    reply_bytes: int                    # the largest reply the grader reads
+    label: str                          # what a failure says was running: the function, never the instance
     instance: Instance | None = None
     instance_set: InstanceSet | None = None
     group: str | None = None
@@ -217,6 +197,61 @@ class Task:
     def name(self) -> str:
         """What the grader's messages call the task: its instance's name, else "the heap check"."""
         return self.instance.name if self.instance is not None else "the heap check"
+
+    def frame(self) -> tuple[dict, list]:
+        """The task's message to the child: a JSON header and its int32 arrays."""
+        raise NotImplementedError
+
+
+@dataclass
+class HeapTask(Task):
+    """The heap check's random operation sequences, answered in one reply."""
+
+    sequences: list = field(default_factory=list)
+
+    def frame(self) -> tuple[dict, list]:
+        return ({"kind": "heap", "id": self.id, "sequences": self.sequences, "label": self.label,
+                 "cpu_seconds": self.cpu_seconds, "reply_bytes": self.reply_bytes}, [])
+
+
+@dataclass
+class SearchTask(Task):
+    """One run of a student's function on one instance. ``setting``: the :data:`SETTINGS` entry it
+    runs (the efficiency probe runs ``forward_larger_g``); ``skip_group``: the tasks a time-out skips
+    (one check's instance set, or one probe run), a neutral name."""
+
+    setting: str = ""
+    skip_group: str = ""
+
+    def frame(self) -> tuple[dict, list]:
+        assert self.instance is not None  # every search task has its instance
+        instance = self.instance
+        _algorithm, tie_break, function = SETTINGS[self.setting]
+        bits, bit_bytes = _bits(instance)
+        return ({"kind": "search", "id": self.id, "function": function, "tie_break": tie_break,
+                 "height": instance.grid.height, "width": instance.grid.width, "start": list(instance.start),
+                 "target": list(instance.target), "bit_bytes": bit_bytes, "group": self.skip_group,
+                 "cpu_seconds": self.cpu_seconds, "reply_bytes": self.reply_bytes, "label": self.label}, [bits])
+
+
+def search_task(task_id: int, check_id: str, instance: Instance, task_seconds: float, skip_group: str,
+                expected: ExpectedRun | None = None, **fields) -> SearchTask:
+    """The task for one run, with its CPU budget and reply size cap from the reference's run.
+
+    Its label names the function, never the instance (the grader names the instance in its own
+    messages), and ``skip_group`` is neutral: both reach the child."""
+    setting = "forward_larger_g" if check_id == "efficiency" else check_id
+    _algorithm, tie_break, function = SETTINGS[setting]
+    expected = expected or expected_run(instance, setting)  # computed (or loaded) before any student code runs
+    # A correct reply holds about 4 bytes x (2 expansions + 5 searches + 2 moves); allow 8 times that, and
+    # never less than REPLY_FLOOR_BYTES: a legal A* with other remaining ties can walk another way and
+    # search far more (Repeated Backward A* on maze_42 with last-inserted-first ties: 85 times the
+    # expansions, a 2 MB reply), and must not be refused for it.
+    reply_bytes = max(REPLY_FLOOR_BYTES,
+                      (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves))
+    return SearchTask(task_id, check_id, round(task_seconds + SECONDS_PER_EXPANSION * expected.expansions, 1),
+                      reply_bytes, f"{function}(..., tie_break={tie_break!r})", instance, expected=expected,
+                      setting=setting, skip_group=skip_group, **fields)
 
 
 @dataclass
@@ -341,13 +376,15 @@ def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan
         limits = replace(limits, total_seconds=max(limits.total_seconds, FULL_SET_TOTAL_SECONDS))
     sequences = heapcheck.make_sequences(heap_seed)
     tasks: dict[int, Task] = {}
-    public, hidden = [], []
+    public: list[Task] = []
+    hidden: list[Task] = []
 
-    def heap_task(check: str, label: str) -> tuple[dict, list]:
-        task = Task(len(tasks), check)
+    def add(task: Task) -> Task:
         tasks[task.id] = task
-        return ({"kind": "heap", "id": task.id, "sequences": sequences, "label": label,
-                 "cpu_seconds": limits.task_seconds, "reply_bytes": 8 << 20}, [])
+        return task
+
+    def heap_task(check: str, label: str) -> Task:
+        return add(HeapTask(len(tasks), check, limits.task_seconds, 8 << 20, label, sequences=sequences))
 
     if "heap" in wanted or "heap_from_scratch" in wanted:
         public.append(heap_task("heap", "the heap check"))
@@ -356,15 +393,14 @@ def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan
             continue
         for number, instance_set in enumerate(sets):
             for group, instance in instance_set.instances:
-                task = Task(len(tasks), check_id, instance, instance_set, group)
-                tasks[task.id] = task
-                (hidden if instance_set.hidden else public).append(
-                    search_task(task.id, instance, check_id, limits.task_seconds, group=f"{check_id}/{number}"))
+                (hidden if instance_set.hidden else public).append(add(search_task(
+                    len(tasks), check_id, instance, limits.task_seconds, f"{check_id}/{number}",
+                    instance_set=instance_set, group=group)))
     workers = max(1, options.workers or default_workers())
     public_lanes = _balanced_lanes(public, workers) if public else []
     hidden_lanes = _balanced_lanes(hidden, workers) if hidden else []
     if "heap_from_scratch" in wanted and "heap_from_scratch" in rubric.extra_credit:
-        public_lanes.append(Lane([heap_task("heap_from_scratch", "the heap check (from scratch)")],
+        public_lanes.append(Lane([heap_task("heap_from_scratch", "the heap check (from scratch)").frame()],
                                  settings={"from_scratch": True}, hello=SCRATCH_HELLO))
     probe = None
     if "efficiency" in wanted:
@@ -374,13 +410,11 @@ def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan
         probe = Probe(instance, expected, reference_cpu, ratio, ratio * reference_cpu + EFFICIENCY_SLACK_SECONDS)
         runs = []
         for number in range(2):  # the faster of two runs counts; a run far over is stopped (not the other)
-            task = Task(len(tasks), "efficiency", instance, expected=expected)
-            tasks[task.id] = task
-            header, arrays = search_task(task.id, instance, "forward_larger_g", limits.task_seconds, expected,
-                                         group=f"efficiency/{number}")
+            task = add(search_task(len(tasks), "efficiency", instance, limits.task_seconds, f"efficiency/{number}",
+                                   expected))
             # room for a run that does more work than the reference's (another tie order; its limit scales)
-            header.update(cpu_seconds=round(3 * probe.limit + 1.0, 2))
-            runs.append((header, arrays))
+            task.cpu_seconds = round(3 * probe.limit + 1.0, 2)
+            runs.append(task.frame())
         # fresh: each timed run in a new child, which cannot replay an earlier run from memory
         public_lanes.append(Lane(runs, fresh=True))
     if not public_lanes and not hidden_lanes:
