@@ -30,7 +30,7 @@ from .checks import CHECKS
 from .checks.base import HELLO, SCRATCH_HELLO, InstanceSet, Judged, Plan, Planner, Replies, Scoring, Task
 from .checks.efficiency import probe_seed  # noqa: F401 - public: the probe a grading times
 from .checks.search import SECONDS_PER_EXPANSION
-from .expected import SETTINGS, expected_run
+from .expected import SETTINGS
 from .instances import derived_seed, grouped_public_instances, hidden_instances, secret_seed
 from .report import CheckResult, GradeReport, printable
 from .rubric import load_rubric
@@ -208,8 +208,8 @@ def plan_tasks(options: GradingOptions, rubric, wanted: tuple[str, ...]) -> Plan
     if not public_lanes and not hidden_lanes:
         raise ValueError(f"nothing to grade: none of the checks {wanted} is in the rubric")
     if limits.cpu_budget_seconds is None:  # the submission's whole budget: a few times a correct one's
-        work = sum(SECONDS_PER_EXPANSION * expected_run(task.instance, task.check).expansions
-                   for task in planner.tasks.values() if task.check in SETTINGS and task.instance is not None)
+        work = sum(SECONDS_PER_EXPANSION * task.expected.expansions for task in planner.tasks.values()
+                   if task.check in SETTINGS and task.expected is not None)
         limits = replace(limits, cpu_budget_seconds=round(BUDGET_FLOOR_SECONDS + 2 * work, 1))
     (public_lanes or hidden_lanes)[0].hello = HELLO
     return Plan(planner.tasks, public_lanes, hidden_lanes, sets, planner.sequences, limits, workers)

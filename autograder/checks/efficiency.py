@@ -127,7 +127,8 @@ def _measure_reference(probe: Instance, repeats: int) -> tuple[float, ExpectedRu
     try:
         from reference.solutions import solve
     except ImportError:  # the student bundle: calibrate with the grader's own A* replay of the probe
-        return _calibrated_seconds(probe), expected_run(probe, "forward_larger_g")
+        run = expected_run(probe, "forward_larger_g")
+        return _calibrated_seconds(probe, run), run
     best = float("inf")
     for _ in range(repeats):
         began = time.process_time()
@@ -141,14 +142,13 @@ def _measure_reference(probe: Instance, repeats: int) -> tuple[float, ExpectedRu
 CALIBRATION_FACTOR = 2.0
 
 
-def _calibrated_seconds(probe: Instance) -> float:
+def _calibrated_seconds(probe: Instance, run: ExpectedRun) -> float:
     """Without the reference: ``CALIBRATION_FACTOR`` x the time of the grader's A* replay doing as many expansions."""
     from reference.world.sensing import Knowledge
     from reference.world.trace import SearchRecord
 
     from ..searchcheck import check_search
 
-    run = expected_run(probe, "forward_larger_g")
     width = probe.grid.width
     row = probe.start[0]
     cells = [(row, c) for c in range(min(width, 200))]

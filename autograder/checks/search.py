@@ -93,19 +93,19 @@ def plan(check_id: str, planner: Planner) -> None:
 
 
 def judge(task: Task, outcome: TaskOutcome) -> Judged:
-    """(tier, message or None, note or None) for one instance's run."""
+    """One instance's run against the reference's (the task's ``expected``, loaded when it was planned):
+    its tier (exact, ties, wrong), the first problem, the note on where its ties went another way."""
     judged = Judged.of(outcome)
-    instance = task.instance
-    assert instance is not None  # plan gives every search task its instance
+    instance, expected = task.instance, task.expected
+    assert instance is not None and expected is not None  # plan gives every search task both
     answer = reply(outcome, "trace")
     if answer is None:
-        expected = expected_run(instance, task.check)
         text = _too_large_text(outcome, expected) or failure_text(outcome, task.check, instance)
         judged.problem = f"{instance.name}: {text}{_size_hint(text, expected)}"
         return judged
     algorithm, tie_break, _ = SETTINGS[task.check]
     header, arrays = answer
-    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected_run(instance, task.check))
+    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected)
     judged.tier, judged.problem, judged.note = verdict.tier, verdict.problem, verdict.note
     return judged
 
