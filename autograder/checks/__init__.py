@@ -2,19 +2,13 @@
 
 Each kind has the same three steps (:class:`~autograder.checks.base.CheckKind`: ``plan``, ``judge``,
 ``score``); :mod:`autograder.grader` runs them for every check in :data:`CHECKS`, so adding a check
-is a module and a row here (and its points in the rubric).
+is a module and a row here (and its points and title in :mod:`autograder.rubric`).
 
-=====================  =====================================  ================================
-check id               kind                                   what it asks
-=====================  =====================================  ================================
-``heap``               :mod:`~autograder.checks.heap`         random op sequences vs a model
-``forward_larger_g``,  :mod:`~autograder.checks.search`       every instance run and judged,
-``forward_smaller_g``,                                        all or nothing per group
-``backward``,
-``adaptive``
-``heap_from_scratch``  :mod:`~autograder.checks.from_scratch` the heap without heapq and kin
-``efficiency``         :mod:`~autograder.checks.efficiency`   a timed probe, twice, fresh
-=====================  =====================================  ================================
+* ``heap``: random operation sequences against a model (:mod:`~autograder.checks.heap`);
+* ``forward_larger_g``, ``forward_smaller_g``, ``backward``, ``adaptive``: every instance run and
+  judged, all or nothing per group (:mod:`~autograder.checks.search`);
+* ``heap_from_scratch``: the heap without heapq and its kin (:mod:`~autograder.checks.from_scratch`);
+* ``efficiency``: a timed probe, run twice in fresh children (:mod:`~autograder.checks.efficiency`).
 
 The table's order is the order tasks are planned in (task ids, lanes); results come in the
 rubric's order.
