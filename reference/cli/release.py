@@ -229,6 +229,7 @@ def _write_bundle(out: Path) -> None:
         (KIT_ROOT / "starter", out / "starter", ("*.py", "*.md"), KEEP_ALL),
         (KIT_ROOT / "reference" / "world", out / "reference" / "world", ("*.py", "*.html"), KEEP_ALL),  # the player's page
         (KIT_ROOT / "autograder", out / "autograder", ("*.py",), INSTRUCTOR_ONLY),
+        (KIT_ROOT / "autograder" / "checks", out / "autograder" / "checks", ("*.py",), KEEP_ALL),
         (KIT_ROOT / "autograder" / "data", out / "autograder" / "data", ("expected_public*",), KEEP_ALL),
         (KIT_ROOT / "mazes", out / "mazes", ("*.map", "*.scen"), KEEP_ALL),
         (KIT_ROOT / "mazes" / "handout", out / "mazes" / "handout", ("*.map", "*.scen"), KEEP_ALL),

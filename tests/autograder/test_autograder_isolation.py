@@ -129,14 +129,14 @@ def test_crafted_replies_cost_the_student_never_the_grader(tmp_path, mode):
 
 
 def test_deeply_nested_folders_do_not_break_the_clean_up(monkeypatch):
-    from autograder.sandbox import _private_dir
+    from autograder.childsetup import private_dir
 
     folder = open_folder()  # a TMPDIR of this test's own: other graders on the machine share /tmp
     try:
         monkeypatch.setattr(tempfile, "tempdir", str(folder))
         report = grade_submission(FIXTURES / "deep_folders", GradingOptions(checks=("forward_larger_g",)))
         assert "nested" in text_of(report, "forward_larger_g")
-        assert list(_private_dir("sandboxes").iterdir()) == []  # removed, however deep
+        assert list(private_dir("sandboxes").iterdir()) == []  # removed, however deep
     finally:
         shutil.rmtree(folder)
 
@@ -430,7 +430,7 @@ def test_a_submissions_folder_is_readable_by_its_own_children_only(mode, monkeyp
 def test_a_changed_child_site_is_made_again_from_copies_before_the_next_student(tmp_path, monkeypatch, capsys):
     """Copies, never hard links; a byte changed after it was made is caught by the manifest's hashes."""
     from autograder.childsite import changed_files, make_child_site
-    from autograder.sandbox import ChildSetup, _verify_child_site
+    from autograder.childsetup import ChildSetup, verify_child_site
 
     python = sandbox_setup().python
     monkeypatch.setenv("FTR_KIT_STATE_DIR", str(tmp_path))
@@ -444,7 +444,7 @@ def test_a_changed_child_site_is_made_again_from_copies_before_the_next_student(
     with open(init, "ab") as file:
         file.write(b"# a student was here\n")
     assert changed_files(site) == ["numpy/__init__.py"]
-    _verify_child_site(ChildSetup(python, None, site))
+    verify_child_site(ChildSetup(python, None, site))
     assert "numpy/__init__.py" in capsys.readouterr().err
     assert init.read_bytes() == original and changed_files(site) == []
 
