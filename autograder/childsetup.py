@@ -35,6 +35,7 @@ class SandboxSetupError(RuntimeError):
 
 
 def is_root() -> bool:
+    """Whether the grader runs as root (then each child gets a uid, a group and namespaces of its own)."""
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 

@@ -100,6 +100,7 @@ def probe_seed() -> int | None:
 
 
 def has_reference() -> bool:
+    """Whether the reference solutions are importable here (a student bundle has none: times are then estimated)."""
     import importlib.util
 
     return importlib.util.find_spec("reference.solutions") is not None
@@ -203,6 +204,7 @@ def _efficiency_result(points: float, timing: Probe, runs: list[Judged | None], 
 
 
 def score(check_id: str, points: float, scoring: Scoring) -> list[CheckResult]:
+    """The efficiency check's one result: each verified run's CPU time against the reference's on the probe."""
     tasks = scoring.plan.of_check("efficiency")
     probe = tasks[0].probe if tasks and isinstance(tasks[0], ProbeTask) else None
     assert probe is not None  # plan makes the probe whenever "efficiency" is wanted

@@ -16,6 +16,7 @@ from .heap import heap_task, judge
 
 
 def plan(check_id: str, planner: Planner) -> None:
+    """The heap check again in a lane where heapq and the other shortcuts cannot be imported (extra credit only)."""
     if "heap_from_scratch" in planner.rubric.extra_credit:
         planner.add_lane([heap_task(planner, "heap_from_scratch", "the heap check (from scratch)")],
                          settings={"from_scratch": True}, hello=SCRATCH_HELLO)

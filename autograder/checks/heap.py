@@ -33,10 +33,12 @@ class HeapTask(Task):
 
 
 def heap_task(planner: Planner, check: str, label: str) -> HeapTask:
+    """A task that runs the planner's operation sequences on the student's ``BinaryHeap``."""
     return HeapTask(planner.next_id(), check, planner.task_seconds, REPLY_BYTES, label, sequences=planner.sequences)
 
 
 def plan(check_id: str, planner: Planner) -> None:
+    """One heap task in the main lane."""
     planner.add(heap_task(planner, "heap", "the heap check"))
 
 
@@ -54,6 +56,7 @@ def judge(task: Task, outcome: TaskOutcome) -> Judged:
 
 
 def score(check_id: str, points: float, scoring: Scoring) -> list[CheckResult]:
+    """The heap check's result: points in proportion to the sequences handled exactly."""
     result = CheckResult("heap", TITLES["heap"], 0.0, points)
     count = len(scoring.plan.sequences)
     tasks = scoring.plan.of_check("heap")
