@@ -62,6 +62,11 @@ def _bits(instance: Instance) -> tuple[array, int]:
     return array("i", padded), len(packed)
 
 
+def _reply_cells(expected: ExpectedRun) -> int:
+    """How many numbers a correct reply carries: 2 per expansion, 5 per search, 2 per move."""
+    return 2 * expected.expansions + 5 * expected.searches + 2 * expected.moves
+
+
 def search_task(task_id: int, check_id: str, instance: Instance, task_seconds: float, skip_group: str,
                 expected: ExpectedRun | None = None, setting: str | None = None, task_class: type = SearchTask,
                 **fields) -> SearchTask:
@@ -73,12 +78,11 @@ def search_task(task_id: int, check_id: str, instance: Instance, task_seconds: f
     setting = setting or check_id
     _algorithm, tie_break, function = SETTINGS[setting]
     expected = expected or expected_run(instance, setting)  # computed (or loaded) before any student code runs
-    # A correct reply holds about 4 bytes x (2 expansions + 5 searches + 2 moves); allow 8 times that, and
-    # never less than REPLY_FLOOR_BYTES: a legal A* with other remaining ties can walk another way and
-    # search far more (Repeated Backward A* on maze_42 with last-inserted-first ties: 85 times the
-    # expansions, a 2 MB reply), and must not be refused for it.
-    reply_bytes = max(REPLY_FLOOR_BYTES,
-                      (1 << 20) + 32 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves))
+    # A correct reply holds about 4 bytes per cell of _reply_cells; allow 8 times that, and never less
+    # than REPLY_FLOOR_BYTES: a legal A* with other remaining ties can walk another way and search far
+    # more (Repeated Backward A* on maze_42 with last-inserted-first ties: 85 times the expansions, a
+    # 2 MB reply), and must not be refused for it.
+    reply_bytes = max(REPLY_FLOOR_BYTES, (1 << 20) + 32 * _reply_cells(expected))
     return task_class(task_id, check_id, round(task_seconds + SECONDS_PER_EXPANSION * expected.expansions, 1),
                       reply_bytes, f"{function}(..., tie_break={tie_break!r})", instance, expected=expected,
                       setting=setting, skip_group=skip_group, **fields)
@@ -190,8 +194,7 @@ def _size_hint(failure: str, expected: ExpectedRun) -> str:
     if not match:
         return ""
     size = int(match.group(1).replace(",", ""))
-    # what a correct reply holds: 4 bytes per cell (2 per expansion, 5 per search, 2 per move), plus its header
-    correct = 4 * (2 * expected.expansions + 5 * expected.searches + 2 * expected.moves) + 200
+    correct = 4 * _reply_cells(expected) + 200   # what a correct reply holds: 4 bytes per cell, plus its header
     return (f"\n(your run returned about {size / correct:.0f} times the data of the expected run: "
             f"{expected.searches:,} searches, {expected.expansions:,} expansions, {expected.moves:,} moves)")
 
