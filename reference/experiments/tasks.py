@@ -32,6 +32,7 @@ workers and compares).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import pickle
 import sys
 import threading
@@ -139,32 +140,101 @@ def run_tasks(function: Callable[[Task], Result], tasks: Iterable[Task], *, jobs
     return results
 
 
+#: Tasks handed to the cluster at a time, per worker thread: enough that no worker waits for its
+#: next task while a result travels back, few enough that the scheduler holds a handful of tasks.
+#: (Submitting all 38,000 runs of the planning objectives at once, the scheduler of a local cluster
+#: on a loaded 2-core machine lost its connection to the client within minutes.)
+IN_FLIGHT_PER_WORKER = 4
+
+#: How often a run starts again after losing its connection to the scheduler before it gives up.
+RECONNECTS = 3
+
+
 def _run_on_dask(function: Callable, tasks: Sequence, keys: Sequence[str], waiting: Sequence[int],
                  finished: Callable[[int, Any], None], jobs: int, scheduler: str | None) -> None:
-    """Submit the waiting tasks to a Dask cluster (a local one of ``jobs`` workers unless
-    ``scheduler`` names one) and hand each result to ``finished`` as it arrives; ``keys``: the
-    tasks' :func:`task_key`, in the tasks' order."""
-    from distributed import Client, LocalCluster, as_completed as dask_completed
+    """Run the waiting tasks on a Dask cluster (a local one of ``jobs`` workers unless ``scheduler``
+    names one), handing each result to ``finished`` as it arrives; ``keys``: the tasks'
+    :func:`task_key`, in the tasks' order.
 
+    If the connection to the scheduler is lost, say so on stderr and start again with the tasks not
+    yet finished (a new local cluster, or a new connection to ``scheduler``), up to
+    :data:`RECONNECTS` times. A task that raises is not retried: its error is raised here.
+    """
+    left = list(waiting)
+    for attempt in range(RECONNECTS + 1):
+        try:
+            _run_window(function, tasks, keys, left, finished, jobs, scheduler)
+            return
+        except _LostScheduler as lost:
+            done = set(lost.finished)
+            left = [index for index in left if index not in done]
+            if attempt == RECONNECTS:
+                raise RuntimeError(f"lost the connection to the Dask scheduler {RECONNECTS + 1} times ({lost.reason}); "
+                                   f"{len(left)} tasks are not done. Finished tasks are kept: run the same "
+                                   "command again to resume") from lost.__cause__
+            print(f"lost the connection to the Dask scheduler ({lost.reason}); starting again with the "
+                  f"{len(left)} tasks left (attempt {attempt + 2} of {RECONNECTS + 1})", file=sys.stderr, flush=True)
+
+
+class _LostScheduler(Exception):
+    """The cluster went away mid-run: which tasks had finished, and why it went."""
+
+    def __init__(self, finished: list[int], reason: str) -> None:
+        super().__init__(reason)
+        self.finished, self.reason = finished, reason
+
+
+def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waiting: Sequence[int],
+                finished: Callable[[int, Any], None], jobs: int, scheduler: str | None) -> None:
+    """One connection to a cluster: keep ``IN_FLIGHT_PER_WORKER`` tasks per worker submitted,
+    submitting the next as each one finishes. Raises :class:`_LostScheduler` if the scheduler goes."""
+    from distributed import Client, LocalCluster, as_completed as dask_completed
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    done: list[int] = []
+    failed: BaseException | None = None    # a task's own error, raised once the cluster is closed
     cluster = None
-    if scheduler is None:
-        # processes, not threads: the kit's searches hold the GIL. Loopback only, no dashboard.
-        with warnings.catch_warnings():   # "scratch directories ... taking a surprisingly long time": a busy machine
-            warnings.simplefilter("ignore", UserWarning)
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address=None)
     try:
+        if scheduler is None:
+            # processes, not threads: the kit's searches hold the GIL. Loopback only, no dashboard.
+            with warnings.catch_warnings():   # "scratch directories ... taking a surprisingly long time": a busy machine
+                warnings.simplefilter("ignore", UserWarning)
+                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
         with Client(scheduler if scheduler is not None else cluster) as client:
-            # pure=False: a task is never merged with an equal one; key names keep the bar's order readable
-            futures = [client.submit(function, tasks[index], pure=False, key=f"task-{index}-{keys[index]}")
-                       for index in waiting]
-            where = {future.key: index for future, index in zip(futures, waiting)}
-            for future in dask_completed(futures):
-                finished(where[future.key], future.result())
+            workers = jobs if scheduler is None else max(1, sum(client.nthreads().values()))
+            upcoming = iter(waiting)
+            where: dict[str, int] = {}
+
+            def submit(index: int) -> Any:
+                # pure=False: a task is never merged with an equal one; key names keep the order readable
+                future = client.submit(function, tasks[index], pure=False, key=f"task-{index}-{keys[index]}")
+                where[future.key] = index
+                return future
+
+            running = dask_completed([submit(index) for index in
+                                      itertools.islice(upcoming, IN_FLIGHT_PER_WORKER * workers)])
+            for future in running:
+                if future.status == "error":
+                    failed = future.exception()
+                    break
+                index = where.pop(future.key)
+                finished(index, future.result())
+                done.append(index)
                 future.release()
+                following = next(upcoming, None)
+                if following is not None:
+                    running.add(submit(following))
+    except (FutureCancelledError, CommClosedError, OSError) as error:
+        # The cluster's errors, never a task's (a task's error is `failed`): a future cancelled because
+        # the connection went, a closed comm, a connection refused.
+        raise _LostScheduler(done, f"{type(error).__name__}: {error}".splitlines()[0]) from error
     finally:
         if cluster is not None:
             cluster.close()
+    if failed is not None:
+        raise failed
 
 
 def prepare(step: Callable[[], Any], what: str, first_time: str, progress: bool = True, patience: float = 2.0) -> None:

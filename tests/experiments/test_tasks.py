@@ -123,3 +123,41 @@ def test_the_command_line_says_when_a_run_is_scaled_down(tmp_path):
                            "--jobs", "1"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "scaled down: 1 mazes and 0 random grids of 11 x 11 (the paper: 1000 mazes" in done.stderr
     assert (tmp_path / ".tasks").is_dir()     # finished runs kept for a rerun
+
+
+def square_but_shut_the_cluster_once(task: tuple[str, int]) -> int:
+    """A task's function that, the first time it meets number 5, shuts the whole Dask cluster down
+    (scheduler and workers, as a crashed or lost scheduler would be) before answering; ``task``:
+    ``(marker file, number)``, the marker saying it was done."""
+    marker, number = task
+    if number == 5 and not Path(marker).exists():
+        Path(marker).write_text("shut")
+        from distributed import get_client
+        get_client().shutdown()
+    return number * number
+
+
+@needs_distributed
+def test_a_lost_scheduler_is_left_behind_and_the_rest_run_on_a_new_cluster(tmp_path, capsys):
+    # A real loss: a task shuts the local cluster's scheduler down mid-run. The run must say so,
+    # start a new local cluster, and still return every square, in order, each stored once.
+    marker = str(tmp_path / "shut")
+    tasks = [(marker, number) for number in range(24)]
+    squares = run_tasks(square_but_shut_the_cluster_once, tasks, jobs=2, store=tmp_path / "tasks", progress=False)
+    assert squares == [number * number for number in range(24)]
+    assert Path(marker).exists() and len(list((tmp_path / "tasks").glob("*.pkl"))) == 24
+    assert "lost the connection to the Dask scheduler" in capsys.readouterr().err
+
+
+def fail_on_three(number: int) -> int:
+    """A task's function that raises for 3: a task's own error, not the cluster's."""
+    if number == 3:
+        raise FileNotFoundError("no map 3")
+    return number
+
+
+@needs_distributed
+def test_a_tasks_own_error_is_raised_not_retried(tmp_path, capsys):
+    with pytest.raises(FileNotFoundError, match="no map 3"):
+        run_tasks(fail_on_three, range(8), jobs=2, progress=False)
+    assert "lost the connection" not in capsys.readouterr().err
