@@ -24,7 +24,7 @@ from reference.solutions.subgoaling.d_lrta import (DEFAULT_CAP, DEFAULT_MAX_MOVE
 from reference.solutions.subgoaling.lrta import check_ends
 from reference.world.grid import Cell, Gridworld
 
-from .pursuit import _episodes_ahead
+from .pursuit import episodes_ahead
 
 def build_d_lrta_database(grid: Gridworld, level: int = 3, cap: int = DEFAULT_CAP) -> PatternDatabase:
     """Twin of :func:`reference.solutions.subgoaling.d_lrta.build_d_lrta_database`: the dynamic-control
@@ -81,7 +81,7 @@ def d_lrta_star(grid: Gridworld, start: Cell, goal: Cell, database: PatternDatab
         raise ValueError(f"goal rule must be one of {GOAL_RULES}, not {rule!r}")
     check_ends(grid, start, goal)
     limit = DEFAULT_MAX_MOVES if max_moves is None else max_moves
-    if not _episodes_ahead(grid, start, goal, limit):
+    if not episodes_ahead(grid, start, goal, limit):
         return DLrtaRun([start], [], [], start == goal, (0, 0) if start == goal else None, 0.0, 0.0)
     if not _LOOKAHEAD or _LOOKAHEAD[0] is not grid.blocked:
         _LOOKAHEAD[:] = [grid.blocked, Lookahead(grid.blocked)]

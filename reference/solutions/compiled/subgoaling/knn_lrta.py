@@ -40,7 +40,7 @@ from reference.solutions.subgoaling.pursuit import CLIMB_LIMIT
 from reference.world.grid import SQRT2, Cell, Gridworld
 
 from ..shortest_paths import astar as compiled_astar
-from .pursuit import (MOVE_TABLES, KnownMapRun, _blocked, _climbs, _episodes_ahead, _h, _no_episodes,
+from .pursuit import (MOVE_TABLES, KnownMapRun, blocked_cells, climb, episodes_ahead, exact_h, no_episodes_run,
                       pursue_in_turn)
 
 @njit(cache=True)
@@ -51,7 +51,7 @@ def _compress(blocked, path, connectivity, limit, move_rows, move_cols, sqrt2):
     count, i = 0, 0
     while i < path.shape[0] - 1:
         j = i + 1
-        while j + 1 < path.shape[0] and _climbs(blocked, path[i], path[j + 1], connectivity, limit,
+        while j + 1 < path.shape[0] and climb(blocked, path[i], path[j + 1], connectivity, limit,
                                                 move_rows, move_cols, sqrt2, unrecorded, 0)[0]:
             j += 1
         chosen[count] = j
@@ -63,7 +63,7 @@ def _compress(blocked, path, connectivity, limit, move_rows, move_cols, sqrt2):
 def compress_path_compiled(grid: Gridworld | np.ndarray, path: list[Cell], connectivity: int = 8,
                            limit: int = CLIMB_LIMIT) -> list[Cell]:
     """The compiled twin of ``knn_lrta.compress_path``: same arguments, same subgoals."""
-    blocked = _blocked(grid)
+    blocked = blocked_cells(grid)
     width = blocked.shape[1]
     rows, cols = MOVE_TABLES[connectivity]
     indices = np.array([r * width + c for r, c in path], np.int64)
@@ -93,8 +93,8 @@ def _knn_choice(blocked, start, goal, record_starts, record_goals, tried, connec
     distance = np.empty(tried, np.float64)
     size = 0
     for i in range(record_starts.shape[0] if tried > 0 else 0):
-        a, b = _h(start_row, start_col, record_starts[i] // width, record_starts[i] % width, connectivity)
-        c, d = _h(record_goals[i] // width, record_goals[i] % width, goal_row, goal_col, connectivity)
+        a, b = exact_h(start_row, start_col, record_starts[i] // width, record_starts[i] % width, connectivity)
+        c, d = exact_h(record_goals[i] // width, record_goals[i] % width, goal_row, goal_col, connectivity)
         value = (a + b * sqrt2) + (c + d * sqrt2)
         if size == tried and value >= distance[size - 1]:
             continue
@@ -107,11 +107,11 @@ def _knn_choice(blocked, start, goal, record_starts, record_goals, tried, connec
     count = 0
     for j in range(size):
         i = nearest[j]
-        there, count = _climbs(blocked, start, record_starts[i], connectivity, limit, move_rows, move_cols, sqrt2,
+        there, count = climb(blocked, start, record_starts[i], connectivity, limit, move_rows, move_cols, sqrt2,
                                checked, count)
         if not there:
             continue
-        back, count = _climbs(blocked, record_goals[i], goal, connectivity, limit, move_rows, move_cols, sqrt2,
+        back, count = climb(blocked, record_goals[i], goal, connectivity, limit, move_rows, move_cols, sqrt2,
                               checked, count)
         if back:
             return i, count
@@ -142,8 +142,8 @@ def _warm_up() -> None:
 
 def _knn(grid: Gridworld, start: Cell, goal: Cell, database: KnnDatabase, connectivity: int, k: int,
          max_moves: int | None, limit: int) -> KnownMapRun:
-    if not _episodes_ahead(grid, start, goal, max_moves):
-        return _no_episodes("knn_lrta", grid, start, goal)
+    if not episodes_ahead(grid, start, goal, max_moves):
+        return no_episodes_run("knn_lrta", grid, start, goal)
     width = grid.width
     record_starts, record_goals = _record_ends(database, width)
     tried = len(range(len(database.records))[:k])   # as the readable slice nearest[:k], negative k too

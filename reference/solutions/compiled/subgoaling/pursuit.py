@@ -40,7 +40,7 @@ MOVE_TABLES = {c: (np.array([m[0] for m in moves], np.int64), np.array([m[1] for
 
 
 @njit(cache=True)
-def _h(row, col, target_row, target_col, connectivity):
+def exact_h(row, col, target_row, target_col, connectivity):
     """The exact heuristic pair: Manhattan ``(d, 0)`` or octile ``(|dr - dc|, min(dr, dc))``."""
     d_row, d_col = abs(row - target_row), abs(col - target_col)
     if connectivity == 4:
@@ -49,7 +49,7 @@ def _h(row, col, target_row, target_col, connectivity):
 
 
 @njit(cache=True)
-def _climbs(blocked, start, target, connectivity, limit, move_rows, move_cols, sqrt2, expanded, count):
+def climb(blocked, start, target, connectivity, limit, move_rows, move_cols, sqrt2, expanded, count):
     """``hill_climb`` from cell index ``start`` to ``target``: ``(reached, count)``. The states it
     expands go to ``expanded[count:]`` (an empty ``expanded``: nowhere) and ``count`` moves past them."""
     height, width = blocked.shape
@@ -62,14 +62,14 @@ def _climbs(blocked, start, target, connectivity, limit, move_rows, move_cols, s
         if expanded.shape[0] > 0:
             expanded[count + steps] = row * width + col
         steps += 1
-        h_a, h_b = _h(row, col, target_row, target_col, connectivity)
+        h_a, h_b = exact_h(row, col, target_row, target_col, connectivity)
         here = h_a + h_b * sqrt2
         found, best_row, best_col, best_value = False, 0, 0, 0.0
         for k in range(move_rows.shape[0]):
             r, c, diagonal, allowed = move_rule(blocked, height, width, row, col, move_rows[k], move_cols[k])
             if not allowed:
                 continue
-            y_a, y_b = _h(r, c, target_row, target_col, connectivity)
+            y_a, y_b = exact_h(r, c, target_row, target_col, connectivity)
             if diagonal:
                 y_b += 1
             else:
@@ -79,24 +79,25 @@ def _climbs(blocked, start, target, connectivity, limit, move_rows, move_cols, s
                 found, best_row, best_col, best_value = True, r, c, value
         if not found:
             return False, count + steps
-        b_a, b_b = _h(best_row, best_col, target_row, target_col, connectivity)
+        b_a, b_b = exact_h(best_row, best_col, target_row, target_col, connectivity)
         if b_a + b_b * sqrt2 >= here:
             return False, count + steps
         row, col = best_row, best_col
     return True, count + steps
 
 
-def _blocked(grid: Gridworld | np.ndarray) -> np.ndarray:
+def blocked_cells(grid: Gridworld | np.ndarray) -> np.ndarray:
+    """The grid's blocked cells as the contiguous boolean array the compiled functions take."""
     return np.ascontiguousarray(blocked_array(grid), dtype=np.bool_)
 
 
 def hill_climb_reaches(grid: Gridworld | np.ndarray, start: Cell, target: Cell, connectivity: int = 8,
                        limit: int = CLIMB_LIMIT) -> bool:
     """Whether ``target`` is hill-climbing reachable from ``start`` (``pursuit.hill_climb(...)[0]``)."""
-    blocked = _blocked(grid)
+    blocked = blocked_cells(grid)
     width = blocked.shape[1]
     rows, cols = MOVE_TABLES[connectivity]
-    return bool(_climbs(blocked, start[0] * width + start[1], target[0] * width + target[1], connectivity, limit,
+    return bool(climb(blocked, start[0] * width + start[1], target[0] * width + target[1], connectivity, limit,
                         rows, cols, SQRT2, np.empty(0, np.int64), 0)[0])
 
 
@@ -131,7 +132,7 @@ _NONE = np.empty(0, np.int64)
 _NEXT_GOAL: dict[int, np.ndarray] = {}
 
 
-def _episodes_ahead(grid: Gridworld, start: Cell, goal: Cell, max_moves: int | None) -> bool:
+def episodes_ahead(grid: Gridworld, start: Cell, goal: Cell, max_moves: int | None) -> bool:
     """Will the readable agent plan at all? Not from the goal, not with no moves allowed, not toward
     an unreachable goal (the known map tells at once; untimed, as the readable check)."""
     width = grid.width
@@ -139,7 +140,8 @@ def _episodes_ahead(grid: Gridworld, start: Cell, goal: Cell, max_moves: int | N
         lookahead.reachable(grid.blocked, start[0] * width + start[1], goal[0] * width + goal[1]))
 
 
-def _no_episodes(algorithm: str, grid: Gridworld, start: Cell, goal: Cell) -> KnownMapRun:
+def no_episodes_run(algorithm: str, grid: Gridworld, start: Cell, goal: Cell) -> KnownMapRun:
+    """The run of an agent that never plans (see :func:`episodes_ahead`): it stays on ``start``."""
     return KnownMapRun(algorithm, grid.width, np.array([start[0] * grid.width + start[1]]), _NONE, start == goal,
                        (0, 0) if start == goal else None, 0.0, 0.0, 0)
 
