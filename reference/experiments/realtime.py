@@ -24,7 +24,7 @@ under a time limit per episode or per move; :func:`optimal_lookahead_by_x`, :fun
 Figure 9), and checks the paper's findings against the numbers (:data:`CLAIMS`, one function per
 claim). Times are in microseconds, as in the paper.
 
->>> rows = run_comparison(mazes=1, grids=1, size=21, lookaheads=(1, 9), progress=False)
+>>> rows = run_comparison(mazes=1, grids=1, size=21, lookaheads=(1, 9), progress=False, engine="python")
 >>> sorted({(r["kind"], r["algorithm"]) for r in rows})[:3]
 [('maze', 'dstar_lite'), ('maze', 'lrta_astar'), ('maze', 'lrta_bfs')]
 >>> all(r["reached"] for r in rows)

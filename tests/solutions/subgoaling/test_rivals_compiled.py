@@ -83,6 +83,7 @@ def test_d_lrta_databases_agree_on_random_maps(problem, level):
     same_d_lrta(problem[0], level)
 
 
+@pytest.mark.slow   # a real map, minutes of the readable side; the default run checks random maps
 def test_databases_agree_on_a_baldurs_gate_map(shared_dir):
     grid = read_map(str(shared_dir / "movingai" / "bgmaps" / "AR0509SR.map"))   # 1,503 free cells
     database = same_knn(grid, 60, 7, 8)

@@ -161,6 +161,7 @@ def test_bad_input_is_refused_as_the_readable_code_refuses_it():
         knn_twin.knn_lrta_star(grid, (0, 0), (2, 3), looping, 4)
 
 
+@pytest.mark.slow   # a real map, minutes of the readable side; the default run checks random maps
 def test_runs_agree_on_a_baldurs_gate_map(shared_dir):
     grid = read_map(str(shared_dir / "movingai" / "bgmaps" / "AR0509SR.map"))   # 1,503 free cells
     database = knn_twin.build_knn_database(grid, 60, seed=7)
