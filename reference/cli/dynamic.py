@@ -21,6 +21,7 @@ from pathlib import Path
 
 from . import UsageError
 from ._common import load_scenario_line
+from ._tasks import add_task_options, task_store
 
 METHODS = ("fixed", "tree", "pdb")
 
@@ -88,6 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--maps", nargs="+", metavar="NAME",
                          help="only these of the study's maps (each keeps its problems; default: all three)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
+    add_task_options(compare)
     compare.set_defaults(handler=run_compare)
     figure8 = commands.add_parser("figure8", help="Figure 8: Koenig's LRTA*, prioritized LRTA*, PR LRTS beside the study")
     figure8.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR",
@@ -191,9 +193,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.only_scaling:
         if scaling is None:
             raise UsageError("--only-scaling needs --scaling-problems of at least 1")
-        paths = compare_scaling(args.out, movingai, scaling, log=log)
+        paths = compare_scaling(args.out, movingai, scaling, log=log, jobs=args.jobs, scheduler=args.scheduler,
+                                store=task_store(args, args.out))
     else:
-        paths = compare(args.out, movingai, study, scaling, log=log)
+        paths = compare(args.out, movingai, study, scaling, log=log, jobs=args.jobs, scheduler=args.scheduler,
+                        store=task_store(args, args.out))
     for path in paths:
         print(path)
     return 0
