@@ -5,6 +5,7 @@
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method pdb --goals gi --goal-rule paper
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method tree --depth 10
     ftr dynamic compare --out docs/dynamic                 # the paper's study at its size (see docs/dynamic.md)
+    ftr dynamic compare --out DIR --scheduler tcp://HOST:8786   # its tasks on a Dask cluster (docs/cluster.md)
 
 ``run`` prints exactly {"index", "reached", "cost", "optimal", "suboptimality",
 "expansions_per_action", "max_expansions_per_action"} (suboptimality = cost / optimal; optimal is
@@ -50,7 +51,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                      help="compiled twins (default; Numba) or the readable reference code: the same run")
     run.set_defaults(handler=run_line)
-    compare = commands.add_parser("compare", help="the paper's study: Figures 5-7, Table 2, findings.md")
+    compare = commands.add_parser(
+        "compare", help="the paper's study: Figures 5-7, Table 2, findings.md",
+        description="Run the paper's study (fixed depth, decision trees, oracle, pattern databases) and write its "
+        "runs, Table 2, Figures 5-7 and findings.md into --out. The runs are tasks (one per map and setting; a "
+        "pattern database's build and runs per map and level) on --jobs local processes or the Dask cluster at "
+        "--scheduler, the same results either way; finished tasks are kept in OUT/.tasks/ and a rerun skips them.")
     compare.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR")
     compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
