@@ -10,6 +10,9 @@ the 10-fold trees, and pattern databases at level 0 (the goals' columns) and lev
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,8 @@ from reference.experiments.dynamic import Study, run_study
 from reference.experiments.tasks import have_distributed
 from reference.world.grid import Gridworld
 from reference.world.maps import write_map
+
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Two small maps (12 x 12): an open room with a wall across it and a gap, and one with two pillars.
 MAPS = {
@@ -94,3 +99,10 @@ def test_a_rerun_takes_every_task_from_the_store(movingai, tmp_path):
     assert again[0][:3] == planted and again[0][3:] == first[0][3:] and again[1:] == first[1:]
     # No task ran: every result was read, none written again (a task that runs is saved at once).
     assert {path.name: (path.stat().st_mtime_ns, path.stat().st_ino) for path in store.glob("*.pkl")} == kept
+
+
+def test_the_command_line_refuses_a_bad_jobs_count_in_one_line(shared_dir, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "reference.cli", "dynamic", "compare", "--quick", "--out", str(tmp_path),
+                           "--movingai", str(shared_dir / "movingai"), "--jobs", "0"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == ["ftr: error: --jobs must be at least 1, got 0"]
