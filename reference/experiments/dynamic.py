@@ -434,14 +434,15 @@ def run_study(movingai: Path, study: Study, progress: bool = True, log: Callable
     databases_run = pdb_methods(study.goal_rules)
 
     def run(tasks: dict[tuple, tuple], description: str) -> dict[tuple, Any]:
-        """The tasks' results by their labels (the labels are this function's, the names the store's)."""
+        """Run ``tasks`` (a label of ours -> the task) and return their results by label."""
         results = run_tasks(call, list(tasks.values()), jobs=jobs, scheduler=scheduler, store=store,
                             description=description, progress=progress and bool(tasks))
         return dict(zip(tasks, results))
 
-    # Phase 1. The database builds first: the longest tasks, started while the short ones fill in.
+    # Phase 1. The database builds first, the lowest level (the most regions) first: the longest tasks
+    # start at once and the short ones fill in beside them (the rows are put in order at the end).
     first: dict[tuple, tuple] = {}
-    for level in levels:
+    for level in sorted(levels):
         for name in where:
             first["pdb", level, name] = (database_runs, (where[name], problems[name], factor, level, study.cap,
                                                          databases_run, study.full_level_zero))
