@@ -5,6 +5,7 @@
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method pdb --goals gi --goal-rule paper
     ftr dynamic run arena.map --scen arena.map.scen --index 7 --method tree --depth 10
     ftr dynamic compare --out docs/dynamic                 # the paper's study at its size (see docs/dynamic.md)
+    ftr dynamic compare --out DIR --scheduler tcp://HOST:8786   # its tasks on a Dask cluster (docs/cluster.md)
 
 ``run`` prints exactly {"index", "reached", "cost", "optimal", "suboptimality",
 "expansions_per_action", "max_expansions_per_action"} (suboptimality = cost / optimal; optimal is
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from . import UsageError
 from ._common import load_scenario_line
+from ._tasks import add_task_options, task_store
 
 METHODS = ("fixed", "tree", "pdb")
 
@@ -49,7 +51,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                      help="compiled twins (default; Numba) or the readable reference code: the same run")
     run.set_defaults(handler=run_line)
-    compare = commands.add_parser("compare", help="the paper's study: Figures 5-7, Table 2, findings.md")
+    compare = commands.add_parser(
+        "compare", help="the paper's study: Figures 5-7, Table 2, findings.md",
+        description="Run the paper's study (fixed depth, decision trees, oracle, pattern databases) and write its "
+        "runs, Table 2, Figures 5-7 and findings.md into --out. The runs are tasks (one per map and setting; a "
+        "pattern database's build and runs per map and level) on --jobs local processes or the Dask cluster at "
+        "--scheduler, the same results either way; finished tasks are kept in OUT/.tasks/ and a rerun skips them.")
     compare.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR")
     compare.add_argument("--movingai", type=Path, metavar="DIR", help="the MovingAI folder (default: see `ftr movingai where`)")
     compare.add_argument("--problems", type=int, default=100, help="problems per map (default 100, as the paper)")
@@ -88,6 +95,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--maps", nargs="+", metavar="NAME",
                          help="only these of the study's maps (each keeps its problems; default: all three)")
     compare.add_argument("--quick", action="store_true", help="a tiny run (one map, 2 problems) to try the pipeline")
+    add_task_options(compare)
     compare.set_defaults(handler=run_compare)
     figure8 = commands.add_parser("figure8", help="Figure 8: Koenig's LRTA*, prioritized LRTA*, PR LRTS beside the study")
     figure8.add_argument("--out", type=Path, default=Path("docs/dynamic"), metavar="DIR",
@@ -191,9 +199,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.only_scaling:
         if scaling is None:
             raise UsageError("--only-scaling needs --scaling-problems of at least 1")
-        paths = compare_scaling(args.out, movingai, scaling, log=log)
+        paths = compare_scaling(args.out, movingai, scaling, log=log, jobs=args.jobs, scheduler=args.scheduler,
+                                store=task_store(args, args.out))
     else:
-        paths = compare(args.out, movingai, study, scaling, log=log)
+        paths = compare(args.out, movingai, study, scaling, log=log, jobs=args.jobs, scheduler=args.scheduler,
+                        store=task_store(args, args.out))
     for path in paths:
         print(path)
     return 0

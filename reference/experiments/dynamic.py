@@ -21,16 +21,20 @@ import csv
 import time
 import zlib
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from reference.experiments import report as report_writers  # (this module has its own report())
+from reference.experiments.dynamic_trees import (
+    CV_METHODS, HELD_OUT, SAME_MAPS, CrossValidated, Key, collect, cross_validate,
+)
 from reference.experiments.report import (
     NOT_MEASURED, Claim, Finding, check, findings_list, for_every, for_some, open_runs, runs_file, verdict,
 )
+from reference.experiments.tasks import prepare, run_tasks
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
@@ -86,14 +90,6 @@ def pick_problems(blocked: np.ndarray, count: int, *, low: float = 90.0, high: f
 
 #: One way to run general LRTA* on a problem: ``runner(start, goal, max_actions) -> Run``.
 Runner = Callable[[Cell, Cell, int], Run]
-
-
-@dataclass(frozen=True)
-class PerProblem:
-    """A runner for each problem of a map: ``runner_of(number)`` runs problem ``number`` (the
-    held-out trees of the 10-fold study, each problem run by the tree that did not see it)."""
-
-    runner_of: Callable[[int], Runner]
 
 
 class Engine:
@@ -217,8 +213,6 @@ def pdb_methods(rules: Sequence[str]) -> list[tuple[str, str, str]]:
 
 def part_of(method: str) -> str:
     """The part of the study a method belongs to (``"pdb G+I, once"`` -> ``"pdb"``)."""
-    from reference.experiments.dynamic_trees import CV_METHODS
-
     return "fixed" if method == "fixed" else "pdb" if method.startswith("pdb") else "cv" if method in CV_METHODS \
         else "trees"
 
@@ -253,139 +247,306 @@ def load_map(movingai: Path, name: str) -> np.ndarray:
     return ~passable(read_terrain(movingai / name), GROUND_ONLY)
 
 
-def run_study(movingai: Path, study: Study, progress: bool = True,
-              log: Callable[[str], None] = print) -> tuple[list[dict], list[dict], list[dict]]:
-    """Every method on every problem; returns (rows, database rows for Table 2, one row per tree)."""
-    from tqdm import tqdm
+# -- The study as tasks ---------------------------------------------------------------------------
+#
+# run_study runs its work through the kit's task layer (reference.experiments.tasks): serially, on a
+# local Dask cluster, or on a cluster the user runs. A task is ``(function, arguments)`` with a
+# module-level function of this section: it carries the map's cells and the problems, so a worker
+# needs no map files, builds the map's Engine once (engine_of), and returns the rows of one map.
 
-    maps = {name: Engine(load_map(movingai, name), study.engine) for name in study.maps}
+#: The generalisation trees' training runs stop after this many times a problem's optimal cost in
+#: actions (20 whatever ``Study.max_actions_factor`` says, as the study has always run them).
+TRAINING_ACTIONS_FACTOR = 20
+
+
+@dataclass(frozen=True, eq=False)
+class StudyMap:
+    """A map as a task carries it: its name, its blocked cells, and the engine to run it with.
+
+    The cells travel with the task (31 KB for a study map, 262 KB at 512 x 512), so a worker needs no
+    map files, and a changed map changes the task's name in the store (it runs again)."""
+
+    name: str
+    blocked: np.ndarray
+    engine: str
+
+
+_ENGINES: dict[tuple, Engine] = {}   # this process's engines, one per map (engine_of)
+
+
+def engine_of(where: StudyMap) -> Engine:
+    """The map's :class:`Engine`, built once per process: a worker that runs many tasks on one map
+    builds its successor table and the compiled search's arrays once."""
+    key = (where.name, where.engine, where.blocked.shape, zlib.crc32(np.packbits(where.blocked).tobytes()))
+    if key not in _ENGINES:
+        if len(_ENGINES) >= 4:   # a worker meets the study's three maps; the scaling map replaces them
+            _ENGINES.clear()
+        _ENGINES[key] = Engine(where.blocked, where.engine)
+    return _ENGINES[key]
+
+
+def call(task: tuple[Callable, tuple]) -> Any:
+    """One task of the study, ``(function, arguments)``: ``function(*arguments)``."""
+    function, arguments = task
+    return function(*arguments)
+
+
+def action_limit(problem: Problem, factor: int) -> int:
+    """A run's action budget: ``factor`` times the problem's optimal cost, rounded up."""
+    return factor * int(cost_value(problem.optimal) + 1)
+
+
+def runs_of(method: str, setting: int, where: StudyMap, problems: Sequence[Problem], factor: int,
+            runners: Runner | list[Runner], database: PatternDatabase | None = None) -> list[dict]:
+    """The rows of ``method`` at ``setting``: every problem run by ``runners`` (one runner for all,
+    or one per problem), with the cap counts of ``database`` if given."""
+    rows = []
+    for number, problem in enumerate(problems):
+        runner = runners[number] if isinstance(runners, list) else runners
+        row = run_problem(problem, runner, action_limit(problem, factor), database)
+        rows.append({"method": method, "setting": setting, "map": where.name, "problem": number, **row,
+                     **{column: row.get(column, "") for column in CAP_COLUMNS}})
+    return rows
+
+
+def fixed_runs(where: StudyMap, problems: Sequence[Problem], factor: int, depth: int) -> list[dict]:
+    """Task: fixed-depth LRTA* at ``depth`` on every problem of a map."""
+    return runs_of("fixed", depth, where, problems, factor, engine_of(where).fixed(depth))
+
+
+def oracle_runs(where: StudyMap, problems: Sequence[Problem], factor: int, d_max: int) -> list[dict]:
+    """Task: the oracle's depth (up to ``d_max``) on every problem of a map."""
+    return runs_of("oracle", d_max, where, problems, factor, engine_of(where).oracle(d_max))
+
+
+def tree_runs(method: str, where: StudyMap, problems: Sequence[Problem], factor: int, d_max: int,
+              trees: DepthTree | Sequence[DepthTree]) -> list[dict]:
+    """Task: a decision tree's depth on every problem of a map; ``trees``: one tree, or one per
+    problem (the 10-fold study's held-out trees). The trees travel pickled (scikit-learn's do)."""
+    engine = engine_of(where)
+    runners = engine.tree(trees) if isinstance(trees, DepthTree) else [engine.tree(tree) for tree in trees]
+    return runs_of(method, d_max, where, problems, factor, runners)
+
+
+def database_runs(where: StudyMap, problems: Sequence[Problem], factor: int, level: int, cap: int,
+                  methods: Sequence[tuple[str, str, str]], full_level_zero: bool) -> tuple[dict, list[dict]]:
+    """Task: build the pattern database at ``level`` and run every one of ``methods``
+    (:func:`pdb_methods`) with it on every problem of a map; returns (its Table 2 row, the rows).
+
+    One task, not one per method: the database (up to 0.5 GB at level 0) is built where it is used,
+    never sent, and its build is most of the task's cost."""
+    engine = engine_of(where)
+    if level == 0 and not full_level_zero:
+        # No abstraction: |V|^2 pairs (87 million on AR0405SR). Only the columns toward the problems'
+        # goals are built, all that goal selection G reads (see docs/dynamic.md).
+        database = engine.database(0, cap, goal_regions=sorted({engine.neighbours_index(p.goal) for p in problems}))
+    else:
+        database = engine.database(level, cap)
+    rows = []
+    for goals, rule, method in methods:
+        if database.goal_regions is None or goals == "g":   # G+I and I read every column
+            rows += runs_of(method, level, where, problems, factor, engine.with_database(database, goals, rule),
+                            database)
+    return database_row(where.name, database), rows
+
+
+def training_samples(where: StudyMap, problems: Sequence[Problem], d_maxes: Sequence[int], factor: int,
+                     follow: DepthTree | None = None) -> list[tuple[np.ndarray, dict[int, np.ndarray]]]:
+    """Task: the trees' features and labels along each problem's training run (:meth:`Engine.samples`),
+    the agent following ``follow``'s depths if given (DAgger), else the deepest d_max's search."""
+    engine = engine_of(where)
+    return [engine.samples(problem.start, problem.goal, d_maxes, action_limit(problem, factor),
+                           follow=None if follow is None else follow.controller()) for problem in problems]
+
+
+def retrained_tree_runs(where: StudyMap, problems: Sequence[Problem], factor: int, d_max: int, tree: DepthTree,
+                        x: np.ndarray, y: np.ndarray, training: Sequence[tuple[StudyMap, Sequence[Problem]]],
+                        seed: int) -> tuple[dict, list[dict]]:
+    """Task: ``tree`` (trained on ``x``, ``y``, the samples of the ``training`` maps' problems) retrained
+    once on the states its own agent visits there (DAgger, Ross, Gordon & Bagnell 2011), then run on
+    every problem of ``where``; returns (the retrained tree's numbers for ``trees.csv``, the rows).
+
+    One task: the retraining needs only this tree's samples and its own runs' (not the other trees'),
+    so the runs, the training and the test runs go together, without a trip back."""
+    own_x, own_y = [x], [y]
+    for training_map, training_problems in training:
+        for more_x, more_y in training_samples(training_map, training_problems, [d_max], TRAINING_ACTIONS_FACTOR,
+                                               follow=tree):
+            own_x.append(more_x)
+            own_y.append(more_y[d_max])
+    retrained = train_depth_tree(np.vstack(own_x), np.concatenate(own_y), seed=seed)
+    numbers = {"retrained_samples": sum(map(len, own_y)), "retrained_leaves": retrained.leaves,
+               "retrained_cv_accuracy": retrained.accuracy}
+    return numbers, tree_runs("tree, retrained", where, problems, factor, d_max, retrained)
+
+
+@lru_cache(maxsize=1)
+def warm_up_compiled() -> None:
+    """Compile (or load from Numba's cache) every compiled function the study calls, once per
+    process, on a tiny map: run here before the tasks, the workers then load the cache."""
+    engine = Engine(np.array([[c == "@" for c in row] for row in ("......", ".@@@..", "....@.", "......")]))
+    start, goal = (0, 0), (3, 5)
+    engine.fixed(2)(start, goal, 50)
+    engine.oracle(3)(start, goal, 50)
+    engine.samples(start, goal, [3], 50)
+    database = engine.database(1, 4)
+    for goals, rule, _ in pdb_methods(GOAL_RULES):
+        engine.with_database(database, goals, rule)(start, goal, 50)
+
+
+#: What compiling the study's engine costs when Numba's cache is empty (measured on the shared machine).
+COMPILE_TIME = "about 15 CPU-seconds of compiling"
+
+
+def run_study(movingai: Path, study: Study, progress: bool = True, log: Callable[[str], None] = print, *,
+              jobs: int = 1, scheduler: str | None = None,
+              store: str | Path | None = None) -> tuple[list[dict], list[dict], list[dict]]:
+    """Every method on every problem; returns (rows, database rows for Table 2, one row per tree).
+
+    The work runs as tasks of :func:`reference.experiments.tasks.run_tasks`: ``jobs`` processes here
+    (1: this one), or the Dask cluster at ``scheduler``; finished tasks kept in ``store`` and taken
+    from it on a rerun. Two phases, one progress bar each:
+
+    1. what needs no trained tree, one task per map and setting: fixed depths, the oracle, the
+       pattern databases (one task per map and level: the build and its runs), and the trees'
+       training samples (per map and d_max);
+    2. the trees, trained here on those samples (a tree needs every other map's, or problem's,
+       samples; training is cheap beside the runs), then run, one task per map and d_max; a
+       generalisation tree's task also retrains it on its own runs (DAgger) and runs that.
+
+    The rows, Table 2 and the tree rows come back in the serial order whatever runs the tasks.
+    """
+    if study.engine == "compiled" and scheduler is None:   # compile here once; local workers load the cache
+        prepare(warm_up_compiled, "the compiled engine (Numba)", COMPILE_TIME, progress)
+    where = {name: StudyMap(name, load_map(movingai, name), study.engine) for name in study.maps}
     low, high = study.cost_range
     # Each study map keeps its own seed (its place in STUDY_MAPS), so a run of some of the maps
     # (``--maps``) draws the same problems as the full study and its rows pair with it.
-    problems = {name: pick_problems(n.blocked, study.problems, low=low, high=high, map_name=name,
+    problems = {name: pick_problems(where[name].blocked, study.problems, low=low, high=high, map_name=name,
                                     seed=study.seed + (STUDY_MAPS.index(name) if name in STUDY_MAPS else i))
-                for i, (name, n) in enumerate(maps.items())}
-    rows: list[dict] = []
-    databases: list[dict] = []
-    trees: list[dict] = []
-
-    def evaluate(method: str, setting, name: str, runner: Runner | PerProblem, bar,
-                 database: PatternDatabase | None = None) -> None:
-        """Every problem of map ``name``, by ``runner`` (or by the runner :class:`PerProblem` gives each)."""
-        for number, problem in enumerate(problems[name]):
-            limit = study.max_actions_factor * int(cost_value(problem.optimal) + 1)
-            row = run_problem(problem, runner.runner_of(number) if isinstance(runner, PerProblem) else runner,
-                              limit, database)
-            rows.append({"method": method, "setting": setting, "map": name, "problem": number, **row,
-                         **{column: row.get(column, "") for column in CAP_COLUMNS}})
-            bar.update(1)
-
-    per_map = study.problems
+                for i, name in enumerate(where)}
+    factor = study.max_actions_factor
+    quarter = max(5, study.problems // 4)   # the generalisation trees train on each map's first quarter
     fixed_depths = study.fixed_depths if "fixed" in study.parts else ()
     tree_depths = study.tree_depths if "trees" in study.parts else ()
     cv_depths = study.tree_depths if "cv" in study.parts else ()
     levels = study.levels if "pdb" in study.parts else ()
     databases_run = pdb_methods(study.goal_rules)
-    total = len(maps) * per_map * (len(fixed_depths) + 3 * len(tree_depths) + 2 * len(cv_depths)
-                                   + len(databases_run) * len(levels))
-    with tqdm(total=total, desc="LRTA* runs", unit="run", disable=not progress) as bar:
-        for name in maps if fixed_depths else ():
-            for depth in fixed_depths:
-                evaluate("fixed", depth, name, maps[name].fixed(depth), bar)
-        # Decision trees: train on the other maps' problems (leave one map out), test on this one.
-        # The training agent follows the d_max search of the tree being trained (the paper's training
-        # phase), or, with tree_trajectories="deepest", one run at the largest d_max labels them all.
-        runs = [[d] for d in tree_depths] if study.tree_trajectories == "each" else [list(tree_depths)]
-        samples: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
-        for name in maps if tree_depths else ():
-            for d_maxes in runs:
-                xs, ys = [], {d: [] for d in d_maxes}
-                for problem in problems[name][: max(5, per_map // 4)]:
-                    x, y = maps[name].samples(problem.start, problem.goal, d_maxes,
-                                              20 * int(cost_value(problem.optimal) + 1))
-                    xs.append(x)
-                    for d in d_maxes:
-                        ys[d].append(y[d])
-                for d in d_maxes:
-                    samples[name, d] = (np.vstack(xs), np.concatenate(ys[d]))
-        for d_max in tree_depths:
-            for name in maps:
-                others = [m for m in maps if m != name] or [name]
-                x = np.vstack([samples[m, d_max][0] for m in others])
-                y = np.concatenate([samples[m, d_max][1] for m in others])
-                tree = train_depth_tree(x, y, seed=study.seed)
-                log(f"tree d_max={d_max} for {name}: {len(y)} samples, min leaf {tree.min_samples_leaf}, "
-                    f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}, {tree.leaves} leaves")
-                evaluate("tree", d_max, name, maps[name].tree(tree), bar)
-                evaluate("oracle", d_max, name, maps[name].oracle(d_max), bar)
-                # Retrained once on the states the tree's own agent visits (DAgger), same problems.
-                own_x, own_y = [x], [y]
-                for other in others:
-                    for problem in problems[other][: max(5, per_map // 4)]:
-                        more_x, more_y = maps[other].samples(problem.start, problem.goal, [d_max],
-                                                             20 * int(cost_value(problem.optimal) + 1),
-                                                             follow=tree.controller())
-                        own_x.append(more_x)
-                        own_y.append(more_y[d_max])
-                retrained = train_depth_tree(np.vstack(own_x), np.concatenate(own_y), seed=study.seed)
-                log(f"  retrained on its own runs: {sum(map(len, own_y))} samples, CV accuracy "
-                    f"{retrained.accuracy:.2f}, {retrained.leaves} leaves")
-                evaluate("tree, retrained", d_max, name, maps[name].tree(retrained), bar)
-                trees.append({"test map": name, "d_max": d_max, "samples": len(y), "leaves": tree.leaves,
-                              "min_samples_leaf": tree.min_samples_leaf, "ccp_alpha": tree.ccp_alpha,
-                              "cv_accuracy": tree.accuracy, "retrained_samples": sum(map(len, own_y)),
-                              "retrained_leaves": retrained.leaves, "retrained_cv_accuracy": retrained.accuracy})
-        trees += cross_validated_trees(maps, problems, cv_depths, study, evaluate, bar, log)
-        for level in levels:
-            for name in maps:
-                if level == 0 and not study.full_level_zero:
-                    # No abstraction: |V|^2 pairs (87 million on AR0405SR). Only the columns toward the
-                    # problems' goals are built, all that goal selection G reads (see docs/dynamic.md).
-                    database = maps[name].database(0, study.cap, goal_regions=sorted(
-                        {maps[name].neighbours_index(p.goal) for p in problems[name]}))
-                    bar.update(per_map * (len(databases_run) - 1))
-                else:
-                    database = maps[name].database(level, study.cap)
-                databases.append(database_row(name, database))
-                for goals, rule, method in databases_run:
-                    if database.goal_regions is None or goals == "g":   # G+I and I read every column
-                        evaluate(method, level, name, maps[name].with_database(database, goals, rule), bar, database)
-    return rows, databases, trees
+
+    def run(tasks: dict[tuple, tuple], description: str) -> dict[tuple, Any]:
+        """Run ``tasks`` (a label of ours -> the task) and return their results by label."""
+        results = run_tasks(call, list(tasks.values()), jobs=jobs, scheduler=scheduler, store=store,
+                            description=description, progress=progress and bool(tasks))
+        return dict(zip(tasks, results))
+
+    # Phase 1. The database builds first, the lowest level (the most regions) first: the longest tasks
+    # start at once and the short ones fill in beside them (the rows are put in order at the end).
+    first: dict[tuple, tuple] = {}
+    for level in sorted(levels):
+        for name in where:
+            first["pdb", level, name] = (database_runs, (where[name], problems[name], factor, level, study.cap,
+                                                         databases_run, study.full_level_zero))
+    for name in where:
+        for depth in fixed_depths:
+            first["fixed", depth, name] = (fixed_runs, (where[name], problems[name], factor, depth))
+    for d_max in tree_depths:
+        for name in where:
+            first["oracle", d_max, name] = (oracle_runs, (where[name], problems[name], factor, d_max))
+    # The generalisation trees' agent follows the d_max search of the tree being trained (the paper's
+    # training phase), or, with tree_trajectories="deepest", one run at the largest d_max labels them all.
+    runs = ([[d] for d in tree_depths] if study.tree_trajectories == "each" else [list(tree_depths)]) \
+        if tree_depths else []
+    for name in where:
+        for d_maxes in runs:
+            first["samples", tuple(d_maxes), name] = (training_samples, (where[name], problems[name][:quarter],
+                                                                         d_maxes, TRAINING_ACTIONS_FACTOR))
+    for d_max in cv_depths:   # the paper's protocol: along each d_max's own run, every problem
+        for name in where:
+            first["cv samples", d_max, name] = (training_samples, (where[name], problems[name], [d_max], factor))
+    done = run(first, "dynamic control: runs, databases, samples")
+
+    # Phase 2. Decision trees: train on the other maps' problems (leave one map out), test on this one.
+    samples: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+    for name in where:
+        for d_maxes in runs:
+            per_problem = done["samples", tuple(d_maxes), name]
+            for d in d_maxes:
+                samples[name, d] = (np.vstack([x for x, _ in per_problem]), np.concatenate([y[d] for _, y in per_problem]))
+    second: dict[tuple, tuple] = {}
+    trained: dict[tuple[int, str], tuple[DepthTree, int]] = {}   # a tree and its samples, by d_max and test map
+    for d_max in tree_depths:
+        for name in where:
+            others = [m for m in where if m != name] or [name]
+            x = np.vstack([samples[m, d_max][0] for m in others])
+            y = np.concatenate([samples[m, d_max][1] for m in others])
+            tree = train_depth_tree(x, y, seed=study.seed)
+            trained[d_max, name] = tree, len(y)
+            log(f"tree d_max={d_max} for {name}: {len(y)} samples, min leaf {tree.min_samples_leaf}, "
+                f"ccp_alpha {tree.ccp_alpha:g}, CV accuracy {tree.accuracy:.2f}, {tree.leaves} leaves")
+            second["tree", d_max, name] = (tree_runs, ("tree", where[name], problems[name], factor, d_max, tree))
+            second["retrained", d_max, name] = (retrained_tree_runs, (
+                where[name], problems[name], factor, d_max, tree, x, y,
+                tuple((where[m], problems[m][:quarter]) for m in others), study.seed))
+    cross_validated = cross_validated_trees({(name, d_max): done["cv samples", d_max, name]
+                                             for d_max in cv_depths for name in where},
+                                            {name: len(problems[name]) for name in where}, cv_depths, study, log)
+    for d_max, found in cross_validated.items():
+        for name in where:
+            second["same maps", d_max, name] = (tree_runs, (SAME_MAPS, where[name], problems[name], factor, d_max,
+                                                            found.pooled))
+            held_out = tuple(found.tree_for((name, number)) for number in range(len(problems[name])))
+            second["held out", d_max, name] = (tree_runs, (HELD_OUT, where[name], problems[name], factor, d_max,
+                                                           held_out))
+    done |= run(second, "dynamic control: trees")
+
+    trees: list[dict] = []
+    for (d_max, name), (tree, count) in trained.items():
+        retrained, _ = done["retrained", d_max, name]
+        log(f"tree d_max={d_max} for {name}, retrained on its own runs: {retrained['retrained_samples']} samples, "
+            f"CV accuracy {retrained['retrained_cv_accuracy']:.2f}, {retrained['retrained_leaves']} leaves")
+        trees.append({"test map": name, "d_max": d_max, "samples": count, "leaves": tree.leaves,
+                      "min_samples_leaf": tree.min_samples_leaf, "ccp_alpha": tree.ccp_alpha,
+                      "cv_accuracy": tree.accuracy, **retrained})
+
+    # The rows in the order the study has always written them.
+    rows = [row for name in where for depth in fixed_depths for row in done["fixed", depth, name]]
+    for d_max in tree_depths:
+        for name in where:
+            rows += done["tree", d_max, name] + done["oracle", d_max, name] + done["retrained", d_max, name][1]
+    for d_max in cross_validated:
+        for name in where:
+            rows += done["same maps", d_max, name] + done["held out", d_max, name]
+    databases = []
+    for level in levels:
+        for name in where:
+            database, database_rows = done["pdb", level, name]
+            databases.append(database)
+            rows += database_rows
+    where_trained = ", ".join(where)
+    return rows, databases, trees + [found.row(where_trained) for found in cross_validated.values()]
 
 
-def cross_validated_trees(maps: dict[str, Engine], problems: dict[str, list[Problem]], d_maxes: Sequence[int],
-                          study: Study, evaluate: Callable, bar, log: Callable[[str], None]) -> list[dict]:
-    """The paper's protocol (:mod:`reference.experiments.dynamic_trees`): per d_max, samples along
-    its own training run on every problem of every map, one tree trained on all of them and run on
-    the same problems (``tree, same maps``), and each problem run by the fold tree that did not see
-    it (``tree, 10-fold``). Returns one row per d_max for ``trees.csv``."""
-    from reference.experiments.dynamic_trees import HELD_OUT, SAME_MAPS, collect, cross_validate
+def cross_validated_trees(samples: dict[tuple[str, int], list], counts: dict[str, int], d_maxes: Sequence[int],
+                          study: Study, log: Callable[[str], None]) -> dict[int, CrossValidated]:
+    """The paper's protocol (:mod:`reference.experiments.dynamic_trees`), per d_max: one tree trained
+    on the samples along its own training run on every problem of every map (``samples[name, d_max]``,
+    one entry per problem; ``counts``: the problems per map), to run on the same problems (``tree,
+    same maps``), and the fold trees each problem is run by (``tree, 10-fold``)."""
+    keys = [(name, number) for name, count in counts.items() for number in range(count)]
 
-    keys = [(name, number) for name in maps for number in range(len(problems[name]))]
-
-    def sample(key, d_max):
+    def sample(key: Key, d_max: int) -> tuple[np.ndarray, dict]:
         name, number = key
-        problem = problems[name][number]
-        return maps[name].samples(problem.start, problem.goal, [d_max],
-                                  study.max_actions_factor * int(cost_value(problem.optimal) + 1))
+        return samples[name, d_max][number]
 
-    rows = []
-    where = ", ".join(maps)
+    found = {}
     for d_max in d_maxes:
-        found = cross_validate(collect(sample, keys, d_max), d_max, keys, folds=study.cv_folds, seed=study.seed)
-        log(f"tree d_max={d_max} on the same maps: {found.samples} samples, min leaf "
-            f"{found.pooled.min_samples_leaf}, ccp_alpha {found.pooled.ccp_alpha:g}, {study.cv_folds}-fold CV accuracy "
-            f"{found.pooled.accuracy:.2f} over samples, {found.grouped_accuracy:.2f} over problems, "
-            f"{found.pooled.leaves} leaves")
-        for name in maps:
-            evaluate(SAME_MAPS, d_max, name, maps[name].tree(found.pooled), bar)
-
-            def held_out(number: int, name: str = name) -> Runner:  # problem number's fold tree
-                return maps[name].tree(found.tree_for((name, number)))
-
-            evaluate(HELD_OUT, d_max, name, PerProblem(held_out), bar)
-        rows.append(found.row(where))
-    return rows
+        found[d_max] = cross_validate(collect(sample, keys, d_max), d_max, keys, folds=study.cv_folds,
+                                      seed=study.seed)
+        log(f"tree d_max={d_max} on the same maps: {found[d_max].samples} samples, min leaf "
+            f"{found[d_max].pooled.min_samples_leaf}, ccp_alpha {found[d_max].pooled.ccp_alpha:g}, {study.cv_folds}-fold "
+            f"CV accuracy {found[d_max].pooled.accuracy:.2f} over samples, {found[d_max].grouped_accuracy:.2f} over "
+            f"problems, {found[d_max].pooled.leaves} leaves")
+    return found
 
 
 def database_row(name: str, database: PatternDatabase) -> dict:
@@ -583,7 +744,8 @@ def write_figures(summary: Sequence[dict], out: Path, suffix: str = "", where: s
 
 
 def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = None, progress: bool = True,
-            log: Callable[[str], None] = print) -> list[Path]:
+            log: Callable[[str], None] = print, *, jobs: int = 1, scheduler: str | None = None,
+            store: str | Path | None = None) -> list[Path]:
     """Run the study (and the scaled-up one), write CSVs, tables, figures and findings.md into ``out``.
 
     ``ftr dynamic compare`` calls it.
@@ -603,6 +765,9 @@ def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = Non
         Show progress bars.
     log : callable
         Where progress lines go.
+    jobs, scheduler, store
+        Who runs the tasks and where finished ones are kept (:func:`run_study`,
+        :func:`reference.experiments.tasks.run_tasks`): any of them gives the same files.
 
     Returns
     -------
@@ -623,7 +788,7 @@ def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = Non
     """
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
-    rows, databases, trees = run_study(movingai, study, progress, log)
+    rows, databases, trees = run_study(movingai, study, progress, log, jobs=jobs, scheduler=scheduler, store=store)
     rows, databases = keep_other_parts(out, "runs.csv", "table2.csv", study, rows, databases)
     if "trees" in study.parts:
         write_csv([t for t in trees if "protocol" not in t], out / "trees.csv")
@@ -633,7 +798,7 @@ def compare(out: Path, movingai: Path, study: Study, scaling: Study | None = Non
     write_csv(databases, out / "table2.csv")
     written = report(out, study, rows, databases, time.time() - began)
     if scaling is not None:
-        written += compare_scaling(out, movingai, scaling, progress, log)
+        written += compare_scaling(out, movingai, scaling, progress, log, jobs=jobs, scheduler=scheduler, store=store)
     return written
 
 
@@ -701,11 +866,13 @@ def _parse(text: str):
 
 
 def compare_scaling(out: Path, movingai: Path, scaling: Study, progress: bool = True,
-                    log: Callable[[str], None] = print) -> list[Path]:
-    """Only the scaling run (Figure 7 and its Table 2 rows), into ``out``/scaling.md and figure7.png."""
+                    log: Callable[[str], None] = print, *, jobs: int = 1, scheduler: str | None = None,
+                    store: str | Path | None = None) -> list[Path]:
+    """Only the scaling run (Figure 7 and its Table 2 rows), into ``out``/scaling.md and figure7.png;
+    ``jobs``, ``scheduler``, ``store``: as :func:`compare`'s."""
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
-    rows, databases, trees = run_study(movingai, scaling, progress, log)
+    rows, databases, trees = run_study(movingai, scaling, progress, log, jobs=jobs, scheduler=scheduler, store=store)
     rows, databases = keep_other_parts(out, "runs_512.csv", "table2_512.csv", scaling, rows, databases)
     # The counted-only rows of an earlier run go; the levels below the lowest built are counted anew.
     databases = [d for d in databases if is_built(d)]
@@ -1170,8 +1337,6 @@ def scaling_report(out: Path, scaling: Study, rows: Sequence[dict], databases: S
     from reference.experiments.plots import save_figure
     from reference.world.fileio import atomic_write_text
 
-    from reference.experiments.dynamic_trees import CV_METHODS
-
     summary = summarise(rows)
     # Trees run on fewer problems than the rest (scaled down) are drawn and judged only beside fixed
     # depth on those same problems (figure7_trees.png), never against the other problems' means.
@@ -1243,8 +1408,6 @@ PAPER_ACCURACY = {5: 0.72, 20: 0.44}
 def tree_protocols(summary: Sequence[dict], same_maps: Sequence[dict], other_maps: Sequence[dict] = (),
                    where: str = "the three maps") -> str:
     """The decision trees under both protocols side by side, and the paper's accuracy claim.\n\n    ``same_maps``: ``trees_cv.csv`` rows (:mod:`reference.experiments.dynamic_trees`); ``other_maps``:\n    ``trees.csv`` rows (trained on the other maps, one per test map).\n    """
-    from reference.experiments.dynamic_trees import HELD_OUT, SAME_MAPS
-
     d_maxes = sorted({r["setting"] for r in summary if r["method"] in (SAME_MAPS, HELD_OUT, "tree")})
     if not d_maxes:
         return ""

@@ -101,8 +101,9 @@ def test_the_headline_ratios_interpolate_the_fixed_depth_curve():
 
 
 def test_compare_quick_writes_figures_and_findings(shared_dir, tmp_path):
-    done = ftr("compare", "--quick", "--out", str(tmp_path), "--movingai", str(shared_dir / "movingai"))
+    done = ftr("compare", "--quick", "--out", str(tmp_path), "--movingai", str(shared_dir / "movingai"), "--jobs", "1")
     assert done.returncode == 0, done.stderr[-2000:]
+    assert any((tmp_path / ".tasks").glob("*.pkl"))   # finished tasks kept for a rerun (tests/experiments/test_dynamic_tasks.py)
     for name in ("figure5.png", "figure6.png", "findings.md", "table2.csv", "summary.csv", "runs.csv", "trees.csv",
                  "trees_cv.csv"):
         assert (tmp_path / name).stat().st_size > 0
