@@ -98,3 +98,34 @@ def test_the_quick_exit_keeps_the_output_and_the_trace_file(tmp_path: Path, caps
     mistake = subprocess.run([sys.executable, "-m", "reference.cli", "run", "no/such/folder"], cwd=REPO,
                              capture_output=True, text=True, timeout=300)
     assert (mistake.returncode, mistake.stderr) == (2, "ftr: error: no/such/folder: no such file or folder\n")
+
+
+def test_a_warm_process_loads_numbas_runtime_and_a_damaged_copy_is_rebuilt() -> None:
+    # compiled/__init__.py saves Numba's runtime (NRT) as object code in the package's __pycache__. A
+    # process that finds it must not build the runtime from LLVM IR (create_nrt_module is Numba's
+    # first step of that build), and must still run; a damaged file is rebuilt, replaced, and runs.
+    code = f"""
+from numba.core.runtime import nrtdynmod
+built = []
+numba_build = nrtdynmod.create_nrt_module
+nrtdynmod.create_nrt_module = lambda context: built.append(1) or numba_build(context)
+from reference.cli import main
+main(['run', *{MAZE!r}])
+print('built', len(built))
+"""
+    fresh_python(code)   # the first process may build and save it (a new clone, a new Numba)
+    saved = list((REPO / "reference/solutions/compiled/__pycache__").glob("numba-runtime-*.nbo"))
+    assert len(saved) >= 1
+    lines = fresh_python(code).splitlines()
+    assert "maze_00#0  yes" in lines[3] and lines[-1] == "built 0"
+    newest = max(saved, key=lambda path: path.stat().st_mtime)
+    good = newest.read_bytes()
+    try:
+        newest.write_bytes(b"not a pickle")
+        lines = fresh_python(code).splitlines()
+        assert "maze_00#0  yes" in lines[3] and lines[-1] == "built 1"
+        assert newest.read_bytes() != b"not a pickle"           # replaced by the rebuilt runtime
+        assert fresh_python(code).splitlines()[-1] == "built 0"  # and loaded from it again
+    finally:
+        if newest.read_bytes() == b"not a pickle":
+            newest.write_bytes(good)

@@ -28,6 +28,8 @@ is imported:
   the cache start the runtime (NRT) alone, as the loaded code needs, and leaves the registries to the
   compiler, which fills them itself before compiling anything: a warm ``ftr run`` never fills them
   (0.15-0.2 CPU s of about 0.8, docs/speed.md), a cold one or any other compilation as before.
+  And the runtime's own functions, which Numba builds with LLVM in every process, are saved once
+  as object code and loaded after (:func:`cache_runtime_code`).
 * **Clears a stale cache.** Numba caches each compiled function beside its source
   (``__pycache__/*.nbi`` and ``*.nbc``) and keys that cache on its own file alone. The twins call
   one another's functions (the planners compile the heap of ``heap.py`` into themselves), so after
@@ -44,7 +46,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from reference.world.fileio import atomic_write_text
+from reference.world.fileio import atomic_write_bytes, atomic_write_text
 
 
 @contextmanager
@@ -75,10 +77,12 @@ def modules_hidden(*names: str) -> Iterator[None]:
 
 
 def start_numba() -> None:
-    """Import Numba with SciPy hidden, then :func:`load_cached_code_lightly`."""
+    """Import Numba with SciPy hidden, then :func:`load_cached_code_lightly` and
+    :func:`cache_runtime_code` (in this package's ``__pycache__``)."""
     with modules_hidden("scipy"):
         import numba  # noqa: F401  (its version check of SciPy is skipped: pyproject.toml requires one)
     load_cached_code_lightly()
+    cache_runtime_code(Path(__file__).parent / "__pycache__")
 
 
 def load_cached_code_lightly() -> None:
@@ -112,6 +116,56 @@ def load_cached_code_lightly() -> None:
 
     load_overload.loads_lightly = True  # type: ignore[attr-defined]
     Cache.load_overload = load_overload  # type: ignore[method-assign]
+
+
+def cache_runtime_code(folder: Path) -> None:
+    """Make Numba's runtime (NRT) load its compiled functions from ``folder`` rather than compile them.
+
+    Every process that runs compiled code starts Numba's runtime, and Numba builds the runtime's
+    own functions (reference counting, allocation) from LLVM IR in each process: about 0.1 CPU s,
+    a sixth of a warm ``ftr run`` (docs/speed.md). Their machine code depends only on Numba, llvmlite
+    and the CPU, so this saves it once, as Numba saves a cached function (object code plus the
+    bitcode it links against), in ``folder/numba-runtime-KEY.nbo`` with KEY a digest of those three,
+    and later processes load it (about 0.01 s). A damaged file is built again and replaced; a
+    read-only folder leaves Numba compiling in every process, as before; any other failure (a Numba
+    that differs inside) falls back to Numba's own ``compile_nrt_functions``.
+    ``tests/cli/test_cli_startup.py`` holds that a warm process compiles no runtime and still runs.
+    """
+    from numba.core.runtime import nrtdynmod
+
+    numba_compile = nrtdynmod.compile_nrt_functions
+    if getattr(numba_compile, "cached_in", None) is not None:
+        return  # done already in this process
+
+    def compile_nrt_functions(context):  # type: ignore[no-untyped-def]
+        import pickle
+
+        import llvmlite
+        import numba
+
+        try:
+            key = hashlib.sha256(repr((numba.__version__, llvmlite.__version__,
+                                       context.codegen().magic_tuple())).encode()).hexdigest()[:16]
+            saved = folder / f"numba-runtime-{key}.nbo"
+            if saved.is_file():
+                try:
+                    return context.codegen().unserialize_library(pickle.loads(saved.read_bytes()))
+                except Exception:  # a damaged file: built again below and replaced
+                    pass
+            module, library = nrtdynmod.create_nrt_module(context)   # Numba's compile_nrt_functions,
+            library.enable_object_caching()                          # keeping the object code
+            library.add_ir_module(module)
+            library.finalize()
+            try:
+                atomic_write_bytes(saved, pickle.dumps(library.serialize_using_object_code(), protocol=4))
+            except OSError:
+                pass   # a read-only installation: compiled in every process, as Numba does
+            return library
+        except Exception:  # anything this Numba does differently: its own way
+            return numba_compile(context)
+
+    compile_nrt_functions.cached_in = folder  # type: ignore[attr-defined]
+    nrtdynmod.compile_nrt_functions = compile_nrt_functions
 
 
 #: The fingerprint of the sources the cache was built from, kept beside the cache.
