@@ -5,7 +5,7 @@ before the rewrite (see tests/helpers/trace_identity.py): Repeated Forward/Backw
 both tie rules, LRTA* (Korf), LRTA* with A* and breadth-first lookahead and D* Lite, both
 heuristics, unknown and known terrain, on the handout's examples, on small random instances and on
 the 50 standard mazes. The default run checks the handout's examples, the random instances and the
-first two mazes; ``-m slow`` checks all fifty.
+first maze; ``-m slow`` checks all fifty.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def check(full: bool) -> None:
         f"{setting} on {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}" for setting, names in differing.items())
 
 
-def test_every_planner_gives_its_recorded_traces_on_examples_random_instances_and_two_mazes():
+def test_every_planner_gives_its_recorded_traces_on_examples_random_instances_and_a_maze():
     check(full=False)
 
 
