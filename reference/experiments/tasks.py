@@ -193,7 +193,7 @@ def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waitin
     from distributed.comm.core import CommClosedError
 
     done: list[int] = []
-    failed: BaseException | None = None    # a task's own error, raised once the cluster is closed
+    failed: BaseException | None = None    # a task's or the store's error, raised once the cluster is closed
     cluster = None
     try:
         if scheduler is None:
@@ -220,7 +220,11 @@ def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waitin
                     failed = future.exception()
                     break
                 index = where.pop(future.key)
-                finished(index, future.result())
+                try:
+                    finished(index, future.result())
+                except OSError as error:   # the store's (a full disk), not the cluster's: not retried
+                    failed = error
+                    break
                 done.append(index)
                 future.release()
                 following = next(upcoming, None)

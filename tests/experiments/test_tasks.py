@@ -167,3 +167,15 @@ def test_a_tasks_own_error_is_raised_not_retried(tmp_path, capsys):
     with pytest.raises(FileNotFoundError, match="no map 3"):
         run_tasks(fail_on_three, range(8), jobs=2, progress=False)
     assert "lost the connection" not in capsys.readouterr().err
+
+
+@needs_distributed
+def test_a_store_that_cannot_be_written_is_its_own_error_not_a_lost_scheduler(tmp_path, capsys):
+    # Saving a result fails (the store is a file, not a folder: an OSError, as a full disk's would
+    # be); a refused connection is an OSError too, but this one must be raised at once, as itself,
+    # not retried as a lost scheduler (that ends in a RuntimeError after four clusters).
+    store = tmp_path / "not_a_folder"
+    store.write_text("")
+    with pytest.raises(FileExistsError):   # making the store's folder where a file is
+        run_tasks(abs, range(4), jobs=2, store=store, progress=False)
+    assert "lost the connection" not in capsys.readouterr().err
