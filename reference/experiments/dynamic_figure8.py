@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from reference.experiments.report import Claim, Finding, check, findings_list
-from reference.world.grid import cost_value
 
 #: The paper's constraint: worst-case states expanded per move.
 WORST_CASE = 1000
@@ -45,7 +44,7 @@ def run_baselines(movingai: Path, maps: Sequence[str], per_map: int, *, max_acti
     """Koenig's LRTA*, prioritized LRTA* and PR LRTS on the first ``per_map`` study problems of each map."""
     from tqdm import tqdm
 
-    from reference.experiments.dynamic import STUDY_MAPS, Runner, load_map, pick_problems, run_problem
+    from reference.experiments.dynamic import STUDY_MAPS, Runner, action_limit, load_map, pick_problems, run_problem
     from reference.solutions.dynamic.abstraction import clique_hierarchy
     from reference.solutions.dynamic.koenig_lrta import koenig_lrta
     from reference.solutions.dynamic.lrta import Neighbours
@@ -82,9 +81,8 @@ def run_baselines(movingai: Path, maps: Sequence[str], per_map: int, *, max_acti
             for method, setting, runner in runners:
                 began = time.process_time()
                 for number, problem in enumerate(problems):
-                    limit = max_actions_factor * int(cost_value(problem.optimal) + 1)
                     rows.append({"method": method, "setting": setting, "map": name, "problem": number,
-                                 **run_problem(problem, runner, limit)})
+                                 **run_problem(problem, runner, action_limit(problem, max_actions_factor))})
                     bar.update(1)
                 log(f"{name} {method} {setting}: {time.process_time() - began:.1f} processor s")
     return rows
