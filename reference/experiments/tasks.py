@@ -220,8 +220,9 @@ def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waitin
                     failed = future.exception()
                     break
                 index = where.pop(future.key)
+                result = future.result()    # a lost connection raises here: the cluster's error
                 try:
-                    finished(index, future.result())
+                    finished(index, result)
                 except OSError as error:   # the store's (a full disk), not the cluster's: not retried
                     failed = error
                     break
