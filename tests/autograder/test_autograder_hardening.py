@@ -293,11 +293,13 @@ def repeated_forward_astar(world, start, target, tie_break="larger_g"):
 
     began = time.process_time()
     _MEMORY[key] = _run(world, start, target, tie_break, "forward")
-    if world.width > 500:  # slow on purpose: 9 times its own search + 0.5 s of CPU, over the limit
-        # (8 x the reference's time + 0.3 s; the search here is the reference's) on a quiet machine or a
-        # busy one, yet within the run's budget (twice the limit + 1 s), so the child lives on
+    if world.width > 500:  # slow on purpose: 12 times its own search + 1 s of CPU. The search here is
+        # the reference's, yet its CPU time here and the reference's where the grader timed it differ by
+        # up to a third on a loaded machine; from 0.5 to 1.5 times the reference's, this is over the
+        # limit (8 x the reference's time + 0.3 s) and within the run's budget (twice the limit + 1 s),
+        # so the child lives on
         took = time.process_time() - began
-        while time.process_time() - began < 9 * took + 0.5:
+        while time.process_time() - began < 12 * took + 1.0:
             pass
     return _MEMORY[key]''')
 
