@@ -63,8 +63,8 @@ PAPER_MAZES, PAPER_GRIDS, PAPER_SIZE = 1000, 5000, 301
 #: What ``ftr realtime compare`` runs by default: a few minutes on two cores.
 DEFAULT_MAZES, DEFAULT_GRIDS, DEFAULT_SIZE = 6, 24, 101
 DEFAULT_SEED = 2004
-#: How long compiling the twins takes when Numba has nothing cached (measured: 104 CPU-seconds, 505 s
-#: of wall-clock time at load 18); cached, loading takes about 0.2 s.
+#: How long compiling the twins takes when Numba has nothing cached (measured: 89 CPU-seconds on a
+#: quiet machine, several minutes of wall-clock time on a loaded one); cached, loading takes about 0.2 s.
 COMPILE_TIME = "about 1.5 CPU-minutes of compiling"
 OBSTACLE_DENSITY = 0.25
 KINDS = ("maze", "random")
