@@ -93,6 +93,14 @@ ALGORITHM_LABELS: dict[str, str] = {
     "d_lrta_once_3": "D LRTA* (3), goal kept until reached (kit)",
     "d_lrta_once_5": "D LRTA* (5), goal kept until reached (kit)",
 }
+#: One colour per algorithm, the same in every figure (matplotlib's default cycle has 10 colours, and a
+#: comparison of everything draws 12 algorithms).
+ALGORITHM_COLOURS: dict[str, str] = {
+    "astar": "black", "lrta": "tab:red", "lrta_subgoal": "tab:blue", "lrta_subgoal_sub": "tab:green",
+    "lrta_subgoal_arrival": "tab:purple", "lrta_subgoal_sub_arrival": "tab:olive", "knn_lrta_1000": "tab:orange",
+    "knn_lrta_10000": "tab:brown", "d_lrta_3": "tab:pink", "d_lrta_5": "tab:cyan", "d_lrta_once_3": "tab:grey",
+    "d_lrta_once_5": "gold",
+}
 #: The paper's own algorithms (the default of ``ftr subgoal compare``); the rest of
 #: :data:`ALGORITHM_LABELS` are the algorithms it compares with (online: readable code only; one
 #: preprocessing per map: :func:`run_map_with_database`).
@@ -1005,18 +1013,17 @@ def plot_suboptimality(rows: Sequence[dict]):
     figure = Figure(figsize=(15, 5.2), layout="constrained")
     ax = figure.subplots()
     width = 0.8 / len(algorithms)
-    colours = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:olive", "tab:orange", "tab:brown",
-               "tab:pink", "tab:cyan", "tab:grey")
     for k, algorithm in enumerate(algorithms):
+        colour = ALGORITHM_COLOURS[algorithm]
         data = [[r["cost"] / r["optimal"] for r in rows if r["map"] == label and r["algorithm"] == algorithm
                  and r["reached"] and r["optimal"] > 0] for label in labels]
         positions = [i + (k - (len(algorithms) - 1) / 2) * width for i in range(len(labels))]
         parts = ax.boxplot(data, positions=positions, widths=width * 0.9, patch_artist=True, showfliers=True,
                            flierprops={"markersize": 2})
         for box in parts["boxes"]:
-            box.set_facecolor(colours[k])
+            box.set_facecolor(colour)
             box.set_alpha(0.6)
-        ax.plot([], [], "s", color=colours[k], alpha=0.6, label=ALGORITHM_LABELS[algorithm])
+        ax.plot([], [], "s", color=colour, alpha=0.6, label=ALGORITHM_LABELS[algorithm])
     ax.set_yscale("log")
     ax.set_xticks(range(len(labels)), labels)
     ax.axhline(1.0, color="black", linewidth=0.8, label="optimal (A*)")
@@ -1040,7 +1047,7 @@ def plot_times(rows: Sequence[dict]):
         for algorithm in algorithms:
             values = [[r[column] for r in rows if r["map"] == m and r["algorithm"] == algorithm] for m in labels]
             means = [statistics.fmean(v) if v else float("nan") for v in values]   # NaN: not run on that map
-            ax.plot(range(len(labels)), means, "o-", label=ALGORITHM_LABELS[algorithm])
+            ax.plot(range(len(labels)), means, "o-", color=ALGORITHM_COLOURS[algorithm], label=ALGORITHM_LABELS[algorithm])
         ax.set_yscale("log")
         ax.set_xticks(range(len(labels)), labels, rotation=30, fontsize=8)
         ax.set(title=f"Mean {title}", ylabel=f"milliseconds (CPU, {_engine_words(rows)}; log)")

@@ -76,6 +76,24 @@ def test_both_engines_walk_the_same_walks(tiny_movingai):
     assert [[r[k] for k in same] for r in runs["compiled"]] == [[r[k] for k in same] for r in runs["python"]]
 
 
+def test_the_figures_give_each_of_all_twelve_algorithms_its_own_colour():
+    # A comparison of every algorithm draws 12 (11 beside A*): the box plot had 10 colours and failed
+    # with an IndexError, the time plot's default cycle repeated its first two.
+    rows = [{"map": "m", "problem": 0, "algorithm": name, "engine": "compiled", "reached": True, "cost": 10.0 + k,
+             "optimal": 10.0, "total_ms": 1.0 + k, "first_episode_ms": 0.5} for k, name in
+            enumerate(experiment.ALGORITHM_LABELS)]
+    colours = set()
+    for figure in (experiment.plot_suboptimality(rows), experiment.plot_times(rows)):
+        legend = figure.axes[0].get_legend() or figure.legends[0]
+        labels = [text.get_text() for text in legend.get_texts()]
+        assert set(experiment.ALGORITHM_LABELS.values()) - {"A*"} <= set(labels)
+        handles = [h for h, label in zip(legend.legend_handles, labels) if label in experiment.ALGORITHM_LABELS.values()]
+        drawn = [tuple(h.get_color()) if not isinstance(h.get_color(), str) else h.get_color() for h in handles]
+        assert len(set(drawn)) == len(drawn)        # no two algorithms share a colour
+        colours.add(len(drawn))
+    assert colours == {11, 12}                      # the box plot leaves A* out (it is the optimal line)
+
+
 def test_findings_say_which_claims_hold():
     # Made-up rows shaped like the paper's Figure 2: everything holds; then LRTA* only 5x worse.
     def rows(lrta_cost):
