@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from matplotlib.colors import to_rgba
 
 from reference.experiments import subgoaling as experiment
 from reference.world.grid import Gridworld
@@ -82,8 +83,6 @@ def test_the_figures_give_each_of_all_twelve_algorithms_its_own_colour():
     rows = [{"map": "m", "problem": 0, "algorithm": name, "engine": "compiled", "reached": True, "cost": 10.0 + k,
              "optimal": 10.0, "total_ms": 1.0 + k, "first_episode_ms": 0.5} for k, name in
             enumerate(experiment.ALGORITHM_LABELS)]
-    from matplotlib.colors import to_rgba
-
     drawn_per_figure = []
     for figure in (experiment.plot_suboptimality(rows), experiment.plot_times(rows)):
         legend = figure.axes[0].get_legend() or figure.legends[0]
