@@ -1,4 +1,4 @@
-"""Every docstring example in the kit's modules runs and gives what it shows."""
+"""Every docstring example in the kit's modules (the reference and the autograder) runs and gives what it shows."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import pkgutil
 
 import pytest
 
+import autograder
 import reference
 
-MODULES = sorted(info.name for info in pkgutil.walk_packages(reference.__path__, "reference.")
+MODULES = sorted(info.name for package in (reference, autograder)
+                 for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
                  if not info.name.endswith("__main__"))
 
 
