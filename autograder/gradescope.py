@@ -31,15 +31,15 @@ from pathlib import Path
 from reference.world.fileio import atomic_write_text
 from reference.world.kitdata import kit_path
 
-#: The kit's packages in the zip, minus what grading never uses (files and folders): the compiled twin
-#: needs Numba, the experiments SciPy, the pictures Matplotlib; the paper modules, the command line, the
+#: The kit's packages in the zip, minus what grading never uses (files and folders): the compiled twins
+#: and the grader's compiled screen need Numba, the experiments SciPy, the pictures Matplotlib; the paper modules, the command line, the
 #: step-through player and copy detection serve no grading. tests/autograder/test_gradescope.py checks that nothing left in imports any of them.
 PACKAGES = ("reference", "autograder")
 LEFT_OUT = ("reference/cli", "reference/experiments", "reference/world/_data", "reference/solutions/compiled",
             "reference/solutions/realtime", "reference/solutions/haa", "reference/solutions/subgoaling",
             "reference/solutions/dynamic", "reference/world/pictures.py", "reference/world/animation.py",
             "reference/world/map_pictures.py", "reference/world/player.py", "reference/world/player.html",
-            "autograder/similarity.py", "autograder/similarity_page.py")
+            "autograder/similarity.py", "autograder/similarity_page.py", "autograder/searchcheck_compiled.py")
 
 #: What grading needs of the kit's dependencies (no SciPy, Matplotlib or Numba: they are for experiments
 #: and speed). tests/autograder/test_gradescope.py checks that the pins agree with pyproject.toml.

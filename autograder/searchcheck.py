@@ -436,8 +436,9 @@ class RunVerdict:
 
 
 def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, arrays: list[array],
-              expected: ExpectedRun) -> RunVerdict:
-    """Compare a student's encoded run with the reference's; replay in detail where digests differ."""
+              expected: ExpectedRun, compiled_screen: Callable | None = None) -> RunVerdict:
+    """Compare a student's encoded run with the reference's; replay in detail where digests differ
+    (``compiled_screen``: see :func:`_replay`)."""
     grid = instance.grid
     name = instance.name
     try:
@@ -459,7 +460,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
         return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
     trace = decode_trace(header, arrays, grid.width)
-    problem, note = _replay(instance, trace, tie_break, first_different, screen=True)
+    problem, note = _replay(instance, trace, tie_break, first_different, screen=True, compiled_screen=compiled_screen)
     if problem is SCREENED_OUT:  # replay again in full: the first broken rule, named with the run's evidence
         problem, note = _replay(instance, trace, tie_break, first_different)
     if problem:
@@ -531,12 +532,15 @@ SCREENED_OUT = "a search breaks a rule of A* (replay it in full to name the rule
 
 
 def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: int,
-            evidence: TieEvidence | None = None, screen: bool = False) -> tuple[str | None, str | None]:
+            evidence: TieEvidence | None = None, screen: bool = False,
+            compiled_screen: Callable | None = None) -> tuple[str | None, str | None]:
     """Walk the run on the true grid, each search on the knowledge and from the cell that the run's own
     trajectory gave; return (first problem, first note of a legal tie taken in another order).
 
-    ``screen``: each search is checked by :func:`screen_search`, and the problem is :data:`SCREENED_OUT`
-    where it finds a broken rule (every other problem and the note are as without it)."""
+    ``screen``: each search is checked by :func:`screen_search`, or by its compiled twin where
+    ``compiled_screen`` is given (:class:`autograder.searchcheck_compiled.CompiledScreen`, made once
+    per run), and the problem is :data:`SCREENED_OUT` where it finds a broken rule (every other
+    problem and the note are as without it)."""
     evidence = evidence or TieEvidence()
     name, grid = instance.name, instance.grid
     start, target = instance.start, instance.target
@@ -555,6 +559,8 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
     last_agent = start
     last_path: list[Cell] = []
     searches_walked = 0
+    compiled = compiled_screen(grid.height, grid.width) if screen and compiled_screen is not None else None
+    learned_upto = 0  # the compiled screen holds the h learned by the searches before this one
     try:
         for context in search_contexts(grid, trace):
             k = context.index
@@ -573,8 +579,12 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         f"{show(agent)}: a {'forward' if forward else 'backward'} search runs from "
                         f"{show(want_start)} to {show(want_goal)}"), note
             if k >= first_different:  # earlier searches hash like the reference's: nothing to replay
+                if compiled is not None and trace.algorithm == "adaptive":
+                    for earlier in trace.searches[learned_upto:k]:
+                        compiled.learn(earlier.expanded, context.learned_h)
+                    learned_upto = k
                 problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, evidence, truth,
-                                          screen=screen, note_wanted=note is None)
+                                          screen=screen, note_wanted=note is None, compiled=compiled)
                 if problem:
                     return problem, note
                 note = note or tie
@@ -625,14 +635,18 @@ def _agent_of(record: SearchRecord, forward: bool) -> Cell:
 
 def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_break: str, agent: Cell,
                target: Cell, evidence: TieEvidence, truth: Sequence[bool] | None = None, screen: bool = False,
-               note_wanted: bool = True) -> tuple[str | None, str | None]:
+               note_wanted: bool = True, compiled=None) -> tuple[str | None, str | None]:
     """Expansions, stop rule and path of one search (``truth``: the true grid's blocked flags by cell
-    index, for messages; ``screen``: see :func:`_replay`; ``note_wanted``: word a legal tie taken in
-    another order)."""
+    index, for messages; ``screen``: see :func:`_replay`, with ``compiled`` its compiled screen or None;
+    ``note_wanted``: word a legal tie taken in another order)."""
     backward = trace.algorithm == "backward"
     learned_h = context.learned_h if trace.algorithm == "adaptive" else None
     h = heuristic_for(trace, context.index, context)
-    verdict = screen_search(record, context.knowledge, tie_break, learned_h, backward) if screen else None
+    verdict = None
+    if screen and compiled is not None:
+        verdict = compiled.screen_search(record, context.knowledge, tie_break, learned_h is not None, backward)
+    elif screen:
+        verdict = screen_search(record, context.knowledge, tie_break, learned_h, backward)
     if screen and verdict is None:
         return SCREENED_OUT, None
     if verdict is None or (verdict.first_tie and note_wanted):  # the full check, to word a problem or the note

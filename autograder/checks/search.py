@@ -19,7 +19,7 @@ import numpy as np
 from reference.world.grid import manhattan
 from reference.world.instances import Instance
 
-from ..expected import SETTINGS, ExpectedRun, expected_run
+from ..expected import SETTINGS, ExpectedRun, default_engine, expected_run
 from ..instances import GROUP_TITLES
 from ..report import CheckResult
 from ..rubric import TITLES
@@ -109,9 +109,21 @@ def judge(task: Task, outcome: TaskOutcome) -> Judged:
         return judged
     algorithm, tie_break, _ = SETTINGS[task.check]
     header, arrays = answer
-    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected)
+    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected, compiled_screen())
     judged.tier, judged.problem, judged.note = verdict.tier, verdict.problem, verdict.note
     return judged
+
+
+def compiled_screen():
+    """The grader's compiled screen (:class:`autograder.searchcheck_compiled.CompiledScreen`) where Numba
+    and the compiled twins are installed (an instructor's machine), else None: the readable one serves
+    (a Gradescope image, the student's bundle). Both give the same verdicts
+    (tests/autograder/test_screen_search.py)."""
+    if default_engine() != "compiled":
+        return None
+    from ..searchcheck_compiled import CompiledScreen
+
+    return CompiledScreen
 
 
 def failure_text(outcome: TaskOutcome | None, check_id: str = "", instance: Instance | None = None) -> str:

@@ -218,8 +218,10 @@ def build_bundle(out: Path) -> int:
 
 
 #: The autograder's modules for instructors only: batch grading, Gradescope, exporting the reference
-#: solution, copy detection (which names nbgrader's solution markers). The self-check needs none of them.
-INSTRUCTOR_ONLY = frozenset({"batch.py", "export.py", "gradescope.py", "similarity.py", "similarity_page.py"})
+#: solution, copy detection (which names nbgrader's solution markers), the compiled screen (it needs
+#: Numba and the compiled twins, which the bundle has not). The self-check needs none of them.
+INSTRUCTOR_ONLY = frozenset({"batch.py", "export.py", "gradescope.py", "similarity.py", "similarity_page.py",
+                             "searchcheck_compiled.py"})
 KEEP_ALL: frozenset[str] = frozenset()   # leave nothing out
 
 

@@ -1,10 +1,10 @@
-"""The grader's quick screen (``screen_search``) answers ``check_search``'s question the same way.
+"""The grader's quick screens answer ``check_search``'s question the same way.
 
-``screen_search`` decides whether every expansion of a search is a legal A* choice; ``check_search``
-decides the same and names the rule a search breaks. The grader screens a run first and replays it
-in full only where the screen finds a broken rule, so the two must agree on every search: legal or
-not, g(goal), whether OPEN ran empty, the tree pointers' path, and whether a tie was taken in another
-order than the SPEC's. The searches here come from a third A*, written in this file: it breaks the
+``screen_search`` and its compiled twin (``autograder/searchcheck_compiled.py``) decide whether every
+expansion of a search is a legal A* choice; ``check_search`` decides the same and names the rule a
+search breaks. The grader screens a run first and replays it in full only where the screen finds a
+broken rule, so the three must agree on every search: legal or not, g(goal), whether OPEN ran empty,
+the tree pointers' path, and whether a tie was taken in another order than the SPEC's. The searches here come from a third A*, written in this file: it breaks the
 remaining ties at random (as a student's heap does), and is then, half the time, spoiled the ways
 students spoil one (two expansions swapped, one dropped or repeated, the goal expanded, the search
 cut short or run on, a foreign cell expanded).
@@ -18,6 +18,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from autograder.searchcheck import SCREENED_OUT, _replay, check_search, screen_search
+from autograder.searchcheck_compiled import CompiledScreen
 from reference.world.grid import manhattan
 from reference.world.sensing import Knowledge
 from reference.world.trace import SearchRecord
@@ -88,12 +89,18 @@ def searches(draw):
 def test_the_screen_and_the_full_check_give_the_same_answer(case):
     record, knowledge, h, tie_break, learned, backward = case
     full = check_search(record, knowledge, h, tie_break, backward=backward, learned_h=learned)
-    quick = screen_search(record, knowledge, tie_break, learned, backward)
     event("a broken rule" if full.problem else "a tie taken another way" if full.first_tie else "the SPEC's order")
-    assert (quick is None) == (full.problem is not None), full.problem
-    if quick is not None:
-        assert (quick.g_goal, quick.open_empty, quick.pointer_path) == (full.g_goal, full.open_empty, full.pointer_path)
-        assert bool(quick.first_tie) == bool(full.first_tie)
+    compiled = CompiledScreen(knowledge.height, knowledge.width)
+    compiled.learn(list(learned or {}), learned or {})
+    # the compiled screen twice with the same arrays: the second search must not see the first's state
+    for quick in (screen_search(record, knowledge, tie_break, learned, backward),
+                  compiled.screen_search(record, knowledge, tie_break, learned is not None, backward),
+                  compiled.screen_search(record, knowledge, tie_break, learned is not None, backward)):
+        assert (quick is None) == (full.problem is not None), full.problem
+        if quick is not None:
+            assert (quick.g_goal, quick.open_empty, quick.pointer_path) == (full.g_goal, full.open_empty,
+                                                                            full.pointer_path)
+            assert bool(quick.first_tie) == bool(full.first_tie)
 
 
 def test_a_worked_example_of_a_tie_taken_the_other_way():
@@ -103,17 +110,18 @@ def test_a_worked_example_of_a_tie_taken_the_other_way():
     # first is legal, another order; after it g(goal) = 2 <= min f = 2, so the search stops there.
     knowledge = Knowledge(2, 2)
     record = SearchRecord((0, 0), (1, 1), [(0, 0), (1, 0)], [])
-    verdict = screen_search(record, knowledge, "larger_g")
-    assert verdict is not None and verdict.first_tie and verdict.g_goal == 2
-    assert verdict.pointer_path == [(0, 0), (1, 0), (1, 1)]  # the goal's pointer: (1, 0), expanded first
-    # ... and one expansion more, (0, 1), breaks the stop rule
-    assert screen_search(SearchRecord((0, 0), (1, 1), [(0, 0), (1, 0), (0, 1)], []), knowledge, "larger_g") is None
+    one_more = SearchRecord((0, 0), (1, 1), [(0, 0), (1, 0), (0, 1)], [])
+    for screen in (screen_search, CompiledScreen(2, 2).screen_search):
+        verdict = screen(record, knowledge, "larger_g")
+        assert verdict is not None and verdict.first_tie and verdict.g_goal == 2
+        assert verdict.pointer_path == [(0, 0), (1, 0), (1, 1)]  # the goal's pointer: (1, 0), expanded first
+        assert screen(one_more, knowledge, "larger_g") is None  # one expansion more breaks the stop rule
 
 
 def test_the_screened_replay_of_real_style_runs_is_the_full_replay():
-    """Runs of the style set's submissions (heap orders, a random tie-break, classic mistakes) on
-    the public instances' small groups and a standard maze: with the screen, a run's problem and note are the full replay's, or the screen
-    says a rule is broken exactly where the full replay names one."""
+    """Runs of the style set's submissions (heap orders, a random tie-break, classic mistakes) on the
+    public instances' small groups and a standard maze: screened by either screen, a run's problem and
+    note are the full replay's, or the screen says a rule is broken where the full replay names one."""
     from pathlib import Path
 
     from autograder.instances import grouped_public_instances
@@ -139,11 +147,13 @@ def test_the_screened_replay_of_real_style_runs_is_the_full_replay():
                 trace = Trace(algorithm, tie_break, run.reached, list(run.trajectory),
                               [SearchRecord(s.start, s.goal, list(s.expanded), list(s.path)) for s in run.searches])
                 full = _replay(maze, trace, tie_break, first_different=0)
-                quick = _replay(maze, trace, tie_break, first_different=0, screen=True)
-                if quick[0] is SCREENED_OUT:
+                compiled = _replay(maze, trace, tie_break, first_different=0, screen=True, compiled_screen=CompiledScreen)
+                readable = _replay(maze, trace, tie_break, first_different=0, screen=True)
+                assert readable == compiled, (name, check, maze.name)
+                if compiled[0] is SCREENED_OUT:
                     assert full[0] is not None, (name, check, maze.name)
                     compared["screened out"] += 1
                 else:
-                    assert quick == full, (name, check, maze.name)
+                    assert compiled == full, (name, check, maze.name)
                     compared["legal" if full[0] is None else "the same other problem"] += 1
     assert compared["legal"] >= 10 and compared["screened out"] >= 5, compared

@@ -1,0 +1,165 @@
+"""The grader's screen compiled by Numba: :func:`autograder.searchcheck.screen_search`'s answers, faster.
+
+Grading a run whose remaining ties follow the student's heap replays every search; the readable
+screen costs about 3 microseconds of Python per expansion, about as much as the student's own search.
+This twin makes the same decisions in compiled code over arrays, for the grading process of an
+instructor's machine (``grade``, ``grade-all``, nbgrader), where Numba is installed
+(:func:`autograder.checks.search.compiled_screen` decides). A Gradescope image and the student's
+bundle have neither Numba nor this module: they screen with the readable code. The twin is held to the
+readable screen, answer for answer, by ``tests/autograder/test_screen_search.py``.
+
+Differences from the readable screen, each for speed: OPEN's entries are tuples ``(key, stamp,
+cell)`` of 64-bit integers, with ``key = f * span + tie`` (one int would overflow 64 bits on large
+grids); the per-cell state (g, the live entry's stamp, the tree pointer) lives in arrays made once
+per run, and a cell's state counts only when its ``search`` number is the current search's (as the
+``search(s)`` of the handout's Figure 4), so no search clears them; the learned h of Adaptive A* is
+an array per run, ``-1`` where no h was learned.
+
+>>> from reference.world.sensing import Knowledge
+>>> from reference.world.trace import SearchRecord
+>>> screen = CompiledScreen(1, 4)
+>>> record = SearchRecord((0, 0), (0, 3), [(0, 0), (0, 1), (0, 2)], [(0, 0), (0, 1), (0, 2), (0, 3)])
+>>> verdict = screen.screen_search(record, Knowledge(1, 4), "larger_g")
+>>> verdict.g_goal, verdict.pointer_path
+(3, [(0, 0), (0, 1), (0, 2), (0, 3)])
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+import reference.solutions.compiled  # noqa: F401  (imported first: it starts Numba lightly, see its docstring)
+from numba import njit
+from reference.world.grid import Cell
+from reference.world.sensing import Knowledge
+from reference.world.trace import SearchRecord
+
+from .searchcheck import SearchVerdict
+
+#: What :func:`_screen` returns as its first value
+LEGAL, BROKEN = 0, 1
+
+
+@njit(cache=True)
+def _screen(expanded, blocked, height, width, start, goal, learned, larger_g, search, searched, g, live_stamp, parent):
+    """One search's screen (the readable ``screen_search``, line for line); returns (LEGAL or BROKEN,
+    a tie taken another way, g(goal) or -1, OPEN empty). ``expanded``: rows x 2; the per-cell arrays
+    hold this search's values where ``searched[cell] == search``."""
+    cells = height * width
+    span = cells + 1
+    goal_row, goal_col = goal // width, goal % width
+    start_row, start_col = start // width, start % width
+    h = abs(start_row - goal_row) + abs(start_col - goal_col)
+    if learned.size and learned[start] >= 0:
+        h = learned[start]
+    searched[start] = search
+    g[start] = 0
+    live_stamp[start] = 0
+    heap = [(h * span + (span - 1 if larger_g else 0), np.int64(0), np.int64(start))]
+    stamp = 0
+    g_goal = 0 if start == goal else -1
+    tie_taken = False
+    for number in range(expanded.shape[0]):
+        row, col = expanded[number, 0], expanded[number, 1]
+        if not (0 <= row < height and 0 <= col < width):
+            return BROKEN, tie_taken, g_goal, False  # (a validated trace has none; no array is read outside)
+        cell = row * width + col
+        # the smallest live entry: an entry is stale when its cell was inserted again or expanded
+        while heap and not (searched[heap[0][2]] == search and live_stamp[heap[0][2]] == heap[0][1]):
+            heapq.heappop(heap)
+        if not heap:
+            return BROKEN, tie_taken, g_goal, True
+        top_key, top_stamp, top_cell = heap[0]
+        if g_goal >= 0 and g_goal <= top_key // span:
+            return BROKEN, tie_taken, g_goal, False
+        if searched[cell] != search or live_stamp[cell] < 0:
+            return BROKEN, tie_taken, g_goal, False  # closed, blocked, outside or never generated
+        if cell != top_cell:
+            g_cell = g[cell]
+            if (g_cell + (learned[cell] if learned.size and learned[cell] >= 0 else
+                          abs(row - goal_row) + abs(col - goal_col))) * span \
+                    + (span - 1 - g_cell if larger_g else g_cell) != top_key:
+                return BROKEN, tie_taken, g_goal, False  # not the smallest (f, ±g) in OPEN
+            tie_taken = True
+        live_stamp[cell] = -1  # expanded: its entries are stale
+        g_next = g[cell] + 1
+        for direction in range(4):  # east, south, west, north (SPEC §3)
+            if direction == 0:
+                t, t_row, t_col = (cell + 1 if col + 1 < width else -1), row, col + 1
+            elif direction == 1:
+                t, t_row, t_col = (cell + width if row + 1 < height else -1), row + 1, col
+            elif direction == 2:
+                t, t_row, t_col = (cell - 1 if col > 0 else -1), row, col - 1
+            else:
+                t, t_row, t_col = (cell - width if row > 0 else -1), row - 1, col
+            if t < 0 or blocked[t]:
+                continue
+            if searched[t] == search and g[t] <= g_next:
+                continue
+            if searched[t] != search:
+                searched[t] = search
+                live_stamp[t] = -1
+            g[t] = g_next
+            parent[t] = cell
+            if t == goal:
+                g_goal = g_next
+            stamp += 1
+            h = abs(t_row - goal_row) + abs(t_col - goal_col)
+            if learned.size and learned[t] >= 0:
+                h = learned[t]
+            live_stamp[t] = stamp
+            heapq.heappush(heap, ((g_next + h) * span + (span - 1 - g_next if larger_g else g_next),
+                                  np.int64(stamp), np.int64(t)))
+    while heap and not (searched[heap[0][2]] == search and live_stamp[heap[0][2]] == heap[0][1]):
+        heapq.heappop(heap)
+    if heap and (g_goal < 0 or g_goal > heap[0][0] // span):
+        return BROKEN, tie_taken, g_goal, False
+    return LEGAL, tie_taken, g_goal, len(heap) == 0
+
+
+class CompiledScreen:
+    """The screen of one run's searches on a ``height`` x ``width`` grid: the arrays are made once."""
+
+    def __init__(self, height: int, width: int) -> None:
+        cells = height * width
+        self.height, self.width = height, width
+        self.search = 0
+        self.searched = np.zeros(cells, dtype=np.int64)  # which search last wrote a cell's state
+        self.g = np.zeros(cells, dtype=np.int64)
+        self.live_stamp = np.zeros(cells, dtype=np.int64)  # -1: closed or not in OPEN
+        self.parent = np.zeros(cells, dtype=np.int64)
+        self.learned = np.full(cells, -1, dtype=np.int64)  # Adaptive A*'s learned h, -1 where none
+        self.no_learned = np.zeros(0, dtype=np.int64)
+
+    def learn(self, cells: list[Cell], learned_h: dict[Cell, int]) -> None:
+        """Copy the learned h of ``cells`` (those an earlier search expanded) from ``learned_h``."""
+        for cell in cells:
+            value = learned_h.get((int(cell[0]), int(cell[1])))
+            if value is not None:
+                self.learned[int(cell[0]) * self.width + int(cell[1])] = value
+
+    def screen_search(self, record: SearchRecord, knowledge: Knowledge, tie_break: str, adaptive: bool = False,
+                      backward: bool = False) -> SearchVerdict | None:
+        """As :func:`autograder.searchcheck.screen_search`; ``adaptive``: use the h :meth:`learn` copied."""
+        self.search += 1
+        width = self.width
+        expanded = np.array(record.expanded, dtype=np.int64).reshape(-1, 2)
+        start = int(record.start[0]) * width + int(record.start[1])
+        goal = int(record.goal[0]) * width + int(record.goal[1])
+        status, tie_taken, g_goal, open_empty = _screen(
+            expanded, np.frombuffer(knowledge.blocked, dtype=np.uint8), self.height, width, start, goal,
+            self.learned if adaptive else self.no_learned, tie_break == "larger_g", self.search, self.searched,
+            self.g, self.live_stamp, self.parent)
+        if status != LEGAL:
+            return None
+        verdict = SearchVerdict(first_tie="yes" if tie_taken else None, open_empty=bool(open_empty))
+        if g_goal >= 0:
+            verdict.g_goal = int(g_goal)
+            chain = [goal]
+            parent = self.parent
+            while chain[-1] != start and len(chain) <= g_goal + 1:
+                chain.append(int(parent[chain[-1]]))
+            verdict.pointer_path = [divmod(c, width) for c in (chain if backward else chain[::-1])]
+        return verdict
