@@ -6,7 +6,11 @@ trajectory hash like the reference's is exact. Otherwise the run is replayed on 
 every search whose digest differs is checked expansion by expansion against the SPEC's rules by
 :func:`check_search`: it keeps OPEN as the student's expansion order implies and asks, at each step,
 whether the student's choice is the one the SPEC's key ``(f, -g, stamp)`` (or ``(f, g, stamp)``)
-picks. The first broken rule is the first divergence; its message names the rule.
+picks. The first broken rule is the first divergence; its message names the rule. A quick screen
+goes first (:func:`screen_search`, or its compiled twin in :mod:`autograder.searchcheck_compiled`):
+it answers only "is every expansion legal?", and :func:`check_search` replays the run again only to
+name a broken rule (and to word the first tie taken another way), so a correct run whose ties go
+another way everywhere costs a fraction of the full replay.
 
 >>> from reference.world import Gridworld, Knowledge, SearchRecord, manhattan
 >>> grid_knowledge = Knowledge(1, 4)
@@ -305,6 +309,7 @@ def screen_search(record: SearchRecord, knowledge: Knowledge, tie_break: str,
         verdict.pointer_path = [divmod(c, width) for c in (chain if backward else chain[::-1])]
     return verdict
 
+
 def _stop_problem(where: str, number: int, cell: Cell, is_goal: bool, g_goal: float, f_min: int) -> str:
     rule = RULE_GOAL if is_goal else RULE_STOP
     return (f"{where}, expansion {number}: you expanded {show(cell)}, but the search should have stopped: "
@@ -560,7 +565,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
     last_path: list[Cell] = []
     searches_walked = 0
     compiled = compiled_screen(grid.height, grid.width) if screen and compiled_screen is not None else None
-    learned_upto = 0  # the compiled screen holds the h learned by the searches before this one
+    learned_upto = 0  # how many searches' learned h the compiled screen holds (Adaptive A*)
     try:
         for context in search_contexts(grid, trace):
             k = context.index

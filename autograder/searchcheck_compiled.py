@@ -149,6 +149,9 @@ class CompiledScreen:
         # (fromiter over the flattened pairs: 2.4 times as fast as np.array on a list of pairs)
         expanded = np.fromiter(itertools.chain.from_iterable(record.expanded), dtype=np.int64,
                                count=2 * len(record.expanded)).reshape(-1, 2)
+        for row, col in (record.start, record.goal):  # the grader checks them first; no array is written outside
+            if not (0 <= row < self.height and 0 <= col < width):
+                raise ValueError(f"the search's start or goal ({row}, {col}) lies outside the grid")
         start = int(record.start[0]) * width + int(record.start[1])
         goal = int(record.goal[0]) * width + int(record.goal[1])
         status, tie_taken, g_goal, open_empty = _screen(
