@@ -86,7 +86,9 @@ def _grade(root: Path, submission: Path, environment: dict) -> tuple[dict, float
 
 
 def _gradescope_round(tmp_path: Path, environment_path: str) -> str:
-    """Build, set up, grade the solution (full marks) and the starter (0); the timings, as a line."""
+    """Build, set up, grade the solution (full marks), the starter (0) and a student whose heap breaks
+    the remaining ties its own way (the tie credit, from the grader's readable screen: no Numba
+    here); the timings, as a line."""
     root = _unpacked(_build(tmp_path), tmp_path / "autograder")
     environment = _plain_environment(root, environment_path)
     setup, setup_seconds = _setup(root, environment)
@@ -106,9 +108,14 @@ def _gradescope_round(tmp_path: Path, environment_path: str) -> str:
     assert hidden and all("hidden" in t["name"] for t in hidden)
     starter, starter_seconds = _grade(root, REPO / "starter", environment)
     assert starter["score"] == 0 and all(t["score"] == 0 for t in starter["tests"])
+    # a heapq of (f, -g, row, col): every run replayed; 49 of 60 as tests/submissions/styles/EXPECTED.toml
+    # declares (the efficiency and heap points in full, the tie credit in every search check)
+    ties, ties_seconds = _grade(root, REPO / "tests" / "submissions" / "styles" / "heapq_tuples", environment)
+    assert ties["score"] == 49, ties["output"]
+    assert all("remaining ties" in t["output"] for t in ties["tests"] if t["score"] < t["max_score"]), ties["tests"]
     version = subprocess.run([str(venv_python), "--version"], capture_output=True, text=True).stdout.strip()
     return (f"{version}: setup.sh {setup_seconds:.1f} s, run_autograder {solution_seconds:.1f} s on the "
-            f"solution, {starter_seconds:.1f} s on the starter")
+            f"solution, {starter_seconds:.1f} s on the starter, {ties_seconds:.1f} s on a heap-order student")
 
 
 def test_setup_sh_builds_its_own_venv_and_grades_without_numba(tmp_path: Path, capsys) -> None:
