@@ -349,7 +349,12 @@ def test_the_command_line_snoop_reads_a_classmate_whose_folder_a_visible_process
     classmate = tmp_path / "sandbox-classmate" / "submission"
     classmate.mkdir(parents=True)
     (classmate / "replanning.py").write_text("# the classmate's own code, snoop-referee\n")
-    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(classmate)])
+    # and a FIFO named replanning.py in a folder another process names (as test_autograder_reading's
+    # unreadable submission does while `ftr grade` reads it): opening it would block the snoop forever
+    piped = tmp_path / "fifo-submission"
+    piped.mkdir()
+    os.mkfifo(piped / "replanning.py")
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(classmate), str(piped)])
     try:
         spec = importlib.util.spec_from_file_location("cmdline_snoop", FIXTURES / "cmdline_snoop" / "replanning.py")
         assert spec is not None and spec.loader is not None
