@@ -310,6 +310,13 @@ def screen_search(record: SearchRecord, knowledge: Knowledge, tie_break: str,
     return verdict
 
 
+def readable_screen(height: int, width: int) -> Callable[..., SearchVerdict | None]:
+    """The screen of one run's searches in readable code: :func:`screen_search` itself, which keeps
+    nothing between searches (the compiled twin, :class:`autograder.searchcheck_compiled.CompiledScreen`,
+    is made the same way and called the same way)."""
+    return screen_search
+
+
 def _stop_problem(where: str, number: int, cell: Cell, is_goal: bool, g_goal: float, f_min: int) -> str:
     rule = RULE_GOAL if is_goal else RULE_STOP
     return (f"{where}, expansion {number}: you expanded {show(cell)}, but the search should have stopped: "
@@ -441,9 +448,9 @@ class RunVerdict:
 
 
 def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, arrays: list[array],
-              expected: ExpectedRun, compiled_screen: Callable | None = None) -> RunVerdict:
-    """Compare a student's encoded run with the reference's; replay in detail where digests differ
-    (``compiled_screen``: see :func:`_replay`)."""
+              expected: ExpectedRun, screen: Callable = readable_screen) -> RunVerdict:
+    """Compare a student's encoded run with the reference's; replay in detail where digests differ,
+    screened by ``screen`` (see :func:`_replay`)."""
     grid = instance.grid
     name = instance.name
     try:
@@ -465,7 +472,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
         return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
     trace = decode_trace(header, arrays, grid.width)
-    problem, note = _replay(instance, trace, tie_break, first_different, screen=True, compiled_screen=compiled_screen)
+    problem, note = _replay(instance, trace, tie_break, first_different, screen=screen)
     if problem is SCREENED_OUT:  # replay again in full: the first broken rule, named with the run's evidence
         problem, note = _replay(instance, trace, tie_break, first_different)
     if problem:
@@ -532,20 +539,19 @@ def real_search_problem(instance: Instance, header: dict, arrays: list[array]) -
     return None, work
 
 
-#: What :func:`_replay` returns with ``screen=True`` where :func:`screen_search` finds a broken rule.
+#: What :func:`_replay` returns with a ``screen`` where the screen finds a broken rule.
 SCREENED_OUT = "a search breaks a rule of A* (replay it in full to name the rule)"
 
 
 def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: int,
-            evidence: TieEvidence | None = None, screen: bool = False,
-            compiled_screen: Callable | None = None) -> tuple[str | None, str | None]:
+            evidence: TieEvidence | None = None, screen: Callable | None = None) -> tuple[str | None, str | None]:
     """Walk the run on the true grid, each search on the knowledge and from the cell that the run's own
     trajectory gave; return (first problem, first note of a legal tie taken in another order).
 
-    ``screen``: each search is checked by :func:`screen_search`, or by its compiled twin where
-    ``compiled_screen`` is given (:class:`autograder.searchcheck_compiled.CompiledScreen`, made once
-    per run), and the problem is :data:`SCREENED_OUT` where it finds a broken rule (every other
-    problem and the note are as without it)."""
+    ``screen``: makes the screen of this run for a grid's height and width (:func:`readable_screen`,
+    or the compiled :class:`autograder.searchcheck_compiled.CompiledScreen`); each search is then
+    checked by it, and the problem is :data:`SCREENED_OUT` where it finds a broken rule (every other
+    problem and the note are as without a screen)."""
     evidence = evidence or TieEvidence()
     name, grid = instance.name, instance.grid
     start, target = instance.start, instance.target
@@ -564,8 +570,7 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
     last_agent = start
     last_path: list[Cell] = []
     searches_walked = 0
-    compiled = compiled_screen(grid.height, grid.width) if screen and compiled_screen is not None else None
-    learned_upto = 0  # how many searches' learned h the compiled screen holds (Adaptive A*)
+    screen_of_run = screen(grid.height, grid.width) if screen is not None else None
     try:
         for context in search_contexts(grid, trace):
             k = context.index
@@ -584,12 +589,8 @@ def _replay(instance: Instance, trace: Trace, tie_break: str, first_different: i
                         f"{show(agent)}: a {'forward' if forward else 'backward'} search runs from "
                         f"{show(want_start)} to {show(want_goal)}"), note
             if k >= first_different:  # earlier searches hash like the reference's: nothing to replay
-                if compiled is not None and trace.algorithm == "adaptive":
-                    for earlier in trace.searches[learned_upto:k]:
-                        compiled.learn(earlier.expanded, context.learned_h)
-                    learned_upto = k
                 problem, tie = _check_one(record, context, trace, where, tie_break, agent, target, evidence, truth,
-                                          screen=screen, note_wanted=note is None, compiled=compiled)
+                                          screen=screen_of_run, note_wanted=note is None)
                 if problem:
                     return problem, note
                 note = note or tie
@@ -639,24 +640,20 @@ def _agent_of(record: SearchRecord, forward: bool) -> Cell:
 
 
 def _check_one(record: SearchRecord, context, trace: Trace, where: str, tie_break: str, agent: Cell,
-               target: Cell, evidence: TieEvidence, truth: Sequence[bool] | None = None, screen: bool = False,
-               note_wanted: bool = True, compiled=None) -> tuple[str | None, str | None]:
+               target: Cell, evidence: TieEvidence, truth: Sequence[bool] | None = None,
+               screen: Callable | None = None, note_wanted: bool = True) -> tuple[str | None, str | None]:
     """Expansions, stop rule and path of one search (``truth``: the true grid's blocked flags by cell
-    index, for messages; ``screen``: see :func:`_replay`, with ``compiled`` its compiled screen or None;
-    ``note_wanted``: word a legal tie taken in another order)."""
+    index, for messages; ``screen``: the run's screen, see :func:`_replay`; ``note_wanted``: word a
+    legal tie taken in another order)."""
     backward = trace.algorithm == "backward"
     learned_h = context.learned_h if trace.algorithm == "adaptive" else None
-    h = heuristic_for(trace, context.index, context)
-    verdict = None
-    if screen and compiled is not None:
-        verdict = compiled.screen_search(record, context.knowledge, tie_break, learned_h is not None, backward)
-    elif screen:
-        verdict = screen_search(record, context.knowledge, tie_break, learned_h, backward)
-    if screen and verdict is None:
+    verdict = screen(record, context.knowledge, tie_break, learned_h, backward) if screen is not None else None
+    if screen is not None and verdict is None:
         return SCREENED_OUT, None
     if verdict is None or (verdict.first_tie and note_wanted):  # the full check, to word a problem or the note
-        verdict = check_search(record, context.knowledge, h, tie_break, where, evidence if verdict is None else
-                               TieEvidence(), backward=backward, truly_blocked=truth, learned_h=learned_h)
+        verdict = check_search(record, context.knowledge, heuristic_for(trace, context.index, context), tie_break,
+                               where, evidence if screen is None else TieEvidence(), backward=backward,
+                               truly_blocked=truth, learned_h=learned_h)
     if verdict.problem:
         return verdict.problem, None
     path = [as_cell(c) for c in record.path]

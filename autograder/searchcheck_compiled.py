@@ -4,7 +4,7 @@ Grading a run whose remaining ties follow the student's heap replays every searc
 screen costs about 3 microseconds of Python per expansion, about as much as the student's own search.
 This twin makes the same decisions in compiled code over arrays, for the grading process of an
 instructor's machine (``grade``, ``grade-all``, nbgrader), where Numba is installed
-(:func:`autograder.checks.search.compiled_screen` decides). A Gradescope image and the student's
+(:func:`autograder.checks.search.run_screen` decides). A Gradescope image and the student's
 bundle have neither Numba nor this module: they screen with the readable code. The twin is held to the
 readable screen, answer for answer, by ``tests/autograder/test_screen_search.py``.
 
@@ -19,7 +19,7 @@ an array per run, ``-1`` where no h was learned.
 >>> from reference.world.trace import SearchRecord
 >>> screen = CompiledScreen(1, 4)
 >>> record = SearchRecord((0, 0), (0, 3), [(0, 0), (0, 1), (0, 2)], [(0, 0), (0, 1), (0, 2), (0, 3)])
->>> verdict = screen.screen_search(record, Knowledge(1, 4), "larger_g")
+>>> verdict = screen(record, Knowledge(1, 4), "larger_g")
 >>> verdict.g_goal, verdict.pointer_path
 (3, [(0, 0), (0, 1), (0, 2), (0, 3)])
 """
@@ -121,7 +121,12 @@ def _screen(expanded, blocked, height, width, start, goal, learned, larger_g, se
 
 
 class CompiledScreen:
-    """The screen of one run's searches on a ``height`` x ``width`` grid: the arrays are made once."""
+    """The screen of one run's searches on a ``height`` x ``width`` grid, called for them one after
+    another as :func:`autograder.searchcheck.screen_search` is called: the arrays are made once.
+
+    Adaptive A*'s learned h is copied into an array: all of it on the first call, then only the cells
+    the previous search expanded (the only ones whose h it can have learned), so each search costs its
+    own expansions, not the whole dict."""
 
     def __init__(self, height: int, width: int) -> None:
         cells = height * width
@@ -133,17 +138,22 @@ class CompiledScreen:
         self.parent = np.zeros(cells, dtype=np.int64)
         self.learned = np.full(cells, -1, dtype=np.int64)  # Adaptive A*'s learned h, -1 where none
         self.no_learned = np.zeros(0, dtype=np.int64)
+        self.previous: SearchRecord | None = None  # the search screened last
 
-    def learn(self, cells: list[Cell], learned_h: dict[Cell, int]) -> None:
-        """Copy the learned h of ``cells`` (those an earlier search expanded) from ``learned_h``."""
+    def _learn(self, learned_h: dict[Cell, int]) -> None:
+        """Copy from ``learned_h`` what may have changed since the previous search (see the class)."""
+        cells = learned_h if self.previous is None else self.previous.expanded
         for cell in cells:
             value = learned_h.get((int(cell[0]), int(cell[1])))
             if value is not None:
                 self.learned[int(cell[0]) * self.width + int(cell[1])] = value
 
-    def screen_search(self, record: SearchRecord, knowledge: Knowledge, tie_break: str, adaptive: bool = False,
-                      backward: bool = False) -> SearchVerdict | None:
-        """As :func:`autograder.searchcheck.screen_search`; ``adaptive``: use the h :meth:`learn` copied."""
+    def __call__(self, record: SearchRecord, knowledge: Knowledge, tie_break: str,
+                 learned_h: dict[Cell, int] | None = None, backward: bool = False) -> SearchVerdict | None:
+        """As :func:`autograder.searchcheck.screen_search`."""
+        if learned_h is not None:
+            self._learn(learned_h)
+        self.previous = record
         self.search += 1
         width = self.width
         # (fromiter over the flattened pairs: 2.4 times as fast as np.array on a list of pairs)
@@ -156,7 +166,7 @@ class CompiledScreen:
         goal = int(record.goal[0]) * width + int(record.goal[1])
         status, tie_taken, g_goal, open_empty = _screen(
             expanded, np.frombuffer(knowledge.blocked, dtype=np.uint8), self.height, width, start, goal,
-            self.learned if adaptive else self.no_learned, tie_break == "larger_g", self.search, self.searched,
+            self.no_learned if learned_h is None else self.learned, tie_break == "larger_g", self.search, self.searched,
             self.g, self.live_stamp, self.parent)
         if status != LEGAL:
             return None

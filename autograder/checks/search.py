@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from ..instances import GROUP_TITLES
 from ..report import CheckResult
 from ..rubric import TITLES
 from ..sandbox import TaskOutcome
-from ..searchcheck import RULE_OBSERVE, judge_run
+from ..searchcheck import RULE_OBSERVE, judge_run, readable_screen
 from .base import SHOWN_PER_CHECK, CheckKind, InstanceSet, Judged, Planner, Scoring, Task, error_reply, reply
 
 #: A task's CPU budget: the limit's ``task_seconds`` plus this much per expansion of the reference's run
@@ -109,18 +110,20 @@ def judge(task: Task, outcome: TaskOutcome) -> Judged:
         return judged
     algorithm, tie_break, _ = SETTINGS[task.check]
     header, arrays = answer
-    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected, compiled_screen())
+    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected, run_screen())
     judged.tier, judged.problem, judged.note = verdict.tier, verdict.problem, verdict.note
     return judged
 
 
-def compiled_screen():
-    """The grader's compiled screen (:class:`autograder.searchcheck_compiled.CompiledScreen`) where Numba
-    and the compiled twins are installed (an instructor's machine), else None: the readable one serves
-    (a Gradescope image, the student's bundle). Both give the same verdicts
-    (tests/autograder/test_screen_search.py)."""
+@cache
+def run_screen():
+    """What makes a run's screen (:func:`autograder.searchcheck._replay`): the compiled
+    :class:`autograder.searchcheck_compiled.CompiledScreen` where Numba and the compiled twins are
+    installed (an instructor's machine), else :func:`autograder.searchcheck.readable_screen` (a
+    Gradescope image, the student's bundle). Both give the same verdicts
+    (tests/autograder/test_screen_search.py). Decided once per process."""
     if default_engine() != "compiled":
-        return None
+        return readable_screen
     from ..searchcheck_compiled import CompiledScreen
 
     return CompiledScreen

@@ -17,7 +17,7 @@ import random
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from autograder.searchcheck import SCREENED_OUT, _replay, check_search, screen_search
+from autograder.searchcheck import SCREENED_OUT, _replay, check_search, readable_screen, screen_search
 from autograder.searchcheck_compiled import CompiledScreen
 from reference.world.grid import manhattan
 from reference.world.sensing import Knowledge
@@ -91,11 +91,10 @@ def test_the_screen_and_the_full_check_give_the_same_answer(case):
     full = check_search(record, knowledge, h, tie_break, backward=backward, learned_h=learned)
     event("a broken rule" if full.problem else "a tie taken another way" if full.first_tie else "the SPEC's order")
     compiled = CompiledScreen(knowledge.height, knowledge.width)
-    compiled.learn(list(learned or {}), learned or {})
     # the compiled screen twice with the same arrays: the second search must not see the first's state
     for quick in (screen_search(record, knowledge, tie_break, learned, backward),
-                  compiled.screen_search(record, knowledge, tie_break, learned is not None, backward),
-                  compiled.screen_search(record, knowledge, tie_break, learned is not None, backward)):
+                  compiled(record, knowledge, tie_break, learned, backward),
+                  compiled(record, knowledge, tie_break, learned, backward)):
         assert (quick is None) == (full.problem is not None), full.problem
         if quick is not None:
             assert (quick.g_goal, quick.open_empty, quick.pointer_path) == (full.g_goal, full.open_empty,
@@ -111,7 +110,7 @@ def test_a_worked_example_of_a_tie_taken_the_other_way():
     knowledge = Knowledge(2, 2)
     record = SearchRecord((0, 0), (1, 1), [(0, 0), (1, 0)], [])
     one_more = SearchRecord((0, 0), (1, 1), [(0, 0), (1, 0), (0, 1)], [])
-    for screen in (screen_search, CompiledScreen(2, 2).screen_search):
+    for screen in (screen_search, CompiledScreen(2, 2)):
         verdict = screen(record, knowledge, "larger_g")
         assert verdict is not None and verdict.first_tie and verdict.g_goal == 2
         assert verdict.pointer_path == [(0, 0), (1, 0), (1, 1)]  # the goal's pointer: (1, 0), expanded first
@@ -147,8 +146,8 @@ def test_the_screened_replay_of_real_style_runs_is_the_full_replay():
                 trace = Trace(algorithm, tie_break, run.reached, list(run.trajectory),
                               [SearchRecord(s.start, s.goal, list(s.expanded), list(s.path)) for s in run.searches])
                 full = _replay(maze, trace, tie_break, first_different=0)
-                compiled = _replay(maze, trace, tie_break, first_different=0, screen=True, compiled_screen=CompiledScreen)
-                readable = _replay(maze, trace, tie_break, first_different=0, screen=True)
+                compiled = _replay(maze, trace, tie_break, first_different=0, screen=CompiledScreen)
+                readable = _replay(maze, trace, tie_break, first_different=0, screen=readable_screen)
                 assert readable == compiled, (name, check, maze.name)
                 if compiled[0] is SCREENED_OUT:
                     assert full[0] is not None, (name, check, maze.name)
