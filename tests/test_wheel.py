@@ -43,6 +43,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+@pytest.fixture(scope="module")
+def site(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel unpacked once for the module's two unpacked-wheel tests. Shared, the second test loads
+    the compiled twin from the Numba cache the first one wrote in ``site`` (a cold compile in each of
+    two folders cost about 20 CPU s more); the first still compiles it cold, from the wheel's files."""
+    folder = tmp_path_factory.mktemp("unpacked") / "site"
+    zipfile.ZipFile(wheel).extractall(folder)
+    return folder
+
+
 def test_the_package_list_names_every_package() -> None:
     """pyproject.toml lists the packages by hand (it maps data folders into the wheel); a new package
     left out of the list would be missing from every wheel."""
@@ -150,12 +160,10 @@ def _environment(**extra: str) -> dict:
     return environment
 
 
-def test_the_unpacked_wheel_runs_experiment_check_and_grade(wheel: Path, tmp_path: Path) -> None:
+def test_the_unpacked_wheel_runs_experiment_check_and_grade(site: Path, tmp_path: Path) -> None:
     """The kit imported from the unpacked wheel (first on sys.path, before the editable checkout)."""
     from autograder.export import export_solution
 
-    site = tmp_path / "site"
-    zipfile.ZipFile(wheel).extractall(site)
     away = tmp_path / "elsewhere"
     away.mkdir()
     submission = export_solution(tmp_path / "student")
@@ -166,9 +174,7 @@ def test_the_unpacked_wheel_runs_experiment_check_and_grade(wheel: Path, tmp_pat
     _use_the_wheel(sys.executable, away, environment, submission)
 
 
-def test_every_instructor_command_works_from_the_unpacked_wheel(wheel: Path, tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    zipfile.ZipFile(wheel).extractall(site)
+def test_every_instructor_command_works_from_the_unpacked_wheel(site: Path, tmp_path: Path) -> None:
     away = tmp_path / "elsewhere"
     away.mkdir()
     environment = _environment(PYTHONPATH=str(site), HOME=str(tmp_path / "home"),
