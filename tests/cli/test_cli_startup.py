@@ -2,8 +2,10 @@
 
 Times are measured by ``bench/startup.py`` (docs/speed.md), never asserted here; these tests hold the
 structure that buys them: the command line imports neither Numba nor SciPy, ``ftr run`` imports only
-its own command module, a warm twin starts Numba without SciPy and without filling Numba's registries
-of implementations (compiling still works afterwards), and ``ftr run``'s quick exit loses no output. Each runs in a fresh interpreter.
+its own command module, a warm ``ftr run`` runs the twin compiled ahead of time without importing Numba
+(and that module gives the Numba twin's traces), a warm Numba twin starts Numba without SciPy and without
+filling Numba's registries of implementations (compiling still works afterwards), and ``ftr run``'s quick
+exit loses no output. Each runs in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 MAZE = ["mazes/maze_00.map", "--scen", "mazes/mazes.scen", "--index", "0"]
@@ -40,7 +45,8 @@ def test_ftr_run_registers_only_its_own_module() -> None:
     loaded = loaded_after("from reference.cli import build_parser\nparser = build_parser('run')\n"
                           "assert list(parser._subparsers._group_actions[0].choices) == ['run']")
     assert "reference.cli.run" in loaded
-    assert not {name for name in loaded if name.startswith("reference.cli.")} - {"reference.cli.run", "reference.cli._common"}
+    assert not {name for name in loaded if name.startswith("reference.cli.")} - {
+        "reference.cli.run", "reference.cli._common", "reference.cli._ahead_of_time"}
 
 
 def test_a_command_named_unlike_its_module_still_finds_its_parser() -> None:
@@ -55,11 +61,57 @@ def test_the_readable_engine_never_imports_numba() -> None:
     assert not {"numba", "scipy"} & loaded
 
 
+def ahead_of_time_module():
+    """The twin compiled ahead of time for the present sources, built first if need be (about 15 s); the
+    test is skipped where it cannot be built (no C compiler, a read-only kit)."""
+    from reference.cli._ahead_of_time import build_ahead_of_time_module, can_build, load_ahead_of_time_module
+
+    module = load_ahead_of_time_module()
+    if module is None and can_build() and build_ahead_of_time_module():
+        module = load_ahead_of_time_module()
+    if module is None:
+        pytest.skip("the twin cannot be compiled ahead of time here")
+    return module
+
+
+def test_a_warm_ftr_run_never_imports_numba() -> None:
+    ahead_of_time_module()
+    loaded = loaded_after(f"from reference.cli import main\nmain(['run', *{MAZE!r}, '--algorithm', 'adaptive'])")
+    assert "reference.cli._ahead_of_time" in loaded
+    assert not {"numba", "scipy", "reference.solutions.compiled"} & loaded
+
+
+def test_the_ahead_of_time_twin_gives_the_numba_twins_traces() -> None:
+    from reference.cli._ahead_of_time import run_ahead_of_time
+    from reference.solutions.compiled.replanning import run_compiled
+    from reference.world.instances import load_folder, standard_mazes_dir
+    from reference.world.trace import TIE_BREAKS
+
+    module = ahead_of_time_module()
+    instances = load_folder(standard_mazes_dir())[:6]
+    for instance in instances:
+        for algorithm in ("forward", "backward", "adaptive"):
+            for tie_break in TIE_BREAKS:
+                for record_cells in (True, False):
+                    ahead = run_ahead_of_time(module, instance.grid, instance.start, instance.target, algorithm,
+                                              tie_break, record_cells)
+                    twin = run_compiled(instance.grid, instance.start, instance.target, algorithm, tie_break,
+                                        record_cells)
+                    assert ahead is not None and vars(ahead).keys() == vars(twin).keys()
+                    for field, value in vars(twin).items():
+                        assert np.array_equal(getattr(ahead, field), value), (instance.name, algorithm, field)
+    # what only run_compiled handles, with its error: a blocked target
+    blocked = instances[0].grid
+    row, col = map(int, np.argwhere(blocked.blocked)[0])
+    assert run_ahead_of_time(module, blocked, instances[0].start, (row, col), "forward", "larger_g", False) is None
+
+
 def test_a_warm_twin_fills_no_registries_nor_imports_scipy_and_compiling_still_works() -> None:
     # numba.np.linalg and numba.typed.typeddict are among the modules Numba's refresh() imports to fill
     # its registries: a run loaded from the cache needs none of them (compiled/__init__.py).
     code = f"""
-import sys
+import os, sys
+os.environ["FTR_NO_AHEAD_OF_TIME"] = "1"   # the Numba twin, not the module compiled ahead of time
 from reference.cli import main
 main(['run', *{MAZE!r}])           # the first process of the test session may compile (cold cache)
 main(['run', *{MAZE!r}, '--algorithm', 'adaptive'])
@@ -105,6 +157,8 @@ def test_a_warm_process_loads_numbas_runtime_and_a_damaged_copy_is_rebuilt() -> 
     # process that finds it must not build the runtime from LLVM IR (create_nrt_module is Numba's
     # first step of that build), and must still run; a damaged file is rebuilt, replaced, and runs.
     code = f"""
+import os
+os.environ["FTR_NO_AHEAD_OF_TIME"] = "1"   # the Numba twin, not the module compiled ahead of time
 from numba.core.runtime import nrtdynmod
 built = []
 numba_build = nrtdynmod.create_nrt_module

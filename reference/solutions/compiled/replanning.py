@@ -26,6 +26,9 @@ them), some fifty times faster. It differs only where speed asks for it:
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -368,6 +371,58 @@ def allocate_state(cells: int, adaptive: bool, queue: str = "buckets") -> dict[s
 # The OPEN list a run does not use (the compiled function takes both; sizes 1, never touched).
 _NO_HEAP = (np.empty(1, np.int64), np.empty(1, np.uint32), np.full(1, -1, np.int32), np.zeros(1, np.int64))
 _NO_BUCKETS = buckets_new(0, 0)  # a header, no levels or items
+
+
+# The whole run with its state allocated in compiled code, as allocate_state allocates it (the bucket
+# queue): one call from arguments Python has at hand, the one function the ahead-of-time module
+# exports (build_ahead_of_time; reference/cli/_ahead_of_time.py).
+_buckets_new_compiled = njit(cache=True)(buckets_new)
+
+
+@njit(cache=True)
+def run_on_fresh_state(true_blocked, height, width, start, target, backward, adaptive, larger_g, record_cells):
+    """:func:`run_repeated_astar` on a fresh state (bucket queue): what :func:`run_compiled` runs."""
+    cells = height * width
+    no_heap = (np.empty(1, np.int64), np.empty(1, np.uint32), np.full(1, -1, np.int32), np.zeros(1, np.int64))
+    return run_repeated_astar(true_blocked, height, width, start, target, backward, adaptive, larger_g,
+                              record_cells, np.zeros(cells, np.int64), np.empty(cells, np.int32),
+                              np.full(cells if adaptive else 1, -1, np.int32), np.zeros(cells, np.int32),
+                              True, no_heap, _buckets_new_compiled(cells, 2 * cells))
+
+
+#: run_on_fresh_state's types for Numba's ahead-of-time compiler: it returns
+#: (reached, moves, trajectory, starts, goals, expanded, expanded_offsets, paths, path_offsets) and takes
+#: (true_blocked, height, width, start, target, backward, adaptive, larger_g, record_cells).
+AHEAD_OF_TIME_SIGNATURE = ("Tuple((b1, i8, i4[::1], i4[::1], i4[::1], i4[::1], i8[::1], i4[::1], i8[::1]))"
+                           "(u1[::1], i8, i8, i8, i8, b1, b1, b1, b1)")
+
+
+def build_ahead_of_time(path: Path, module_name: str) -> None:
+    """Compile :func:`run_on_fresh_state` ahead of time into the extension module ``module_name`` at
+    ``path`` (``path``'s name must be ``module_name`` plus this Python's extension suffix).
+
+    Numba's ahead-of-time compiler (``numba.pycc``, pending deprecation in Numba but still shipped)
+    writes an ordinary extension module that needs NumPy, not Numba, to be imported: Numba's own
+    compiler on the same source, for a generic CPU of this architecture. It costs about 15 CPU s and
+    a C compiler. The module is written beside ``path`` and renamed into place, so a process never
+    loads a half-written one. Raises whatever the build raises.
+    """
+    import tempfile
+    import warnings
+
+    from numba.core.errors import NumbaPendingDeprecationWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
+        from numba.pycc import CC
+
+    with tempfile.TemporaryDirectory(prefix="ftr-ahead-", dir=path.parent) as building:
+        module = CC(module_name)
+        module.output_dir = building
+        module.output_file = path.name
+        module.export("run_on_fresh_state", AHEAD_OF_TIME_SIGNATURE)(run_on_fresh_state.py_func)
+        module.compile()
+        os.replace(Path(building) / path.name, path)
 
 
 def run_compiled(grid: Gridworld, start: Cell, target: Cell, algorithm: str = "forward",
