@@ -450,7 +450,8 @@ class RunVerdict:
 def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, arrays: list[array],
               expected: ExpectedRun, screen: Callable = readable_screen) -> RunVerdict:
     """Compare a student's encoded run with the reference's; replay in detail where digests differ,
-    screened by ``screen`` (see :func:`_replay`)."""
+    screened by ``screen`` (see :func:`_replay`). A screen with a ``screen_run`` (the compiled one)
+    screens the whole run from its arrays first: a legal run needs no replay but of its first tie."""
     grid = instance.grid
     name = instance.name
     try:
@@ -471,6 +472,11 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
     if not differing_count and student.trajectory == expected.trajectory:
         return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
+    whole_run = getattr(screen, "screen_run", None)
+    if whole_run is not None:  # the compiled screen: the whole run in one pass over its arrays
+        legal, tie_search = whole_run(instance, header, arrays, tie_break, first_different)
+        if legal:
+            return RunVerdict("ties", None, _tie_note(instance, header, arrays, tie_search) if tie_search >= 0 else None)
     trace = decode_trace(header, arrays, grid.width)
     problem, note = _replay(instance, trace, tie_break, first_different, screen=screen)
     if problem is SCREENED_OUT:  # replay again in full: the first broken rule, named with the run's evidence
@@ -478,6 +484,18 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
     if problem:
         return RunVerdict("wrong", problem)
     return RunVerdict("ties", None, note)
+
+
+def _tie_note(instance: Instance, header: dict, arrays: list[array], search_index: int) -> str | None:
+    """:func:`check_search`'s note on search ``search_index`` of a run screened legal (the first search
+    whose remaining ties went another way): the run replayed up to that search only."""
+    trace = decode_trace(header, arrays, instance.grid.width, searches=search_index + 1)
+    context = list(search_contexts(instance.grid, trace))[search_index]
+    verdict = check_search(trace.searches[search_index], context.knowledge, heuristic_for(trace, search_index, context),
+                           trace.tie_break, f"{instance.name}, search {search_index + 1}", TieEvidence(),
+                           backward=trace.algorithm == "backward", truly_blocked=instance.grid.blocked.ravel().tolist(),
+                           learned_h=context.learned_h if trace.algorithm == "adaptive" else None)
+    return verdict.first_tie
 
 
 def verified_work(trace: Trace) -> int:

@@ -378,8 +378,9 @@ def check_encoded_trace(header: Mapping, arrays: list[array], height: int, width
         reader.indices_inside(values, lambda i, name=name, offsets=offsets: _in_search(i, offsets, name))
 
 
-def decode_trace(header: Mapping, arrays: list[array], width: int) -> Trace:
-    """The :class:`Trace` an encoded trace describes (checked first by :func:`check_encoded_trace`).
+def decode_trace(header: Mapping, arrays: list[array], width: int, searches: int | None = None) -> Trace:
+    """The :class:`Trace` an encoded trace describes (checked first by :func:`check_encoded_trace`);
+    only its first ``searches`` searches where that is given.
 
     >>> decode_trace(*encode_trace(Trace("forward", "larger_g", True, [(0, 0)], []), 1, 2), width=2)
     Trace(algorithm='forward', tie_break='larger_g', reached=True, trajectory=[(0, 0)], searches=[])
@@ -390,7 +391,7 @@ def decode_trace(header: Mapping, arrays: list[array], width: int) -> Trace:
         return [divmod(v, width) for v in values]
 
     records, exp_at, path_at = [], 0, 0
-    for i in range(header["searches"]):
+    for i in range(header["searches"] if searches is None else min(searches, header["searches"])):
         start, goal, n_expanded, n_path = meta[4 * i:4 * i + 4]
         records.append(SearchRecord(divmod(start, width), divmod(goal, width),
                                     cells(expanded[exp_at:exp_at + n_expanded]), cells(paths[path_at:path_at + n_path])))
