@@ -176,6 +176,23 @@ def _normal(trace) -> tuple:
     return bool(get("reached")), cells(get("trajectory")), tuple(searches)
 
 
+#: The reference solver's runs, normalised, by (instance fingerprint, algorithm, tie rule). Every call of
+#: referee_losses compares with the same runs on the same public instances: solved once per process they
+#: are the same runs, and the calls after the first skip about 4 CPU s of readable A* each.
+_REFERENCE_RUNS: dict[tuple[str, str, str], tuple] = {}
+
+
+def reference_run(instance, algorithm: str, tie_break: str) -> tuple:
+    """``_normal(solve(instance, algorithm, tie_break))``, solved once per process."""
+    from autograder.expected import fingerprint
+    from reference.solutions import solve
+
+    key = (fingerprint(instance), algorithm, tie_break)
+    if key not in _REFERENCE_RUNS:
+        _REFERENCE_RUNS[key] = _normal(solve(instance, algorithm, tie_break))
+    return _REFERENCE_RUNS[key]
+
+
 def referee_losses(folder: Path, rubric) -> dict[str, float]:
     """The points a patched submission should lose: per check and instance group, the group's share
     when the patched code's trace differs from the reference solver's on any of its instances (or
@@ -184,7 +201,6 @@ def referee_losses(folder: Path, rubric) -> dict[str, float]:
     from autograder.expected import SETTINGS
     from autograder.grader import probe_seed
     from autograder.instances import efficiency_probe, grouped_public_instances
-    from reference.solutions import solve
     from reference.world.sensing import FogOfWarWorld
 
     module = _load_module(folder)
@@ -202,7 +218,7 @@ def referee_losses(folder: Path, rubric) -> dict[str, float]:
     losses: dict[str, float] = {}
     for check_id, (algorithm, tie_break, function) in SETTINGS.items():
         broken = {group for group, instance in pairs
-                  if run(function, instance, tie_break) != _normal(solve(instance, algorithm, tie_break))}
+                  if run(function, instance, tie_break) != reference_run(instance, algorithm, tie_break)}
         lost_points = sum(rubric.autograded[check_id] * groups[g] / total for g in broken)
         if lost_points:
             losses[check_id] = round(lost_points, 2)
