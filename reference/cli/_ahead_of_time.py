@@ -23,10 +23,7 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
-import shlex
-import shutil
 import sys
-import sysconfig
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -96,6 +93,10 @@ def run_ahead_of_time(module: ModuleType, grid: Gridworld, start: Cell, target: 
 def can_build() -> bool:
     """A C compiler is there, the package's ``__pycache__`` is writable, and no build failed for
     these sources already."""
+    import shlex  # here, not at the top: only a run that found no module asks
+    import shutil
+    import sysconfig
+
     name, path = module_name_and_path()
     compiler = shlex.split(sysconfig.get_config_var("CC") or "cc")[:1]
     return (bool(compiler) and shutil.which(compiler[0]) is not None and os.access(path.parent, os.W_OK)

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from reference.experiments.report import format_table
 
-from ._ahead_of_time import build_ahead_of_time_module, can_build, load_ahead_of_time_module, run_ahead_of_time
 from ._common import add_algorithm_arguments, add_instance_arguments, load_instances
 
 if TYPE_CHECKING:
@@ -51,7 +50,11 @@ def run(args: argparse.Namespace) -> int:
     # run on one maze; _ahead_of_time.py). None until it is built (then the Numba twin runs, and the
     # module is built after the output), or when the environment sets FTR_NO_AHEAD_OF_TIME.
     ahead_of_time_wanted = args.engine == "compiled" and not os.environ.get("FTR_NO_AHEAD_OF_TIME")
-    ahead_of_time = load_ahead_of_time_module() if ahead_of_time_wanted else None
+    ahead_of_time = None
+    if ahead_of_time_wanted:
+        from ._ahead_of_time import build_ahead_of_time_module, can_build, load_ahead_of_time_module, run_ahead_of_time
+
+        ahead_of_time = load_ahead_of_time_module()
     # With --scen FILE --index I the one instance is scenario line I: report it as maze I, as the
     # folder run of the same scenario file numbers it.
     first_number = args.index if args.scen else 0
