@@ -12,7 +12,7 @@ of any twin gives a new KEY; the old file is deleted when the new one is built).
 * :func:`load_ahead_of_time_module` finds the module for the sources as they are now, or None.
 * :func:`run_ahead_of_time` runs it and returns the same :class:`TraceArrays` as ``run_compiled``
   (``tests/cli/test_cli_startup.py`` compares the two on every setting).
-* :func:`build_ahead_of_time_module` builds it, once, after a run that found none: about 15 CPU s
+* :func:`build_ahead_of_time_module` builds it, once, after a run that found none: about 20 CPU s
   and a C compiler; without a compiler, in a read-only installation, or when the build fails (the
   failure is remembered for these sources), ``ftr run`` keeps using the Numba twin.
 """
@@ -104,12 +104,12 @@ def can_build() -> bool:
 
 
 def build_ahead_of_time_module() -> bool:
-    """Build the module for the twins' present sources (about 15 CPU s), delete those of other sources,
+    """Build the module for the twins' present sources (about 20 CPU s), delete those of other sources,
     and say whether it worked; a failure is written down (``NAME.failed``) and not tried again."""
     from reference.solutions.compiled.replanning import build_ahead_of_time
 
     name, path = module_name_and_path()
-    print("ftr: compiling the twin ahead of time, once, for quicker runs (about 15 s)", file=sys.stderr)
+    print("ftr: compiling the twin ahead of time, once, for quicker runs (about 20 s)", file=sys.stderr)
     try:
         build_ahead_of_time(path, name)
     except Exception as error:  # noqa: BLE001  (a missing header, a linker error, a Numba without pycc)

@@ -62,7 +62,7 @@ def test_the_readable_engine_never_imports_numba() -> None:
 
 
 def ahead_of_time_module():
-    """The twin compiled ahead of time for the present sources, built first if need be (about 15 s); the
+    """The twin compiled ahead of time for the present sources, built first if need be (about 20 s); the
     test is skipped where it cannot be built (no C compiler, a read-only kit)."""
     from reference.cli._ahead_of_time import build_ahead_of_time_module, can_build, load_ahead_of_time_module
 
