@@ -14,7 +14,7 @@ of any twin gives a new KEY; the old file is deleted when the new one is built).
   (``tests/cli/test_cli_startup.py`` compares the two on every setting).
 * :func:`build_ahead_of_time_module` builds it, once, after a run that found none: about 20 CPU s
   and a C compiler; without a compiler, in a read-only installation, or when the build fails (the
-  failure is remembered for these sources), ``ftr run`` keeps using the Numba twin.
+  failure is remembered for these sources and this Python), ``ftr run`` keeps using the Numba twin.
 """
 
 from __future__ import annotations
@@ -97,15 +97,21 @@ def can_build() -> bool:
     import shutil
     import sysconfig
 
-    name, path = module_name_and_path()
+    _name, path = module_name_and_path()
     compiler = shlex.split(sysconfig.get_config_var("CC") or "cc")[:1]
     return (bool(compiler) and shutil.which(compiler[0]) is not None and os.access(path.parent, os.W_OK)
-            and not path.with_name(name + ".failed").exists())
+            and not _failure_note(path).exists())
+
+
+def _failure_note(path: Path) -> Path:
+    """Where a failed build of the module at ``path`` is written down: per Python, as the module is (a
+    Python without setuptools or headers must not stop another Python sharing the folder from building)."""
+    return path.with_name(path.name + ".failed")
 
 
 def build_ahead_of_time_module() -> bool:
     """Build the module for the twins' present sources (about 20 CPU s), delete those of other sources,
-    and say whether it worked; a failure is written down (``NAME.failed``) and not tried again."""
+    and say whether it worked; a failure is written down (``FILE.failed``) and not tried again."""
     from reference.solutions.compiled.replanning import build_ahead_of_time
 
     name, path = module_name_and_path()
@@ -114,11 +120,27 @@ def build_ahead_of_time_module() -> bool:
         build_ahead_of_time(path, name)
     except Exception as error:  # noqa: BLE001  (a missing header, a linker error, a Numba without pycc)
         try:
-            path.with_name(name + ".failed").write_text(f"{type(error).__name__}: {error}\n")
+            _failure_note(path).write_text(f"{type(error).__name__}: {error}\n")
         except OSError:
             pass
         return False
-    for other in path.parent.glob("replanning_ahead_*"):
-        if other.name != path.name:
-            other.unlink(missing_ok=True)
+    delete_other_sources(path.parent, name)
     return True
+
+
+def delete_other_sources(folder: Path, name: str) -> None:
+    """Delete the modules and failure notes in ``folder`` built from other sources than module ``name``'s;
+    other Pythons' files of the same sources stay (each Python's extension suffix is its own).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for file in ("replanning_ahead_new.cpython-310-x86_64-linux-gnu.so", "replanning_ahead_new.cpython-313.so.failed",
+    ...              "replanning_ahead_old.cpython-310-x86_64-linux-gnu.so", "replanning_ahead_old.abi3.so.failed"):
+    ...     _ = (folder / file).write_text("")
+    >>> delete_other_sources(folder, "replanning_ahead_new")
+    >>> sorted(file.name for file in folder.iterdir())
+    ['replanning_ahead_new.cpython-310-x86_64-linux-gnu.so', 'replanning_ahead_new.cpython-313.so.failed']
+    """
+    for other in folder.glob("replanning_ahead_*"):
+        if not other.name.startswith(name + "."):
+            other.unlink(missing_ok=True)
