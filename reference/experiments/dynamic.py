@@ -34,7 +34,7 @@ from reference.experiments.dynamic_trees import (
 from reference.experiments.report import (
     NOT_MEASURED, Claim, Finding, check, findings_list, for_every, for_some, open_runs, runs_file, verdict,
 )
-from reference.experiments.tasks import prepare, run_tasks
+from reference.experiments.tasks import one_local_cluster, prepare, run_tasks
 from reference.world.grid import Cell, Cost, cost_value, octile
 from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.dynamic.lrta import Controller, Neighbours, Run, fixed_depth, general_lrta
@@ -418,6 +418,13 @@ def run_study(movingai: Path, study: Study, progress: bool = True, log: Callable
     """
     if study.engine == "compiled" and scheduler is None:   # compile here once; local workers load the cache
         prepare(warm_up_compiled, "the compiled engine (Numba)", COMPILE_TIME, progress)
+    with one_local_cluster(jobs, scheduler) as cluster:   # both phases on one local cluster, started once
+        return _run_study(movingai, study, progress, log, jobs, cluster, store)
+
+
+def _run_study(movingai: Path, study: Study, progress: bool, log: Callable[[str], None], jobs: int,
+               scheduler: str | None, store: str | Path | None) -> tuple[list[dict], list[dict], list[dict]]:
+    """:func:`run_study`'s work, once the engine is compiled and the cluster (if any) runs."""
     where = {name: StudyMap(name, load_map(movingai, name), study.engine) for name in study.maps}
     low, high = study.cost_range
     # Each study map keeps its own seed (its place in STUDY_MAPS), so a run of some of the maps

@@ -42,7 +42,7 @@ from reference.experiments.movingai_data import movingai_dir
 from reference.experiments.report import (
     DOES_NOT_HOLD, Claim, Finding, check, findings_markdown, open_runs, to_csv, to_markdown, verdict, write_runs,
 )
-from reference.experiments.tasks import prepare, run_tasks
+from reference.experiments.tasks import one_local_cluster, prepare, run_tasks
 from reference.solutions.subgoaling import KnownMapRun, build_subgoal_tree, run_algorithm
 from reference.world.fileio import atomic_write_text
 from reference.world.grid import Cell, Gridworld, cost_value
@@ -376,20 +376,22 @@ def run_comparison(problems: int = DEFAULT_PROBLEMS, maps: Sequence[GameMap] = M
     if engine == "compiled" and scheduler is None:   # compile here once; local workers then load the cache
         prepare(warm_up_compiled, "the compiled engine (Numba)", "about 15 CPU-seconds of compiling", progress)
 
-    def run(function, units: list, description: str) -> list:
-        return run_tasks(function, units, jobs=jobs, scheduler=scheduler, store=store, description=description,
-                         progress=progress)
+    with one_local_cluster(jobs, scheduler) as cluster:   # every part on one local cluster, started once
 
-    rows = [row for rows in run(run_problem, tasks, "subgoaling problems") for row in rows]
-    if with_database:
-        rows += [row for rows in run(run_map_with_database, database_tasks, "kNN / D LRTA* (a map each)")
-                 for row in rows]
-        sample = READABLE_TREE_SAMPLE if engine == "python" else COMPILED_TREE_SAMPLE
-        rows += run(readable_trees, [(str(map_path(m, movingai)), m.label, sample, seed, engine) for m in maps],
-                    "trees (timed)")
-    if tree_cells != 0:
-        rows += run(every_tree, [(str(map_path(m, movingai)), m.label, tree_cells, seed) for m in maps],
-                    "every tree of a map")
+        def run(function, units: list, description: str) -> list:
+            return run_tasks(function, units, jobs=jobs, scheduler=cluster, store=store, description=description,
+                             progress=progress)
+
+        rows = [row for rows in run(run_problem, tasks, "subgoaling problems") for row in rows]
+        if with_database:
+            rows += [row for rows in run(run_map_with_database, database_tasks, "kNN / D LRTA* (a map each)")
+                     for row in rows]
+            sample = READABLE_TREE_SAMPLE if engine == "python" else COMPILED_TREE_SAMPLE
+            rows += run(readable_trees, [(str(map_path(m, movingai)), m.label, sample, seed, engine) for m in maps],
+                        "trees (timed)")
+        if tree_cells != 0:
+            rows += run(every_tree, [(str(map_path(m, movingai)), m.label, tree_cells, seed) for m in maps],
+                        "every tree of a map")
     return rows
 
 

@@ -6,6 +6,8 @@ cluster the user already runs; with a progress bar; resumable; the results in th
 * ``jobs=1`` and no scheduler: this process, one task after another.
 * ``jobs > 1``: a Dask ``distributed.LocalCluster`` of ``jobs`` worker processes (one thread each),
   bound to 127.0.0.1 with no dashboard, started for the call and stopped after it.
+* a study of several phases (several calls) wraps them in :func:`one_local_cluster`, so they share
+  one local cluster, started once.
 * ``scheduler="tcp://HOST:PORT"``: the workers of a Dask cluster already running (``dask scheduler``
   on one machine, ``dask worker tcp://HOST:PORT --nthreads 1`` on each; every worker needs the kit
   importable, e.g. ``pip install ftr-kit[cluster]`` or the repository on its ``PYTHONPATH``, and the
@@ -39,8 +41,9 @@ import threading
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from reference.world.fileio import atomic_write_bytes
 
@@ -140,6 +143,39 @@ def run_tasks(function: Callable[[Task], Result], tasks: Iterable[Task], *, jobs
     return results
 
 
+@contextmanager
+def one_local_cluster(jobs: int, scheduler: str | None = None) -> Iterator[str | None]:
+    """The scheduler for every :func:`run_tasks` call of a study with several phases: one local Dask
+    cluster of ``jobs`` workers for them all, started here and stopped at the end of the block, instead
+    of one per call (starting one costs 5-15 s of a busy machine, and its workers' imports again).
+    Yields its address; yields ``scheduler`` unchanged where there is one already, or where ``jobs``
+    is 1 or Dask's ``distributed`` is missing (then each call runs as it would without the block).
+
+    >>> with one_local_cluster(1) as scheduler:
+    ...     run_tasks(abs, [-2, 3], jobs=1, scheduler=scheduler, progress=False)
+    [2, 3]
+    """
+    if scheduler is not None or jobs <= 1 or not have_distributed():
+        yield scheduler
+        return
+    cluster = _local_cluster(jobs)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def _local_cluster(jobs: int):
+    """A Dask ``LocalCluster`` of ``jobs`` worker processes, one thread each (the kit's searches hold
+    the GIL), on the loopback only, without a dashboard."""
+    from distributed import LocalCluster
+
+    with warnings.catch_warnings():   # "scratch directories ... taking a surprisingly long time": a busy machine
+        warnings.simplefilter("ignore", UserWarning)
+        return LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                            dashboard_address=None)
+
+
 #: Tasks handed to the cluster at a time, per worker thread: enough that no worker waits for its
 #: next task while a result travels back, few enough that the scheduler holds a handful of tasks.
 #: (Submitting all 38,000 runs of the planning objectives at once, the scheduler of a local cluster
@@ -188,7 +224,7 @@ def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waitin
                 finished: Callable[[int, Any], None], jobs: int, scheduler: str | None) -> None:
     """One connection to a cluster: keep ``IN_FLIGHT_PER_WORKER`` tasks per worker submitted,
     submitting the next as each one finishes. Raises :class:`_LostScheduler` if the scheduler goes."""
-    from distributed import Client, LocalCluster, as_completed as dask_completed
+    from distributed import Client, as_completed as dask_completed
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
 
@@ -197,11 +233,7 @@ def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waitin
     cluster = None
     try:
         if scheduler is None:
-            # processes, not threads: the kit's searches hold the GIL. Loopback only, no dashboard.
-            with warnings.catch_warnings():   # "scratch directories ... taking a surprisingly long time": a busy machine
-                warnings.simplefilter("ignore", UserWarning)
-                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
+            cluster = _local_cluster(jobs)
         with Client(scheduler if scheduler is not None else cluster) as client:
             workers = jobs if scheduler is None else max(1, sum(client.nthreads().values()))
             upcoming = iter(waiting)

@@ -8,6 +8,7 @@ the list comprehension the layer stands for.
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from reference.experiments import realtime
-from reference.experiments.tasks import ResultStore, have_distributed, run_tasks, task_key
+from reference.experiments.tasks import ResultStore, have_distributed, one_local_cluster, run_tasks, task_key
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_distributed = pytest.mark.skipif(not have_distributed(), reason="Dask's distributed is not installed")
@@ -47,6 +48,29 @@ def test_a_local_cluster_of_two_workers_returns_the_serial_rows(tmp_path):
     spread = tiny_study(jobs=2)   # a LocalCluster of 2 worker processes on 127.0.0.1
     assert len(serial) == 16 and without_times(spread) == without_times(serial)
 
+
+
+def worker_process(task: int) -> tuple[int, int]:
+    """The task and the id of the process that ran it (a module-level function: workers import it)."""
+    import os
+
+    return task, os.getpid()
+
+
+@needs_distributed
+def test_the_phases_of_a_study_share_one_local_cluster():
+    # Two calls inside the block (as dynamic control's two phases, subgoaling's parts) run in the same
+    # two worker processes, started once; the results are the serial ones, in order.
+    with one_local_cluster(2) as scheduler:
+        assert scheduler is not None and scheduler.startswith("tcp://127.0.0.1:")
+        first = run_tasks(worker_process, list(range(8)), jobs=2, scheduler=scheduler, progress=False)
+        second = run_tasks(worker_process, list(range(8, 16)), jobs=2, scheduler=scheduler, progress=False)
+    assert [task for task, _ in first + second] == list(range(16))
+    workers = {pid for _, pid in first}
+    assert len(workers) <= 2 and {pid for _, pid in second} <= workers and os.getpid() not in workers
+    # where a call needs no cluster (one job) or names its own, the block starts none
+    with one_local_cluster(1) as none, one_local_cluster(2, "tcp://10.0.0.1:8786") as given:
+        assert none is None and given == "tcp://10.0.0.1:8786"
 
 
 def test_without_distributed_a_process_pool_returns_the_serial_rows():
