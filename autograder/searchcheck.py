@@ -10,7 +10,9 @@ picks. The first broken rule is the first divergence; its message names the rule
 goes first (:func:`screen_search`, or its compiled twin in :mod:`autograder.searchcheck_compiled`):
 it answers only "is every expansion legal?", and :func:`check_search` replays the run again only to
 name a broken rule (and to word the first tie taken another way), so a correct run whose ties go
-another way everywhere costs a fraction of the full replay.
+another way everywhere costs a fraction of the full replay. Where Numba is installed, the compiled
+module screens the whole run at once from the reply's arrays (its ``screen_run``: the walk, every
+search, the paths), and a run it passes is replayed in Python only up to its first tie, to word it.
 
 >>> from reference.world import Gridworld, Knowledge, SearchRecord, manhattan
 >>> grid_knowledge = Knowledge(1, 4)
@@ -451,7 +453,8 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
               expected: ExpectedRun, screen: Callable = readable_screen) -> RunVerdict:
     """Compare a student's encoded run with the reference's; replay in detail where digests differ,
     screened by ``screen`` (see :func:`_replay`). A screen with a ``screen_run`` (the compiled one)
-    screens the whole run from its arrays first: a legal run needs no replay but of its first tie."""
+    screens the whole run from its arrays first: a run it passes is replayed only up to its first tie,
+    to word the note."""
     grid = instance.grid
     name = instance.name
     try:
@@ -476,7 +479,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
     if whole_run is not None:  # the compiled screen: the whole run in one pass over its arrays
         legal, tie_search = whole_run(instance, header, arrays, tie_break, first_different)
         if legal:
-            return RunVerdict("ties", None, _tie_note(instance, header, arrays, tie_search) if tie_search >= 0 else None)
+            return RunVerdict("ties", None, _tie_note(instance, header, arrays, tie_break, tie_search))
     trace = decode_trace(header, arrays, grid.width)
     problem, note = _replay(instance, trace, tie_break, first_different, screen=screen)
     if problem is SCREENED_OUT:  # replay again in full: the first broken rule, named with the run's evidence
@@ -486,13 +489,15 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
     return RunVerdict("ties", None, note)
 
 
-def _tie_note(instance: Instance, header: dict, arrays: list[array], search_index: int) -> str | None:
+def _tie_note(instance: Instance, header: dict, arrays: list[array], tie_break: str, search_index: int) -> str | None:
     """:func:`check_search`'s note on search ``search_index`` of a run screened legal (the first search
-    whose remaining ties went another way): the run replayed up to that search only."""
+    whose remaining ties went another way; -1: none), the run replayed up to that search only."""
+    if search_index < 0:
+        return None
     trace = decode_trace(header, arrays, instance.grid.width, searches=search_index + 1)
     context = list(search_contexts(instance.grid, trace))[search_index]
     verdict = check_search(trace.searches[search_index], context.knowledge, heuristic_for(trace, search_index, context),
-                           trace.tie_break, f"{instance.name}, search {search_index + 1}", TieEvidence(),
+                           tie_break, f"{instance.name}, search {search_index + 1}", TieEvidence(),
                            backward=trace.algorithm == "backward", truly_blocked=instance.grid.blocked.ravel().tolist(),
                            learned_h=context.learned_h if trace.algorithm == "adaptive" else None)
     return verdict.first_tie

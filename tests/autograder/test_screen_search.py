@@ -202,7 +202,7 @@ def test_screened_replays_of_real_style_runs_are_the_full_replay():
                 legal, tie_search = screen_run(maze, header, arrays, tie_break, first_different=0)
                 assert legal == (full[0] is None), (where, full[0])
                 if legal:
-                    assert (_tie_note(maze, header, arrays, tie_search) if tie_search >= 0 else None) == full[1], where
+                    assert _tie_note(maze, header, arrays, tie_break, tie_search) == full[1], where
                     compared["legal with a tie" if full[1] else "legal"] += 1
                 else:
                     compared["screened out" if compiled[0] is SCREENED_OUT else "another problem"] += 1
