@@ -15,6 +15,11 @@ per run, and a cell's state counts only when its ``search`` number is the curren
 ``search(s)`` of the handout's Figure 4), so no search clears them; the learned h of Adaptive A* is
 an array per run, ``-1`` where no h was learned.
 
+:func:`screen_run` screens a whole run at once from the reply's arrays: the agent's walk and sensing,
+the knowledge before each search, every search by `_screen`, Adaptive A*'s learned h, the
+paths and the trajectory, rule for rule with ``autograder.searchcheck._replay`` (held to it on every
+style submission's runs, spoiled at the run level too, by the same test file).
+
 >>> from reference.world.sensing import Knowledge
 >>> from reference.world.trace import SearchRecord
 >>> screen = CompiledScreen(1, 4)
@@ -28,7 +33,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from array import array  # noqa: F401  (the doctest's)
 
 import numpy as np
 
@@ -130,8 +134,9 @@ def _screen_run(truth, height, width, start, target, trajectory, meta, expanded,
     """A whole run's screen, from its arrays (``autograder.searchcheck._replay`` with a screen, rule for
     rule); returns (LEGAL or BROKEN, the first search that took a tie another way, or -1).
 
-    LEGAL only where ``_replay`` finds no problem; BROKEN where it finds one (it then words it). The
-    run's arrays are cell indices, validated; ``truth``: the true grid's blocked flags by cell."""
+    LEGAL only where ``_replay`` finds no problem; BROKEN otherwise (the grader then replays the run in
+    Python, which names the problem). The run's arrays are cell indices, validated; ``truth``: the true
+    grid's blocked flags by cell."""
     searches = meta.shape[0] // 4
     if trajectory[0] != start:
         return BROKEN, -1
@@ -259,6 +264,7 @@ def screen_run(instance, header: dict, arrays: list, tie_break: str, first_diffe
     per expansion or per move (the grader's replay of a heap-order student cost about 60 % of its time
     before, docs/speed.md).
 
+    >>> from array import array
     >>> from reference.world.instances import Instance
     >>> from reference.world.grid import Gridworld
     >>> from reference.world.trace import SearchRecord, Trace, encode_trace
