@@ -109,21 +109,33 @@ def _failure_note(path: Path) -> Path:
     return path.with_name(path.name + ".failed")
 
 
-def build_ahead_of_time_module() -> bool:
+def build_ahead_of_time_module(wait: bool = False) -> bool:
     """Build the module for the twins' present sources (about 20 CPU s), delete those of other sources,
-    and say whether it worked; a failure is written down (``FILE.failed``) and not tried again."""
+    and say whether it is there; a failure is written down (``FILE.failed``) and not tried again.
+
+    One process builds at a time (a lock file beside the module): where another is building it, this
+    one leaves it to that one (``wait``: waits for it instead), so parallel runs never build twice."""
+    import fcntl  # here: POSIX only, and only a run that found no module gets this far
+
     from reference.solutions.compiled.replanning import build_ahead_of_time
 
     name, path = module_name_and_path()
-    print("ftr: compiling the twin ahead of time, once, for quicker runs (about 20 s)", file=sys.stderr)
-    try:
-        build_ahead_of_time(path, name)
-    except Exception as error:  # noqa: BLE001  (a missing header, a linker error, a Numba without pycc)
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
         try:
-            _failure_note(path).write_text(f"{type(error).__name__}: {error}\n")
-        except OSError:
-            pass
-        return False
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return False  # another process is building it
+        if path.is_file():
+            return True  # built by another process meanwhile
+        print("ftr: compiling the twin ahead of time, once, for quicker runs (about 20 s)", file=sys.stderr)
+        try:
+            build_ahead_of_time(path, name)
+        except Exception as error:  # noqa: BLE001  (a missing header, a linker error, a Numba without pycc)
+            try:
+                _failure_note(path).write_text(f"{type(error).__name__}: {error}\n")
+            except OSError:
+                pass
+            return False
     delete_other_sources(path.parent, name)
     return True
 

@@ -67,11 +67,26 @@ def ahead_of_time_module():
     from reference.cli._ahead_of_time import build_ahead_of_time_module, can_build, load_ahead_of_time_module
 
     module = load_ahead_of_time_module()
-    if module is None and can_build() and build_ahead_of_time_module():
+    if module is None and can_build() and build_ahead_of_time_module(wait=True):
         module = load_ahead_of_time_module()
     if module is None:
         pytest.skip("the twin cannot be compiled ahead of time here")
     return module
+
+
+def test_a_build_under_way_elsewhere_is_left_to_it(capsys) -> None:
+    # Another process holds the build's lock (as a parallel `ftr run` that found no module does while it
+    # builds): a run that found none goes on without building, at once.
+    import fcntl
+
+    from reference.cli._ahead_of_time import build_ahead_of_time_module, module_name_and_path
+
+    ahead_of_time_module()  # (the module for these sources exists: a build would not touch it)
+    _name, path = module_name_and_path()
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        assert build_ahead_of_time_module() is False   # not "built": it was left to the lock's holder
+    assert "compiling" not in capsys.readouterr().err  # and it never began a build
 
 
 def test_a_warm_ftr_run_never_imports_numba() -> None:
