@@ -69,9 +69,8 @@ def processes(maze: list[str]) -> dict[str, tuple[list[str], dict[str, str]]]:
     }
 
 
-# Inside one warm process of this kit: CPU seconds of each phase of the compiled twin's start, as
-# `ftr run` runs it by default (the module compiled ahead of time, no Numba).
-AHEAD_PHASES = """
+# The first phases of both tables below: NumPy, then `ftr run`'s parser.
+START_PHASES = """
 import json, sys, time
 sys.path.insert(0, {repo!r})
 clock = [time.process_time()]
@@ -80,7 +79,11 @@ clock.append(time.process_time())
 from reference.cli import build_parser  # as `ftr run` builds it: its own module only
 build_parser("run")
 clock.append(time.process_time())
-from reference.cli._ahead_of_time import load_ahead_of_time_module, run_ahead_of_time
+"""
+
+# Inside one warm process of this kit: CPU seconds of each phase of the compiled twin's start, as
+# `ftr run` runs it by default (the module compiled ahead of time, no Numba).
+AHEAD_PHASES = START_PHASES + """from reference.cli._ahead_of_time import load_ahead_of_time_module, run_ahead_of_time
 module = load_ahead_of_time_module()   # the sources' digest, then the extension module
 clock.append(time.process_time())
 from reference.world.instances import load_from_scen
@@ -94,16 +97,7 @@ AHEAD_PHASE_NAMES = ["import numpy", "the command line: `ftr run`'s own module r
                      "the module compiled ahead of time: digest of the twins' sources, import",
                      "reading the maze", "the run (search, counts only)"]
 # The same for the Numba twin (FTR_NO_AHEAD_OF_TIME=1).
-PHASES = """
-import json, sys, time
-sys.path.insert(0, {repo!r})
-clock = [time.process_time()]
-import numpy
-clock.append(time.process_time())
-from reference.cli import build_parser  # as `ftr run` builds it: its own module only
-build_parser("run")
-clock.append(time.process_time())
-import reference.solutions.compiled  # Numba (SciPy hidden; its registries are not filled)
+PHASES = START_PHASES + """import reference.solutions.compiled  # Numba (SciPy hidden; its registries are not filled)
 clock.append(time.process_time())
 from reference.solutions.compiled.replanning import run_compiled
 from reference.world.instances import load_from_scen
