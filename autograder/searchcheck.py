@@ -11,8 +11,9 @@ goes first (:func:`screen_search`, or its compiled twin in :mod:`autograder.sear
 it answers only "is every expansion legal?", and :func:`check_search` replays the run again only to
 name a broken rule (and to word the first tie taken another way), so a correct run whose ties go
 another way everywhere costs a fraction of the full replay. Where Numba is installed, the compiled
-module screens the whole run at once from the reply's arrays (its ``screen_run``: the walk, every
-search, the paths), and a run it passes is replayed in Python only up to its first tie, to word it.
+module also screens the whole run at once from the reply's arrays (its ``screen_run``: the walk,
+every search, the paths), and a run it passes is replayed in Python only up to its first tie, to
+word it.
 
 >>> from reference.world import Gridworld, Knowledge, SearchRecord, manhattan
 >>> grid_knowledge = Knowledge(1, 4)
@@ -27,6 +28,7 @@ from __future__ import annotations
 import heapq
 import re
 from array import array
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -450,11 +452,12 @@ class RunVerdict:
 
 
 def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, arrays: list[array],
-              expected: ExpectedRun, screen: Callable = readable_screen) -> RunVerdict:
+              expected: ExpectedRun, screen: Callable = readable_screen,
+              whole_run: Callable | None = None) -> RunVerdict:
     """Compare a student's encoded run with the reference's; replay in detail where digests differ,
-    screened by ``screen`` (see :func:`_replay`). A screen with a ``screen_run`` (the compiled one)
-    screens the whole run from its arrays first: a run it passes is replayed only up to its first tie,
-    to word the note."""
+    screened by ``screen`` (see :func:`_replay`). ``whole_run``
+    (:func:`autograder.searchcheck_compiled.screen_run`, where Numba is installed) screens the whole
+    run from its arrays first: a run it passes is replayed only up to its first tie, to word the note."""
     grid = instance.grid
     name = instance.name
     try:
@@ -475,8 +478,7 @@ def judge_run(instance: Instance, algorithm: str, tie_break: str, header: dict, 
     if not differing_count and student.trajectory == expected.trajectory:
         return RunVerdict("exact")
     first_different = differing[0] if differing else min(student.searches, expected.searches)
-    whole_run = getattr(screen, "screen_run", None)
-    if whole_run is not None:  # the compiled screen: the whole run in one pass over its arrays
+    if whole_run is not None:  # the whole run in one compiled pass over its arrays
         legal, tie_search = whole_run(instance, header, arrays, tie_break, first_different)
         if legal:
             return RunVerdict("ties", None, _tie_note(instance, header, arrays, tie_break, tie_search))
@@ -495,12 +497,11 @@ def _tie_note(instance: Instance, header: dict, arrays: list[array], tie_break: 
     if search_index < 0:
         return None
     trace = decode_trace(header, arrays, instance.grid.width, searches=search_index + 1)
-    context = list(search_contexts(instance.grid, trace))[search_index]
-    verdict = check_search(trace.searches[search_index], context.knowledge, heuristic_for(trace, search_index, context),
-                           tie_break, f"{instance.name}, search {search_index + 1}", TieEvidence(),
-                           backward=trace.algorithm == "backward", truly_blocked=instance.grid.blocked.ravel().tolist(),
-                           learned_h=context.learned_h if trace.algorithm == "adaptive" else None)
-    return verdict.first_tie
+    context = deque(search_contexts(instance.grid, trace), maxlen=1)[0]  # the last: search_index's (one kept)
+    _problem, note = _check_one(trace.searches[search_index], context, trace, f"{instance.name}, search {search_index + 1}",
+                                tie_break, context.agent, instance.target, TieEvidence(),
+                                instance.grid.blocked.ravel().tolist())
+    return note
 
 
 def verified_work(trace: Trace) -> int:

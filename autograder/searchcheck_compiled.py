@@ -4,7 +4,7 @@ Grading a run whose remaining ties follow the student's heap replays every searc
 screen costs about 3 microseconds of Python per expansion, about as much as the student's own search.
 This twin makes the same decisions in compiled code over arrays, for the grading process of an
 instructor's machine (``grade``, ``grade-all``, nbgrader), where Numba is installed
-(:func:`autograder.checks.search.run_screen` decides). A Gradescope image and the student's
+(:func:`autograder.checks.search.run_screens` decides). A Gradescope image and the student's
 bundle have neither Numba nor this module: they screen with the readable code. The twin is held to the
 readable screen, answer for answer, by ``tests/autograder/test_screen_search.py``.
 
@@ -296,13 +296,8 @@ class CompiledScreen:
 
     Adaptive A*'s learned h is copied into an array: all of it on the first call, then only the cells
     the previous search expanded (the only ones whose h it can have learned), so each search costs its
-    own expansions, not the whole dict.
-
-    ``CompiledScreen.screen_run`` (:func:`screen_run`) screens a whole encoded run at once;
-    :func:`autograder.searchcheck.judge_run` tries it first and screens search by search only where it
-    finds a problem."""
-
-    screen_run = staticmethod(screen_run)
+    own expansions, not the whole dict. (:func:`autograder.searchcheck.judge_run` tries
+    :func:`screen_run` first, and screens search by search only where it finds a problem.)"""
 
     def __init__(self, height: int, width: int) -> None:
         cells = height * width

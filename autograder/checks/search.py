@@ -12,6 +12,7 @@ their own (``<id>_hidden``).
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -110,23 +111,24 @@ def judge(task: Task, outcome: TaskOutcome) -> Judged:
         return judged
     algorithm, tie_break, _ = SETTINGS[task.check]
     header, arrays = answer
-    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected, run_screen())
+    verdict = judge_run(instance, algorithm, tie_break, header, arrays, expected, *run_screens())
     judged.tier, judged.problem, judged.note = verdict.tier, verdict.problem, verdict.note
     return judged
 
 
 @cache
-def run_screen():
-    """What makes a run's screen (:func:`autograder.searchcheck._replay`): the compiled
-    :class:`autograder.searchcheck_compiled.CompiledScreen` where Numba and the compiled twins are
-    installed (an instructor's machine), else :func:`autograder.searchcheck.readable_screen` (a
-    Gradescope image, the student's bundle). Both give the same verdicts
+def run_screens() -> tuple[Callable, Callable | None]:
+    """The screens :func:`autograder.searchcheck.judge_run` takes: what makes a run's screen, search by
+    search, and the screen of a whole run or None. Where Numba and the compiled twins are installed
+    (an instructor's machine): :class:`autograder.searchcheck_compiled.CompiledScreen` and
+    :func:`autograder.searchcheck_compiled.screen_run`; else (a Gradescope image, the student's
+    bundle) :func:`autograder.searchcheck.readable_screen` alone. All give the same verdicts
     (tests/autograder/test_screen_search.py). Decided once per process."""
     if default_engine() != "compiled":
-        return readable_screen
-    from ..searchcheck_compiled import CompiledScreen
+        return readable_screen, None
+    from ..searchcheck_compiled import CompiledScreen, screen_run
 
-    return CompiledScreen
+    return CompiledScreen, screen_run
 
 
 def failure_text(outcome: TaskOutcome | None, check_id: str = "", instance: Instance | None = None) -> str:

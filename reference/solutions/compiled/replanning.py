@@ -379,9 +379,10 @@ _NO_BUCKETS = buckets_new(0, 0)  # a header, no levels or items
 _buckets_new_compiled = njit(cache=True)(buckets_new)
 
 
-@njit(cache=True)
 def run_on_fresh_state(true_blocked, height, width, start, target, backward, adaptive, larger_g, record_cells):
-    """:func:`run_repeated_astar` on a fresh state (bucket queue): what :func:`run_compiled` runs."""
+    """:func:`run_repeated_astar` on a fresh state (bucket queue): what :func:`run_compiled` runs. Plain
+    Python here: Numba's ahead-of-time compiler compiles it (:func:`build_ahead_of_time`), nothing
+    calls it uncompiled."""
     cells = height * width
     no_heap = (np.empty(1, np.int64), np.empty(1, np.uint32), np.full(1, -1, np.int32), np.zeros(1, np.int64))
     return run_repeated_astar(true_blocked, height, width, start, target, backward, adaptive, larger_g,
@@ -422,7 +423,7 @@ def build_ahead_of_time(path: Path, module_name: str) -> None:
         module = CC(module_name)
         module.output_dir = building
         module.output_file = path.name
-        module.export("run_on_fresh_state", AHEAD_OF_TIME_SIGNATURE)(run_on_fresh_state.py_func)
+        module.export("run_on_fresh_state", AHEAD_OF_TIME_SIGNATURE)(run_on_fresh_state)
         module.compile()
         os.replace(Path(building) / path.name, path)
 
