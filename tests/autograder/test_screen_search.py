@@ -17,6 +17,7 @@ too (the last test).
 from __future__ import annotations
 
 import random
+from array import array
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -214,3 +215,60 @@ def test_screened_replays_of_real_style_runs_are_the_full_replay():
                     assert not screen_run(maze, header, arrays, tie_break, middle)[0] or \
                         _replay(maze, trace, tie_break, middle)[0] is None, where
     assert min(compared.values()) >= 20, compared
+
+
+@st.composite
+def crafted_replies(draw):
+    """A reply a hostile child could send: well formed (every cell inside the grid, the lists' lengths
+    adding up, as the grader's validation lets through), its contents arbitrary."""
+    from reference.world.grid import Gridworld
+    from reference.world.instances import Instance
+
+    height, width = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    cells = height * width
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    blocked = [[rng.random() < 0.25 for _ in range(width)] for _ in range(height)]
+    free = [(r, c) for r in range(height) for c in range(width) if not blocked[r][c]]
+    if not free:
+        blocked[0][0], free = False, [(0, 0)]
+    grid = Gridworld.from_strings(["".join("@" if b else "." for b in row) for row in blocked])
+    start, target = rng.choice(free), rng.choice(free)
+    instance = Instance("crafted", grid, start, target)
+
+    def some_cells(most: int) -> list[int]:
+        return [rng.randrange(cells) for _ in range(rng.randrange(most + 1))]
+
+    searches = draw(st.integers(0, 4))
+    meta, expanded, paths = [], [], []
+    for _ in range(searches):
+        ends = [start[0] * width + start[1], target[0] * width + target[1]]
+        own_expanded, own_path = some_cells(8), some_cells(6)
+        meta += [*(ends if rng.random() < 0.7 else some_cells(2) + [0, 0])[:2], len(own_expanded), len(own_path)]
+        expanded += own_expanded
+        paths += own_path
+    trajectory = [start[0] * width + start[1]] + some_cells(6)
+    header = {"algorithm": draw(st.sampled_from(["forward", "backward", "adaptive"])),
+              "tie_break": draw(st.sampled_from(["larger_g", "smaller_g"])), "reached": draw(st.booleans()),
+              "searches": searches}
+    arrays = [array("i", values) for values in (trajectory, meta, expanded, paths)]
+    return instance, header, arrays
+
+
+@given(crafted_replies())
+@settings(max_examples=300, deadline=None)
+def test_a_crafted_reply_never_passes_the_whole_run_screen_unless_the_replay_passes_it(reply):
+    # The whole-run screen reads a child's arrays in compiled code: on any well-formed reply it must
+    # return (no crash, no read outside an array), and pass a run only where the full replay does.
+    from autograder.searchcheck import _tie_note
+    from autograder.searchcheck_compiled import screen_run
+    from reference.world.trace import check_encoded_trace, decode_trace
+
+    instance, header, arrays = reply
+    check_encoded_trace(header, arrays, instance.grid.height, instance.grid.width)  # as the grader does first
+    trace = decode_trace(header, arrays, instance.grid.width)
+    problem, note = _replay(instance, trace, header["tie_break"], first_different=0)
+    legal, tie_search = screen_run(instance, header, arrays, header["tie_break"], first_different=0)
+    event("legal" if legal else "broken")
+    assert legal == (problem is None), problem
+    if legal:
+        assert _tie_note(instance, header, arrays, header["tie_break"], tie_search) == note
