@@ -17,13 +17,13 @@ exact costs (:data:`~reference.world.grid.Cost`, the pair ``(straight moves, dia
 
 Who uses it: :func:`reference.solutions.shortest_paths.astar` and ``dijkstra`` (grids), HAA*'s
 search of its abstract graph (:mod:`reference.solutions.haa.query`), PR LRTS's refinement inside
-its corridor (:func:`reference.solutions.dynamic.pr_lrts.corridor_astar`) and the value update of
-the dynamic-control Koenig LRTA* (:func:`reference.solutions.dynamic.koenig_lrta.update_closed`, a
-Dijkstra from many sources). The readable tree's other heap loops stay separate, each saying why
-in its docstring: Repeated A* (``replanning.py``, the handout's Figure 4 written out line by line
-as the students' answer key); Koenig's lookahead search and its value update
-(``realtime/lookahead.py``, flat lists mirrored by the compiled twin) and the same lookahead on
-exact costs (``dynamic/koenig_lrta.py``, step 1); the subgoal tree (Algorithm 2,
+its corridor (:func:`reference.solutions.dynamic.pr_lrts.corridor_astar`) and both steps of the
+dynamic-control Koenig LRTA* (:mod:`reference.solutions.dynamic.koenig_lrta`: the lookahead, A*
+stopped after ``max_expansions``, and the value update, a Dijkstra from many sources). The
+readable tree's other heap loops stay separate, each saying why in its docstring: Repeated A*
+(``replanning.py``, the handout's Figure 4 written out line by line as the students' answer key);
+Koenig's lookahead search and its value update for the fog-of-war agent (``realtime/lookahead.py``,
+unit costs on flat lists mirrored by the compiled twin); the subgoal tree (Algorithm 2,
 ``subgoaling/tree.py``); and D* Lite (``realtime/dstar_lite.py``, its two-part keys and
 incremental repair). Prioritized LRTA*'s queue (``dynamic/prioritized_lrta.py``) is no heap: it
 scans its few entries (at most ``queue_size``) for the largest priority.
@@ -71,12 +71,15 @@ def path_from_tree(parent: dict[State, State], start: State, end: State) -> list
 @dataclass
 class SearchTree(Generic[State]):
     """What :func:`best_first_search` leaves: every generated state's g (the least found), its tree
-    pointer (``parent``; none for ``start``), and the states in the order they were expanded."""
+    pointer (``parent``; none for ``start``), the states in the order they were expanded, and
+    ``next_state``, the state OPEN would have expanded next when the search stopped (None when OPEN
+    ran empty)."""
 
     start: State
     g: dict[State, Cost]
     parent: dict[State, State]
     expanded: list[State]
+    next_state: State | None = None
 
     def path_to(self, state: State) -> list[State]:
         """The tree's path from ``start`` to ``state`` (a state the search generated)."""
@@ -85,7 +88,8 @@ class SearchTree(Generic[State]):
 
 def best_first_search(start: State, successors: Callable[[State], Iterable[tuple[State, Cost]]],
                       heuristic: Callable[[State], Cost] = no_heuristic, *, goal: State | None = None,
-                      tie_break: str = "larger_g", expand_goal: bool = False) -> SearchTree[State]:
+                      tie_break: str = "larger_g", expand_goal: bool = False,
+                      max_expansions: int | None = None) -> SearchTree[State]:
     """A* from ``start`` (Dijkstra with the default ``heuristic``); see the module docstring.
 
     Parameters
@@ -104,11 +108,14 @@ def best_first_search(start: State, successors: Callable[[State], Iterable[tuple
         Which of two states with equal f is expanded first (SPEC §5).
     expand_goal : bool
         Dijkstra's early stop instead of A*'s.
+    max_expansions : int, optional
+        Stop, too, before expanding a state once this many were expanded (a real-time lookahead).
 
     Returns
     -------
     SearchTree
-        Every generated state's least g found and tree pointer, and the expansion order.
+        Every generated state's least g found and tree pointer, the expansion order, and the state
+        OPEN would have expanded next.
 
     Raises
     ------
@@ -127,6 +134,8 @@ def best_first_search(start: State, successors: Callable[[State], Iterable[tuple
     >>> tree = best_first_search(0, lambda s: line[s], goal=2)
     >>> tree.path_to(2), tree.g[2]
     ([0, 1, 2], (2, 0))
+    >>> best_first_search(0, lambda s: line[s], goal=2, max_expansions=1).next_state   # a lookahead of one
+    1
     """
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
@@ -146,6 +155,8 @@ def best_first_search(start: State, successors: Callable[[State], Iterable[tuple
     while open_list:
         if not expand_goal and goal in g and cost_value(g[goal]) <= open_list.min_priority()[0]:
             break  # g(goal) <= min f over OPEN: no state in OPEN leads to a cheaper goal
+        if len(expanded) == max_expansions:
+            break  # the lookahead is spent
         state = open_list.pop()
         expanded.append(state)
         if expand_goal and state == goal:
@@ -162,4 +173,4 @@ def best_first_search(start: State, successors: Callable[[State], Iterable[tuple
                     open_list.update(successor, key(successor, stamp))
                 else:
                     open_list.push(successor, key(successor, stamp))
-    return SearchTree(start, g, parent, expanded)
+    return SearchTree(start, g, parent, expanded, open_list.peek() if open_list else None)

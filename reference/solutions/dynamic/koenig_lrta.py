@@ -15,13 +15,12 @@ again and is not counted, as in Koenig's count of the lookahead). :class:`Koenig
 of the kit's agent core (:class:`~.lrta.EpisodePlanner`): the episode's expansions are booked on
 its first action and 0 on the others.
 
-Step 2 is the kit's one best-first search (:func:`~reference.solutions.best_first.best_first_search`,
-Dijkstra from an extra root joined to the sources). Step 1 keeps its own heap loop, for the reasons
-:mod:`reference.solutions.realtime.lookahead` gives for its step 1 (it stops after ``lookahead``
-expansions or with the goal on top, and OPEN's top at the stop is the state to walk to); it is that
-module's A* on exact eight-connected costs, where the realtime module keeps unit costs on flat
-integer lists stamped per episode for the fog-of-war agent and its compiled twin (exact pairs
-compared as doubles would not fit those lists without changing their traces).
+Both steps are the kit's one best-first search
+(:func:`~reference.solutions.best_first.best_first_search`): step 1 is A* with the learned h and a
+lookahead (``max_expansions``), whose ``next_state`` is the OPEN state to walk to; step 2 is
+Dijkstra from an extra root joined to the sources. :mod:`reference.solutions.realtime.lookahead` is
+the same algorithm for the fog-of-war agent, on unit costs in flat integer lists mirrored by its
+compiled twin.
 
 >>> import numpy as np
 >>> blocked = np.zeros((3, 5), dtype=bool); blocked[0:2, 2] = True     # a wall with a gap at the bottom
@@ -32,51 +31,29 @@ compared as doubles would not fit those lists without changing their traces).
 
 from __future__ import annotations
 
-from itertools import count
-
 import numpy as np
 
 from reference.world.grid import Cell, Cost, add_costs, cost_value
 
-from reference.solutions.dynamic.lrta import ZERO, EpisodePlanner, LearnedHeuristic, Neighbours, Run
+from reference.solutions.dynamic.lrta import EpisodePlanner, LearnedHeuristic, Neighbours, Run
 from reference.solutions.best_first import best_first_search
-from reference.solutions.heap import BinaryHeap
 
 
 def lookahead_episode(neighbours: Neighbours, h: LearnedHeuristic, state: Cell, goal: Cell,
                       lookahead: int) -> tuple[list[Cell], list[Cell]]:
     """Steps 1-2: the path (``state`` first; ``[state]`` if the goal is out of reach) to the chosen
-    OPEN state, and the states A* expanded, in order."""
-    order = count()
-    g: dict[Cell, Cost] = {state: ZERO}
-    parent: dict[Cell, Cell] = {}
-    closed: dict[Cell, None] = {}      # the expanded states, in expansion order
-    # OPEN, keyed (f, -g, insertion number): ties to the larger g, then to the earlier insertion
-    open_list: BinaryHeap = BinaryHeap()
-    open_list.push(state, (cost_value(h(state, goal)), 0.0, next(order)))
-    while open_list:
-        cell = open_list.peek()
-        if cell == goal or len(closed) == lookahead:
-            break                                   # cell is the best OPEN state
-        open_list.pop()
-        closed[cell] = None
-        for child, step in neighbours[cell]:
-            g_child = add_costs(g[cell], step)
-            if child not in closed and (child not in g or cost_value(g_child) < cost_value(g[child])):
-                g[child], parent[child] = g_child, cell
-                key = (cost_value(g_child) + cost_value(h(child, goal)), -cost_value(g_child), next(order))
-                if child in open_list:
-                    open_list.update(child, key)
-                else:
-                    open_list.push(child, key)
-    if not open_list:
-        return [state], list(closed)                # the goal is out of reach
-    target = open_list.peek()
-    update_closed(neighbours, h, set(closed), goal)
-    path = [target]
-    while path[-1] != state:
-        path.append(parent[path[-1]])
-    return path[::-1], list(closed)
+    OPEN state, and the states A* expanded, in order.
+
+    Step 1 is the kit's one best-first search with the learned h, stopped after ``lookahead``
+    expansions or with the goal next (A*'s stop: with h above 0 off the goal, the goal is then OPEN's
+    top, since its ties go to the larger g); ``next_state`` is the OPEN state to walk to.
+    """
+    tree = best_first_search(state, neighbours.__getitem__, lambda cell: h(cell, goal), goal=goal,
+                             max_expansions=lookahead)
+    if tree.next_state is None:
+        return [state], tree.expanded               # the goal is out of reach
+    update_closed(neighbours, h, set(tree.expanded), goal)
+    return tree.path_to(tree.next_state), tree.expanded
 
 
 def update_closed(neighbours: Neighbours, h: LearnedHeuristic, closed: set[Cell], goal: Cell) -> None:
