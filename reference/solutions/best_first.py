@@ -156,7 +156,7 @@ def best_first_search(start: State, successors: Callable[[State], Iterable[tuple
         if not expand_goal and goal in g and cost_value(g[goal]) <= open_list.min_priority()[0]:
             break  # g(goal) <= min f over OPEN: no state in OPEN leads to a cheaper goal
         if len(expanded) == max_expansions:
-            break  # the lookahead is spent
+            break  # the lookahead is spent (never, without max_expansions: len() == None is False)
         state = open_list.pop()
         expanded.append(state)
         if expand_goal and state == goal:
