@@ -52,8 +52,6 @@ def test_a_local_cluster_of_two_workers_returns_the_serial_rows(tmp_path):
 
 def worker_process(task: int) -> tuple[int, int]:
     """The task and the id of the process that ran it (a module-level function: workers import it)."""
-    import os
-
     return task, os.getpid()
 
 

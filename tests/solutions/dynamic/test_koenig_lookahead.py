@@ -54,9 +54,9 @@ def referee_step_one(neighbours, h, start, goal, lookahead):
         open_states.remove(top)
         closed.append(top)
         for child, step in neighbours[top]:
-            new_g = (g[top][0] + step[0], g[top][1] + step[1])
             if child in closed:
                 continue
+            new_g = (g[top][0] + step[0], g[top][1] + step[1])
             if child not in g or exact_sign(new_g[0] - g[child][0], new_g[1] - g[child][1]) < 0:
                 g[child], parent[child] = new_g, top
                 pushes += 1
