@@ -128,14 +128,16 @@ def cache_runtime_code(folder: Path) -> None:
     bitcode it links against), in ``folder/numba-runtime-KEY.nbo`` with KEY a digest of those three,
     and later processes load it (about 0.01 s). A damaged file is built again and replaced; a
     read-only folder leaves Numba compiling in every process, as before; any other failure (a Numba
-    that differs inside) falls back to Numba's own ``compile_nrt_functions``.
+    that differs inside) falls back to Numba's own ``compile_nrt_functions``. Called again with another
+    folder before the runtime starts, it moves there (the package's import points it at its own).
     ``tests/cli/test_cli_startup.py`` holds that a warm process compiles no runtime and still runs.
     """
     from numba.core.runtime import nrtdynmod
 
-    numba_compile = nrtdynmod.compile_nrt_functions
-    if getattr(numba_compile, "cached_in", None) is not None:
+    current = nrtdynmod.compile_nrt_functions
+    if getattr(current, "cached_in", None) == folder:
         return  # done already in this process
+    numba_compile = getattr(current, "numba_own", current)   # Numba's, if another folder was set
 
     def compile_nrt_functions(context):  # type: ignore[no-untyped-def]
         import pickle
@@ -165,6 +167,7 @@ def cache_runtime_code(folder: Path) -> None:
             return numba_compile(context)
 
     compile_nrt_functions.cached_in = folder  # type: ignore[attr-defined]
+    compile_nrt_functions.numba_own = numba_compile  # type: ignore[attr-defined]
     nrtdynmod.compile_nrt_functions = compile_nrt_functions
 
 
