@@ -387,7 +387,7 @@ def test_a_wrong_learned_h_is_judged_by_what_its_expansions_show(tmp_path):
 
 def test_ties_broken_by_cell_order_still_earn_the_tie_credit(tmp_path, rubric):
     folder = write_submission(tmp_path / "cell_ties", [CELL_ORDER_TIES])
-    differing = referee_losses(folder, rubric)
+    differing = referee_losses(folder, rubric, ("forward_larger_g",))
     report = grade_submission(folder, GradingOptions(checks=("forward_larger_g",)))
     check = next(c for c in report.checks if c.id == "forward_larger_g")
     assert differing.get("forward_larger_g"), "no remaining tie differs: the test lost its point"
