@@ -191,3 +191,41 @@ def test_cli_run_rejects_an_index_past_the_end_and_a_blocked_start(tmp_path):
     assert done.returncode == 2 and "not passable" in done.stderr
     done = ftr("subgoal", "run", str(tmp_path / "m.map"), "--scen", str(tmp_path / "m.scen"), "--index", "3")
     assert done.returncode == 2 and "has 1 scenario lines" in done.stderr
+
+
+def _pair_rows(sub_costs, rival: str, rival_costs, *, optimal: float = 100.0, sub_ms=None, rival_ms=None):
+    """Rows of problems both ran on a Bulitko-Björnsson map: LRTA*+sub's and ``rival``'s costs (and times)."""
+    rows = []
+    for number, (sub, other) in enumerate(zip(sub_costs, rival_costs)):
+        for algorithm, cost, ms in (("lrta_subgoal", sub, (sub_ms or [1.0] * len(sub_costs))[number]),
+                                    (rival, other, (rival_ms or [1.0] * len(sub_costs))[number])):
+            rows.append({"algorithm": algorithm, "map": "AR0204SR", "problem": number, "reached": True,
+                         "cost": cost, "optimal": optimal, "record_used": True, "total_ms": ms,
+                         "expansions": 1, "episodes": 1})
+    return rows
+
+
+@pytest.mark.parametrize("sub_costs, knn_costs, expected", [
+    # Every problem's optimal cost is 100. LRTA*+sub 105 against kNN 120 on all 40: the difference in
+    # % above optimal is -15 points in every resample, so the interval lies below 0.
+    ([105] * 40, [120] * 40, "holds"),
+    # The reverse: +15 points in every resample.
+    ([120] * 40, [105] * 40, "does not hold"),
+    # Alternating 100/140 against 120/120: the means are equal (20 % each), a resample's difference
+    # is 40 x (share of 140s) - 20 points, which falls on both sides of 0 (share 1/2 +- 0.16).
+    ([100, 140] * 20, [120] * 40, "inconclusive"),
+])
+def test_subgoaling_beats_knn_is_judged_on_the_paired_difference(sub_costs, knn_costs, expected):
+    finding = experiment.subgoaling_beats_knn(_pair_rows(sub_costs, "knn_lrta_1000", knn_costs), "knn_lrta_1000", 49.91)
+    assert finding is not None and finding.verdict == expected, finding
+
+
+@pytest.mark.parametrize("rival_ms, expected", [
+    ([3.0] * 40, "holds"),              # 3x the time on every problem: the ratio's interval is [3, 3]
+    ([0.5] * 40, "does not hold"),      # half the time: [0.5, 0.5]
+    ([0.2, 1.8] * 20, "inconclusive"),  # mean 1.0: a resample's ratio is 0.2 + 1.6 x (share of 1.8s)
+])
+def test_a_rival_needing_more_time_is_judged_on_the_ratios_interval(rival_ms, expected):
+    rows = _pair_rows([110] * 40, "d_lrta_5", [110] * 40, rival_ms=rival_ms)
+    finding = experiment.rival_needs_more_time(rows, "d_lrta_5")
+    assert finding is not None and finding.verdict == expected, finding
