@@ -596,6 +596,12 @@ def _quality(pairs: Sequence[tuple[dict, dict]], side: int) -> tuple[float, tupl
     return _above_optimal(*np.asarray(data).T), bootstrap_interval(data, _above_optimal)
 
 
+def _quality_difference(pairs: Sequence[tuple[dict, dict]]) -> tuple[float, float]:
+    """The 95% paired bootstrap interval of the first side's % above optimal minus the second's."""
+    both = [(a["cost"], a["optimal"], b["cost"], b["optimal"]) for a, b in pairs]
+    return bootstrap_interval(both, lambda c1, o1, c2, o2: _above_optimal(c1, o1) - _above_optimal(c2, o2))
+
+
 def _words(value: float, interval: tuple[float, float]) -> str:
     return f"{value:.1f}% [{interval[0]:.1f}, {interval[1]:.1f}]"
 
@@ -647,8 +653,7 @@ def subgoaling_beats_knn(rows: Sequence[dict], knn: str, paper_quality: float) -
         return None
     pairs, fallback_words = found
     (sub, sub_ci), (other, other_ci) = _quality(pairs, 0), _quality(pairs, 1)
-    both = [(a["cost"], a["optimal"], b["cost"], b["optimal"]) for a, b in pairs]
-    low, high = bootstrap_interval(both, lambda sc, so, kc, ko: _above_optimal(sc, so) - _above_optimal(kc, ko))
+    low, high = _quality_difference(pairs)
     label, judged = ALGORITHM_LABELS[knn], verdict(low, high, below=0)
     return Finding(
         f"On the maps of Bulitko and Björnsson, LRTA* with subgoaling (13% above optimal) finds better solutions "
@@ -660,17 +665,18 @@ def subgoaling_beats_knn(rows: Sequence[dict], knn: str, paper_quality: float) -
 
 
 def knn_quality_as_paper(rows: Sequence[dict], knn: str, paper_quality: float) -> Finding | None:
-    """kNN LRTA*'s % above optimal within a factor of 1.5 of the paper's (on the kit's mean)."""
+    """kNN LRTA*'s % above optimal within a factor of 1.5 of the paper's (its bootstrap interval
+    inside that band)."""
     found = _knn_pairs(rows, knn)
     if found is None:
         return None
     pairs, fallback_words = found
     other, other_ci = _quality(pairs, 1)
-    label, holds = ALGORITHM_LABELS[knn], _within(other, paper_quality, 1.5)
+    label, judged = ALGORITHM_LABELS[knn], verdict(*other_ci, above=paper_quality / 1.5, below=paper_quality * 1.5)
     return Finding(
         f"{label} is {paper_quality}% above optimal on those maps (within a factor of 1.5: "
-        f"{paper_quality / 1.5:.0f}-{paper_quality * 1.5:.0f}%)", holds,
-        f"{_words(other, other_ci)}, {len(pairs)} problems{fallback_words}" + ("" if holds else
+        f"{paper_quality / 1.5:.0f}-{paper_quality * 1.5:.0f}%)", judged,
+        f"{_words(other, other_ci)}, {len(pairs)} problems{fallback_words}" + ("" if judged != DOES_NOT_HOLD else
             f": does not hold, because the kit's {label} is {'better' if other < paper_quality else 'worse'} "
             "than that on these problems"))
 
@@ -709,20 +715,23 @@ def _solved_pairs(rows: Sequence[dict], other: str) -> list[tuple[dict, dict]] |
 
 
 def d_lrta_quality_comparable(rows: Sequence[dict], d: str) -> Finding | None:
-    """LRTA* with subgoaling within 10 points above optimal of D LRTA* (on the kit's means)."""
+    """LRTA* with subgoaling within 10 points above optimal of D LRTA* (the paired bootstrap interval
+    of the difference inside -10 to +10)."""
     pairs = _solved_pairs(rows, d)
     if pairs is None:
         return None
     (sub, sub_ci), (other, other_ci) = _quality(pairs, 0), _quality(pairs, 1)
-    label, close = ALGORITHM_LABELS[d], abs(sub - other) <= 10
+    low, high = _quality_difference(pairs)
+    label, judged = ALGORITHM_LABELS[d], verdict(low, high, above=-10, below=10)
     d_rows = [r for r in _problem_rows(rows) if r["algorithm"] == d]
     solved = (f" ({label} reached {sum(r['reached'] for r in d_rows)} of {len(d_rows)} goals within "
               f"{D_LRTA_MOVE_FACTOR}× the optimal cost in actions; the others are left out)")
     return Finding(
         f"LRTA* with subgoaling finds solutions of a quality comparable to {label}'s (within 10 points above "
-        "optimal)", close, f"{len(pairs)} problems on {', '.join(sorted({p[0]['map'] for p in pairs}))}: LRTA*+sub "
-        f"{_words(sub, sub_ci)}, {label} {_words(other, other_ci)}{solved}"
-        + ("" if close else f": does not hold, because they differ by {abs(sub - other):.1f} points"))
+        "optimal)", judged, f"{len(pairs)} problems on {', '.join(sorted({p[0]['map'] for p in pairs}))}: LRTA*+sub "
+        f"{_words(sub, sub_ci)}, {label} {_words(other, other_ci)}; difference {sub - other:+.1f} points "
+        f"[{low:+.1f}, {high:+.1f}] (paired){solved}"
+        + ("" if judged != DOES_NOT_HOLD else f": does not hold, because they differ by {abs(sub - other):.1f} points"))
 
 
 def d_lrta_preprocessing_comparable(rows: Sequence[dict], d: str) -> Finding | None:
@@ -740,19 +749,20 @@ def d_lrta_preprocessing_comparable(rows: Sequence[dict], d: str) -> Finding | N
 
 
 def d_lrta_5_expands_more(rows: Sequence[dict]) -> Finding | None:
-    """D LRTA* (5) needs 19.98 times LRTA* with subgoaling's expansions (within a factor of 3)."""
+    """D LRTA* (5) needs 19.98 times LRTA* with subgoaling's expansions (within a factor of 3: the
+    paired bootstrap interval of the ratio inside 6.7-60)."""
     pairs = _solved_pairs(rows, "d_lrta_5")
     if pairs is None:
         return None
     expansions = statistics.fmean(b["expansions"] for _, b in pairs) / statistics.fmean(a["expansions"] for a, _ in pairs)
     interval = bootstrap_interval([(a["expansions"], b["expansions"]) for a, b in pairs],
                                   lambda x, y: float(np.mean(y) / np.mean(x)))
-    holds = _within(expansions, 19.98, 3)
+    judged = verdict(*interval, above=19.98 / 3, below=19.98 * 3)
     return Finding(
         f"{ALGORITHM_LABELS['d_lrta_5']} requires 19.98 times more expansions than LRTA* with subgoaling (within a "
-        "factor of 3: 6.7-60)", holds,
+        "factor of 3: 6.7-60)", judged,
         f"{expansions:.2f}× [{interval[0]:.2f}, {interval[1]:.2f}] (mean expansions per problem, {len(pairs)} "
-        "problems)" + ("" if holds else ": does not hold, because the depths D LRTA* (5) reads from its database "
+        "problems)" + ("" if judged != DOES_NOT_HOLD else ": does not hold, because the depths D LRTA* (5) reads from its database "
                        "toward the next region's representative are mostly shallow on these maps"))
 
 

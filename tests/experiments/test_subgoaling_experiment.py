@@ -229,3 +229,23 @@ def test_a_rival_needing_more_time_is_judged_on_the_ratios_interval(rival_ms, ex
     rows = _pair_rows([110] * 40, "d_lrta_5", [110] * 40, rival_ms=rival_ms)
     finding = experiment.rival_needs_more_time(rows, "d_lrta_5")
     assert finding is not None and finding.verdict == expected, finding
+
+
+@pytest.mark.parametrize("knn_costs, expected", [
+    ([150] * 40, "holds"),              # 50 % above optimal in every resample: inside 33-75 % (49.91 / 1.5 to x 1.5)
+    ([200] * 40, "does not hold"),      # 100 %: above the band
+    ([110, 150] * 20, "inconclusive"),  # mean 30 %; a resample's is 10 + 40 x (share of 150s): around 33 %
+])
+def test_knn_quality_is_judged_on_its_interval_against_the_papers_band(knn_costs, expected):
+    finding = experiment.knn_quality_as_paper(_pair_rows([110] * 40, "knn_lrta_1000", knn_costs), "knn_lrta_1000", 49.91)
+    assert finding is not None and finding.verdict == expected, finding
+
+
+@pytest.mark.parametrize("d_costs, expected", [
+    ([115] * 40, "holds"),              # LRTA*+sub 10 % against 15 %: -5 points, inside -10 to +10
+    ([130] * 40, "does not hold"),      # -20 points
+    ([105, 135] * 20, "inconclusive"),  # -10 points on average: the interval crosses -10
+])
+def test_quality_comparable_to_d_lrta_is_judged_on_the_paired_difference(d_costs, expected):
+    finding = experiment.d_lrta_quality_comparable(_pair_rows([110] * 40, "d_lrta_3", d_costs), "d_lrta_3")
+    assert finding is not None and finding.verdict == expected, finding
