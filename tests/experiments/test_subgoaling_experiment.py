@@ -249,3 +249,18 @@ def test_knn_quality_is_judged_on_its_interval_against_the_papers_band(knn_costs
 def test_quality_comparable_to_d_lrta_is_judged_on_the_paired_difference(d_costs, expected):
     finding = experiment.d_lrta_quality_comparable(_pair_rows([110] * 40, "d_lrta_3", d_costs), "d_lrta_3")
     assert finding is not None and finding.verdict == expected, finding
+
+
+@pytest.mark.parametrize("first_ms, expected", [
+    ([0.3] * 40, "holds"),              # 10 episodes of 0.1 ms a problem (mean 0.1): the first 3x the mean
+    ([0.05] * 40, "does not hold"),     # half the mean
+    ([0.02, 0.18] * 20, "inconclusive"),  # mean first 0.1: a resample's ratio is 0.2 + 1.6 x (share of 0.18s)
+])
+def test_the_longer_first_episode_is_judged_on_the_ratios_interval(first_ms, expected):
+    rows = [{"algorithm": "lrta_subgoal", "map": "AR0204SR", "problem": n, "reached": True, "cost": 100.0,
+             "optimal": 100.0, "total_ms": 1.0, "episodes": 10, "expansions": 10, "moves": 10,
+             "first_episode_ms": first}
+            for n, first in enumerate(first_ms)]
+    figure2 = {r["algorithm"]: r for r in experiment.figure2_table(rows)}
+    finding = experiment.first_episode_longest(rows, figure2)
+    assert finding is not None and finding.verdict == expected, finding
