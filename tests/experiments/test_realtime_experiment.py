@@ -93,6 +93,19 @@ def test_findings_recognise_falling_then_rising_planning_time():
     assert (found[time_claim].verdict, found[path_claim].verdict) == ("inconclusive", "inconclusive")
 
 
+@pytest.mark.parametrize("time_of, expected", [
+    (lambda e, grid: 2.0 * e + grid, "holds"),             # time = 2 x expansions (+ a grid's offset): r = 1 always
+    (lambda e, grid: 1000.0 - e + grid, "does not hold"),  # time falls as expansions grow: r = -1 always
+])
+def test_time_proportional_to_expansions_is_judged_on_a_bootstrap_of_the_correlation(time_of, expected):
+    rows = [row(kind="maze", lookahead=n, instance=grid, expansions=e, episodes=1, moves=e, planning_us=time_of(e, grid))
+            for n, e in {1: 100, 3: 250, 5: 400, 7: 700}.items() for grid in range(3)]
+    claim = "maze: LRTA*'s planning time is roughly proportional to its expansions (Figure 7)"
+    assert {f.claim: f for f in findings(rows)}[claim].verdict == expected
+    one_grid = [r for r in rows if r["instance"] == 0]
+    assert {f.claim: f for f in findings(one_grid)}[claim].verdict == "inconclusive"   # no interval
+
+
 def grids(kind, algorithm, heuristic, moves_by_lookahead, size=9):
     """Three grids per setting: ``moves_by_lookahead`` maps a lookahead to its three grids' moves (the
     expansions and microseconds equal to the moves)."""
