@@ -521,6 +521,7 @@ def planning_time_falls_then_rises(groups: RunGroups) -> Finding | None:
         return None
     best = min(time_, key=time_.__getitem__)
     first, last = min(time_), max(time_)
+
     def setting(n: int) -> tuple:
         return ("lrta_astar", heuristic, n)
 
