@@ -45,8 +45,8 @@ import numpy as np
 
 from reference.experiments.tasks import prepare, run_tasks
 from reference.experiments.report import (
-    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, LARGE_RUNS, Claim, Finding, check, ci95, findings_markdown, for_every, for_some,
-    open_runs, runs_file, to_csv, to_markdown, verdict, verdict_of_difference, write_runs,
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, LARGE_RUNS, Claim, Finding, bootstrap_interval, check, ci95, findings_markdown,
+    for_every, for_some, open_runs, runs_file, to_csv, to_markdown, verdict, verdict_of_difference, write_runs,
 )
 from reference.solutions.compiled.realtime import RealtimeRun as CompiledRealtimeRun, run_compiled, warm_up
 from reference.solutions.realtime import RealtimeRun, run_algorithm
@@ -472,14 +472,14 @@ def claim_at_each(groups: RunGroups, kind: str, pairs: Sequence[tuple[int, tuple
     return overall, text
 
 
-def _per_grid_mean(groups: RunGroups, kind: str, algorithm: str, heuristic: str, lookaheads: Sequence[int],
-                   measure: str) -> dict[int, float]:
-    """Each grid's mean ``measure`` over ``lookaheads`` (the grids that ran every one of them)."""
-    values: dict[int, list[float]] = {}
+def _grid_by_lookahead(groups: RunGroups, kind: str, algorithm: str, heuristic: str, lookaheads: Sequence[int],
+                       measure: str) -> dict[int, list[float]]:
+    """Each grid's ``measure`` at every one of ``lookaheads``, in their order (grids missing one are left out)."""
+    values: dict[int, dict[int, float]] = {}
     for n in lookaheads:
         for r in groups.get((kind, algorithm, heuristic, n), []):
-            values.setdefault(r["instance"], []).append(r[measure])
-    return {grid: statistics.fmean(v) for grid, v in values.items() if len(v) == len(lookaheads)}
+            values.setdefault(r["instance"], {})[n] = r[measure]
+    return {grid: [by_n[n] for n in lookaheads] for grid, by_n in values.items() if len(by_n) == len(lookaheads)}
 
 
 def path_length_falls(groups: RunGroups, kind: str) -> Finding | None:
@@ -495,9 +495,9 @@ def path_length_falls(groups: RunGroups, kind: str) -> Finding | None:
     small, large = sorted(moves)[:quarter], sorted(moves)[-quarter:]
     small_mean = statistics.fmean(moves[n] for n in small)
     large_mean = statistics.fmean(moves[n] for n in large)
-    at_small = _per_grid_mean(groups, kind, "lrta_astar", heuristic, small, "moves")
-    at_large = _per_grid_mean(groups, kind, "lrta_astar", heuristic, large, "moves")
-    differences = [at_small[g] - at_large[g] for g in at_small if g in at_large]
+    at_small = _grid_by_lookahead(groups, kind, "lrta_astar", heuristic, small, "moves")
+    at_large = _grid_by_lookahead(groups, kind, "lrta_astar", heuristic, large, "moves")
+    differences = [statistics.fmean(at_small[g]) - statistics.fmean(at_large[g]) for g in at_small if g in at_large]
     if len(differences) < 2:
         return Finding(f"{kind}: LRTA*'s path length falls as the lookahead grows", INCONCLUSIVE,
                        f"mean moves {small_mean:.0f} at lookaheads {small[0]}-{small[-1]}, {large_mean:.0f} at "
@@ -662,16 +662,6 @@ def lookahead_one_is_fastest_on_random_grids(groups: RunGroups) -> Finding | Non
         f"{more_half_width:.1f}. Lookahead 1 minus each other lookahead in time, {paired}")
 
 
-def _grid_by_lookahead(groups: RunGroups, kind: str, algorithm: str, heuristic: str, lookaheads: Sequence[int],
-                       measure: str) -> dict[int, list[float]]:
-    """Each grid's ``measure`` at every one of ``lookaheads``, in their order (grids missing one are left out)."""
-    values: dict[int, dict[int, float]] = {}
-    for n in lookaheads:
-        for r in groups.get((kind, algorithm, heuristic, n), []):
-            values.setdefault(r["instance"], {})[n] = r[measure]
-    return {grid: [by_n[n] for n in lookaheads] for grid, by_n in values.items() if len(by_n) == len(lookaheads)}
-
-
 def time_follows_expansions(groups: RunGroups, kind: str) -> Finding | None:
     """Figure 7: LRTA*'s planning time is roughly proportional to its expansions: the Pearson
     correlation of the two mean curves over the lookaheads, its 95% bootstrap interval (grids
@@ -689,14 +679,12 @@ def time_follows_expansions(groups: RunGroups, kind: str) -> Finding | None:
     grids = sorted(set(by_expansions) & set(by_time))
     if len(grids) < 2:
         return Finding(claim, INCONCLUSIVE, f"Pearson correlation over the lookaheads {r:.2f}; one grid: no interval")
-    e = np.array([by_expansions[g] for g in grids], dtype=float)
-    t = np.array([by_time[g] for g in grids], dtype=float)
-    rng = np.random.default_rng(0)
-    resampled = []
-    for _ in range(2000):   # each resample: the grids drawn again, both mean curves, their correlation
-        pick = rng.integers(0, len(grids), len(grids))
-        resampled.append(np.corrcoef(e[pick].mean(axis=0), t[pick].mean(axis=0))[0, 1])
-    low, high = (float(x) for x in np.nanpercentile(resampled, [2.5, 97.5]))
+    count = len(lookaheads)
+
+    def correlation(*columns: np.ndarray) -> float:   # a grid's row: its expansions, then its times
+        return float(np.corrcoef(np.mean(columns[:count], axis=1), np.mean(columns[count:], axis=1))[0, 1])
+
+    low, high = bootstrap_interval([by_expansions[g] + by_time[g] for g in grids], correlation)
     return Finding(claim, verdict(low, high, above=0.9),
                    f"Pearson correlation over the lookaheads {r:.2f} [{low:.2f}, {high:.2f}] (95% bootstrap "
                    f"interval over the {len(grids)} grids)")

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from reference.world.fileio import atomic_write_bytes, atomic_write_text, spreadsheet_cell
 
 # -- numbers in tables --------------------------------------------------------------------------------
@@ -324,6 +326,21 @@ VERDICT_RULE = ("Verdicts: a claim holds when the 95% interval of its measure li
                 "not hold when it lies wholly on the other side, and is inconclusive when it contains the claimed "
                 "value; a measure that is only a bound (unsolved runs) counts as open on its other side "
                 "(docs/verdicts.md).")
+
+
+def bootstrap_interval(samples: Sequence[Sequence[float]], statistic, resamples: int = 2000,
+                       seed: int = 0) -> tuple[float, float]:
+    """A 95% percentile-bootstrap interval of ``statistic(*columns)`` over paired ``samples`` (rows
+    resampled together).
+
+    >>> low, high = bootstrap_interval([(x,) for x in range(100)], lambda xs: sum(xs) / len(xs))
+    >>> 43 < low < 49.5 < high < 56
+    True
+    """
+    data = np.asarray(samples, dtype=float)
+    rng = np.random.default_rng(seed)
+    values = [statistic(*data[rng.integers(0, len(data), len(data))].T) for _ in range(resamples)]
+    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
 
 
 def ci95(values: Sequence[float]) -> float:

@@ -40,7 +40,8 @@ import numpy as np
 
 from reference.experiments.movingai_data import movingai_dir
 from reference.experiments.report import (
-    DOES_NOT_HOLD, Claim, Finding, check, findings_markdown, open_runs, to_csv, to_markdown, verdict, write_runs,
+    DOES_NOT_HOLD, Claim, Finding, bootstrap_interval, check, findings_markdown, open_runs, to_csv, to_markdown, verdict,
+    write_runs,
 )
 from reference.experiments.tasks import one_local_cluster, prepare, run_tasks
 from reference.solutions.subgoaling import KnownMapRun, build_subgoal_tree, run_algorithm
@@ -549,21 +550,6 @@ def preprocessing_table(rows: Sequence[dict]) -> list[dict]:
 
 #: The four Baldur's Gate maps, standing in for "the maps of Bulitko and Björnsson (2009)".
 BULITKO_BJORNSSON_MAPS = ("AR0204SR", "AR0701SR", "AR0307SR", "AR0411SR")
-
-
-def bootstrap_interval(samples: Sequence[Sequence[float]], statistic, resamples: int = 2000,
-                       seed: int = 0) -> tuple[float, float]:
-    """A 95% percentile-bootstrap interval of ``statistic(*columns)`` over paired ``samples`` (rows
-    resampled together).
-
-    >>> low, high = bootstrap_interval([(x,) for x in range(100)], lambda xs: sum(xs) / len(xs))
-    >>> 43 < low < 49.5 < high < 56
-    True
-    """
-    data = np.asarray(samples, dtype=float)
-    rng = np.random.default_rng(seed)
-    values = [statistic(*data[rng.integers(0, len(data), len(data))].T) for _ in range(resamples)]
-    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
 
 
 def _above_optimal(cost, optimal) -> float:
