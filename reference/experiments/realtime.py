@@ -46,7 +46,7 @@ import numpy as np
 from reference.experiments.tasks import prepare, run_tasks
 from reference.experiments.report import (
     DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, LARGE_RUNS, Claim, Finding, bootstrap_interval, check, ci95, findings_markdown,
-    for_every, for_some, open_runs, runs_file, to_csv, to_markdown, verdict, verdict_of_difference, write_runs,
+    bootstrap_values, for_every, for_some, open_runs, runs_file, to_csv, to_markdown, verdict, verdict_of_difference, write_runs,
 )
 from reference.solutions.compiled.realtime import RealtimeRun as CompiledRealtimeRun, run_compiled, warm_up
 from reference.solutions.realtime import RealtimeRun, run_algorithm
@@ -802,116 +802,265 @@ def best_under_limit(rows: Runs, kind: str, per: str) -> list[dict]:
     return table
 
 
-def _per_episode(r: dict) -> float:
-    return r["planning_us"] / r["episodes"] if r["episodes"] else 0.0
-
-
-def _per_move(r: dict) -> float:
-    return r["planning_us"] / r["moves"] if r["moves"] else 0.0
-
-
 #: The paper's answers for its planning objectives (Section 6): the lookahead that minimises planning
 #: time, the x from which D* Lite's sum is smaller, the largest lookahead within D* Lite's time per episode
 #: and per move.
 PAPER_OBJECTIVES: dict[str, dict[str, int | str]] = {"maze": {"least": 21, "x": "10^-0.27", "episode": 75, "move": 165},
                                                      "random": {"least": 1}}
 
+# The objectives argue with averages over the grids, as the paper does: the lookahead whose *mean* sum
+# is least, the mean time per episode that fits a limit. So each claim about them is a quantity of the
+# mean curves (the statistics below), judged by the rule on its 95% bootstrap interval: the grids are
+# resampled, the curves averaged again and the quantity computed again (:func:`_on_the_means`). The
+# statistics take each setting's mean planning time, episodes and moves in one order: LRTA*'s
+# lookaheads, smallest first, then D* Lite.
+
+#: x itself (microseconds per move) at each of :data:`X_EXPONENTS`.
+X_VALUES = 10.0 ** np.asarray(X_EXPONENTS)
+
+
+def _sums(time: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Planning time + x * path length for every x (rows) and setting (columns)."""
+    return time[None, :] + X_VALUES[:, None] * moves[None, :]
+
+
+def optimal_lookahead_never_falls(lookaheads: Sequence[int], time: np.ndarray, episodes: np.ndarray,
+                                  moves: np.ndarray) -> float:
+    """1.0 when the lookahead with the least sum (ties: the smaller) never falls as x grows and starts,
+    at the smallest x, at the lookahead with the least planning time; 0.0 otherwise.
+
+    Lookahead 1 (5 us, 10 moves) is the fastest, 9 (7 us, 4 moves) wins from x = 1/3 on; D* Lite
+    (last) does not count:
+
+    >>> optimal_lookahead_never_falls([1, 9], np.array([5.0, 7.0, 9.0]), None, np.array([10.0, 4.0, 1.0]))
+    1.0
+    """
+    optimal = np.asarray(lookaheads)[np.argmin(_sums(time[:-1], moves[:-1]), axis=1)]
+    least = lookaheads[int(np.argmin(time[:-1]))]
+    return float(np.all(np.diff(optimal) >= 0) and optimal[0] == least)
+
+
+#: What :func:`dstar_threshold` returns when D* Lite's sum is the smaller at every x of the range, and
+#: when it is not at the largest: one step outside the range at either end.
+ALWAYS, NEVER = round(X_EXPONENTS[0] - 0.01, 2), round(X_EXPONENTS[-1] + 0.01, 2)
+
+
+def dstar_threshold(lookaheads: Sequence[int], time: np.ndarray, episodes: np.ndarray, moves: np.ndarray) -> float:
+    """The exponent of the smallest x from which D* Lite's sum is below every lookahead's, at that x
+    and at every larger one (:data:`ALWAYS`, :data:`NEVER`: at every x of the range, not at the largest).
+
+    D* Lite (1000 us, 100 moves) against one lookahead (300 us, 400 moves): 1000 + 100x < 300 + 400x
+    for x > 7/3 = 10^0.368, so from 10^0.37 on the exponents' steps of 0.01:
+
+    >>> dstar_threshold([9], np.array([300.0, 1000.0]), None, np.array([400.0, 100.0]))
+    0.37
+    """
+    sums = _sums(time, moves)
+    wins = sums[:, -1] < sums[:, :-1].min(axis=1)
+    if not wins[-1]:
+        return NEVER
+    losing = np.flatnonzero(~wins)
+    return X_EXPONENTS[losing[-1] + 1] if len(losing) else ALWAYS
+
+
+def lrta_margin(lookaheads: Sequence[int], time: np.ndarray, episodes: np.ndarray, moves: np.ndarray) -> float:
+    """The least, over the x of the range, of D* Lite's sum minus the optimal lookahead's, as a share
+    of D* Lite's: above 0 when LRTA* with the optimal lookahead has the smaller sum at every x.
+
+    One lookahead (50 us, 10 moves) against D* Lite (100 us, 10 moves): 1 - (50 + 10x) / (100 + 10x)
+    is least at the largest x, 10^4: 1 - 100050/100100 = 0.0005.
+
+    >>> round(lrta_margin([1], np.array([50.0, 100.0]), None, np.array([10.0, 10.0])), 6)
+    0.0005
+    """
+    sums = _sums(time, moves)
+    return float(np.min(1.0 - sums[:, :-1].min(axis=1) / sums[:, -1]))
+
+
+#: Objectives 2 and 3: a limit on the planning time per episode, or per move.
+LIMITS = ("episode", "move")
+
+
+def _time_per(per: str, time: np.ndarray, episodes: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Each setting's mean planning time per episode or per move (a ratio of means, as the paper's)."""
+    return time / (episodes if per == "episode" else moves)
+
+
+def fastest_share(lookaheads: Sequence[int], time: np.ndarray, episodes: np.ndarray, moves: np.ndarray, *,
+                  per: str) -> float:
+    """The least time per ``per`` (episode or move) of a lookahead, as a share of D* Lite's: below 1
+    when some lookahead fits under D* Lite's time."""
+    limited = _time_per(per, time, episodes, moves)
+    return float(limited[:-1].min() / limited[-1])
+
+
+def shortest_share(lookaheads: Sequence[int], time: np.ndarray, episodes: np.ndarray, moves: np.ndarray) -> float:
+    """The shortest path of a lookahead, as a share of D* Lite's: above 1 when none is as short."""
+    return float(moves[:-1].min() / moves[-1])
+
+
+def fits_and_as_short_share(lookaheads: Sequence[int], time: np.ndarray, episodes: np.ndarray, moves: np.ndarray, *,
+                            per: str) -> float:
+    """The least, over the lookaheads, of the larger of a lookahead's two shares of D* Lite's (time
+    per ``per``, path length): below 1 when some lookahead fits under D* Lite's time and finds paths
+    no longer than D* Lite's.
+
+    Lookahead 1 plans 0.5 us per move (D* Lite: 10) with 10 times D* Lite's moves, lookahead 9 plans
+    5 us with 0.9 times: max(0.05, 10) = 10 and max(0.5, 0.9) = 0.9, so 0.9:
+
+    >>> fits_and_as_short_share([1, 9], np.array([500.0, 450.0, 1000.0]), None, np.array([1000.0, 90.0, 100.0]),
+    ...                         per="move")
+    0.9
+    """
+    limited = _time_per(per, time, episodes, moves)
+    return float(np.maximum(limited[:-1] / limited[-1], moves[:-1] / moves[-1]).min())
+
+
+def _on_the_means(groups: RunGroups, kind: str, statistic: Callable[..., float]
+                  ) -> tuple[float, np.ndarray | None, int]:
+    """``statistic`` of the mean curves (LRTA* with the kind's best heuristic, then D* Lite) over the
+    grids that ran every setting, its values on 2,000 bootstrap resamples of those grids (None for
+    fewer than two grids) and the number of grids."""
+    heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
+    lookaheads = [n for n in lookaheads_in(groups) if groups.get((kind, "lrta_astar", heuristic, n))]
+    settings = [("lrta_astar", heuristic, n) for n in lookaheads] + [("dstar_lite", "strong", None)]
+    by_grid: dict[int, dict[int, dict]] = {}
+    for i, setting in enumerate(settings):
+        for r in groups.get((kind, *setting), []):
+            by_grid.setdefault(r["instance"], {})[i] = r
+    # one row per grid: every setting's planning time, then every setting's episodes, then moves
+    samples = [[by_setting[i][m] for m in ("planning_us", "episodes", "moves") for i in range(len(settings))]
+               for by_setting in by_grid.values() if len(by_setting) == len(settings)]
+
+    def on_means(*columns: np.ndarray) -> float:
+        return statistic(lookaheads, *np.mean(columns, axis=1).reshape(3, len(settings)))
+
+    if not samples:
+        return float("nan"), None, 0
+    value = on_means(*np.asarray(samples, dtype=float).T)
+    return value, bootstrap_values(samples, on_means) if len(samples) > 1 else None, len(samples)
+
+
+def _judged(groups: RunGroups, kind: str, statistic: Callable[..., float], name: str, digits: int = 2, *,
+            above: float | None = None, below: float | None = None) -> tuple[str, str]:
+    """The verdict on ``statistic`` (:func:`_on_the_means`) claimed ``above``/``below`` a value, and
+    the evidence: its value on the means and its 95% bootstrap interval."""
+    value, resampled, grids = _on_the_means(groups, kind, statistic)
+    where = "mazes" if kind == "maze" else "grids"
+    if resampled is None:
+        return INCONCLUSIVE, f"{name} {value:.{digits}f} ({grids} {where}: no interval)"
+    low, high = np.percentile(resampled, [2.5, 97.5])
+    return (verdict(float(low), float(high), above=above, below=below),
+            f"{name} {value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}] (95% bootstrap over the {grids} {where})")
+
 
 def optimal_lookahead_grows(groups: RunGroups, kind: str) -> Finding | None:
-    """Objective 1: minimising planning time + x * path length, the optimal lookahead grows with x,
-    from the lookahead that minimises planning time (:func:`optimal_lookahead_by_x`)."""
+    """Objective 1: minimising planning time + x * path length, the optimal lookahead grows with x, from
+    the lookahead that minimises planning time (:func:`optimal_lookahead_by_x`). Judged on the share of
+    bootstrap resamples whose mean curves show it (:func:`optimal_lookahead_never_falls`): the 95%
+    interval of that 0-or-1 quantity lies above 0.5 when at least 97.5% of the resamples do."""
     lrta, _ = _curves(groups, kind)
     if len(lrta) < 3:
         return None
     by_x = optimal_lookahead_by_x(groups, kind)
-    optimal = [line["lookahead"] for line in by_x]
-    least = min(lrta, key=lambda n: (lrta[n]["planning_us"], n))
+    _, resampled, grids = _on_the_means(groups, kind, optimal_lookahead_never_falls)
+    where = "mazes" if kind == "maze" else "grids"
+    if resampled is None:
+        judged, share = INCONCLUSIVE, f"{grids} {where}: no resamples"
+    else:
+        low, high = np.percentile(resampled, [2.5, 97.5])
+        judged = verdict(float(low), float(high), above=0.5)
+        share = (f"the optimal lookahead never falls as x grows on the mean curves of {100 * resampled.mean():.1f}% of "
+                 f"2,000 bootstrap resamples of the {grids} {where}")
     return Finding(
         f"{kind}: minimising planning time + x * path length, the optimal lookahead grows with x, starting "
-        f"at the lookahead that minimises planning time (paper: {PAPER_OBJECTIVES[kind]['least']})",
-        optimal == sorted(optimal) and optimal[0] == least,
+        f"at the lookahead that minimises planning time (paper: {PAPER_OBJECTIVES[kind]['least']})", judged,
         "x (us per move) -> lookahead: " + "; ".join(
             f"{line['from']}-{line['to']}: {line['lookahead']}" + (" (D* Lite better)" if line["better"] == "D* Lite" else "")
-            for line in by_x))
+            for line in by_x) + f"; {share}")
 
 
-def _dstar_better_from(groups: RunGroups, kind: str) -> tuple[list[dict], int | None] | None:
-    """:func:`optimal_lookahead_by_x`'s lines and the first where D* Lite's sum is the smaller (None:
-    none is); None when there are fewer than three lookaheads or no D* Lite runs."""
-    lrta, dstar = _curves(groups, kind)
-    if len(lrta) < 3 or not dstar:
-        return None
-    by_x = optimal_lookahead_by_x(groups, kind)
-    return by_x, next((i for i, line in enumerate(by_x) if line["better"] == "D* Lite"), None)
+def _exponent(value: float) -> str:
+    """An exponent of x as the findings write it, or what :func:`dstar_threshold`'s two ends mean."""
+    return "never (up to 10^+4.00)" if value >= NEVER else "at every x" if value <= ALWAYS else f"10^{value:+.2f}"
 
 
 def dstar_wins_above_some_x(groups: RunGroups) -> Finding | None:
-    """Objective 1 in mazes: above some x D* Lite has the smaller planning time + x * path length."""
-    found = _dstar_better_from(groups, "maze")
-    if found is None:
+    """Objective 1 in mazes: above some x D* Lite has the smaller planning time + x * path length,
+    below it LRTA* with the optimal lookahead: the x from which D* Lite's sum is smaller
+    (:func:`dstar_threshold`) lies inside the range of x, 10^-4 to 10^4. (The sums are straight lines
+    in x, so D* Lite's lead over the least of LRTA*'s is convex in x: where it leads is one interval.)"""
+    lrta, dstar = _curves(groups, "maze")
+    if len(lrta) < 3 or not dstar:
         return None
-    by_x, first = found
+    value, resampled, grids = _on_the_means(groups, "maze", dstar_threshold)
+    if resampled is None:
+        judged, interval = INCONCLUSIVE, f" ({grids} mazes: no interval)"
+    else:
+        low, high = (float(v) for v in np.percentile(resampled, [2.5, 97.5]))
+        judged = verdict(low, high, above=X_EXPONENTS[0], below=X_EXPONENTS[-1])
+        interval = f", 95% bootstrap interval over the {grids} mazes from {_exponent(low)} to {_exponent(high)}"
     return Finding(
         "maze: for x above some threshold D* Lite has the smaller planning time + x * path length, below it "
-        f"LRTA* with the optimal lookahead (paper: {PAPER_OBJECTIVES['maze']['x']})",
-        first is not None and all(line["better"] == "D* Lite" for line in by_x[first:]),
-        f"D* Lite better from x = {'never (up to 10^+4.00)' if first is None else by_x[first]['from']}")
+        f"LRTA* with the optimal lookahead (paper: {PAPER_OBJECTIVES['maze']['x']})", judged,
+        f"D* Lite better from x = {_exponent(value)}{interval}")
 
 
 def lrta_wins_for_every_x(groups: RunGroups) -> Finding | None:
-    """Objective 1 on random grids: LRTA* with the optimal lookahead has the smaller sum at every x."""
-    found = _dstar_better_from(groups, "random")
-    if found is None:
+    """Objective 1 on random grids: LRTA* with the optimal lookahead has the smaller sum at every x of
+    the range (:func:`lrta_margin` above 0)."""
+    lrta, dstar = _curves(groups, "random")
+    if len(lrta) < 3 or not dstar:
         return None
-    by_x, first = found
+    judged, margin = _judged(groups, "random", lrta_margin, "D* Lite's sum minus LRTA*'s at the x where it is "
+                             "least, as a share of D* Lite's:", digits=3, above=0.0)
+    threshold, _, _ = _on_the_means(groups, "random", dstar_threshold)
     return Finding(
         "random: for every x, LRTA* with the optimal lookahead has a smaller planning time + x * path length "
-        "than D* Lite", first is None,
-        f"D* Lite better from x = {'never (10^-4.00 to 10^+4.00)' if first is None else by_x[first]['from']}")
-
-
-#: Objectives 2 and 3: the column of the mean time per episode or per move, and the time per run's row.
-PER = {"episode": ("planning_us_per_episode", _per_episode), "move": ("planning_us_per_move", _per_move)}
+        "than D* Lite", judged,
+        f"D* Lite better from x = {'never (10^-4.00 to 10^+4.00)' if threshold >= NEVER else _exponent(threshold)}; "
+        f"{margin}")
 
 
 def _time_limit_evidence(groups: RunGroups, kind: str, per: str, lrta: dict[int, dict], dstar: dict) -> str:
-    """Objectives 2 and 3 in words: D* Lite's time per episode (move) and moves; the lookaheads that
-    plan faster; the largest lookahead against D* Lite on the same grids."""
-    column, measure = PER[per]
-    heuristic, largest, grids = BEST_HEURISTIC[(kind, "lrta_astar")], max(lrta), "mazes" if kind == "maze" else "grids"
+    """Objectives 2 and 3 in words: D* Lite's time per episode (move) and moves, and the lookaheads
+    that plan faster."""
+    column = f"planning_us_per_{per}"
     below = 0  # the largest lookahead up to which every lookahead plans faster per episode (move) than D* Lite
     for n in sorted(lrta):
         if lrta[n][column] >= dstar[column]:
             break
         below = n
-    slower, slower_half, count = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
-                                                   ("dstar_lite", "strong", None), measure)
-    longer, longer_half, _ = paired_difference(groups, kind, ("lrta_astar", heuristic, largest),
-                                               ("dstar_lite", "strong", None), "moves")
+    largest = max(lrta)
     return (f"D* Lite {dstar[column]:.2f} us per {per}, {dstar['moves']:.1f} moves; LRTA* plans faster per {per} up to "
             f"lookahead {below or 'none'}" + (f" (paper: {PAPER_OBJECTIVES[kind][per]})" if kind == "maze" else "")
-            + f"; at lookahead {largest} {lrta[largest][column]:.2f} us per {per} and {lrta[largest]['moves']:.1f} "
-            f"moves; lookahead {largest} minus D* Lite on the same {grids}: {slower:+.2f} ± {slower_half:.2f} us per "
-            f"{per}, {longer:+.1f} ± {longer_half:.1f} moves (95% CI, {count} {grids})")
+            + f"; at lookahead {largest} {lrta[largest][column]:.2f} us per {per} and {lrta[largest]['moves']:.1f} moves")
 
 
 def time_limit_choice(groups: RunGroups, kind: str, per: str) -> Finding | None:
     """Objectives 2 and 3: under a limit on the time per episode (move), LRTA* below D* Lite's time and
-    D* Lite above it in mazes; LRTA* always on random grids (some lookahead fits and is no longer)."""
+    D* Lite above it in mazes (some lookahead fits under D* Lite's time, :func:`fastest_share` below
+    1, and none finds paths as short, :func:`shortest_share` above 1); LRTA* always on random grids
+    (some lookahead fits and finds paths no longer, :func:`fits_and_as_short_share` below 1)."""
     lrta, dstar = _curves(groups, kind)
     if len(lrta) < 3 or not dstar:
         return None
     evidence = _time_limit_evidence(groups, kind, per, lrta, dstar)
-    fits = [n for n in lrta if lrta[n][PER[per][0]] <= dstar[PER[per][0]]]
     if kind == "maze":
+        fits, fits_text = _judged(groups, kind, partial(fastest_share, per=per),
+                                  f"the least time per {per} of a lookahead over D* Lite's:", below=1.0)
+        longer, longer_text = _judged(groups, kind, shortest_share,
+                                      "the shortest path of a lookahead over D* Lite's:", above=1.0)
         return Finding(
             f"maze: with a time limit per {per} LRTA* (the largest lookahead that fits) is the choice below D* "
             f"Lite's time per {per}, D* Lite above it: no lookahead run gives paths as short as D* Lite's",
-            bool(fits) and all(lrta[n]["moves"] > dstar["moves"] for n in lrta), evidence)
+            for_every([fits, longer]), f"{evidence}; {fits_text}; {longer_text}")
+    judged, text = _judged(groups, kind, partial(fits_and_as_short_share, per=per),
+                           f"the least, over the lookaheads, of the larger of time per {per} and path length as "
+                           "shares of D* Lite's:", below=1.0)
     return Finding(
         f"random: with a time limit per {per} LRTA* is always the choice: some lookahead plans at most D* "
-        f"Lite's time per {per} and finds paths no longer than D* Lite's",
-        any(lrta[n]["moves"] <= dstar["moves"] for n in fits), evidence)
+        f"Lite's time per {per} and finds paths no longer than D* Lite's", judged, f"{evidence}; {text}")
 
 
 #: Koenig's claims, in the order findings.md lists them: Sections 6-7 and Tables 1-4, then the
@@ -925,9 +1074,9 @@ CLAIMS: list[Claim] = [
     *(partial(local_search_wins, kind=kind) for kind in KINDS),
     real_time_bound,
     partial(optimal_lookahead_grows, kind="maze"), dstar_wins_above_some_x,
-    *(partial(time_limit_choice, kind="maze", per=per) for per in PER),
+    *(partial(time_limit_choice, kind="maze", per=per) for per in LIMITS),
     partial(optimal_lookahead_grows, kind="random"), lrta_wins_for_every_x,
-    *(partial(time_limit_choice, kind="random", per=per) for per in PER),
+    *(partial(time_limit_choice, kind="random", per=per) for per in LIMITS),
 ]
 
 

@@ -328,18 +328,29 @@ VERDICT_RULE = ("Verdicts: a claim holds when the 95% interval of its measure li
                 "(docs/verdicts.md).")
 
 
+def bootstrap_values(samples: Sequence[Sequence[float]], statistic, resamples: int = 2000,
+                     seed: int = 0) -> np.ndarray:
+    """``statistic(*columns)`` on each of ``resamples`` bootstrap resamples of the paired ``samples``
+    (rows resampled together; the same ``seed``, the same resamples).
+
+    >>> bootstrap_values([(1.0,), (3.0,)], lambda xs: xs.mean(), resamples=4).tolist()
+    [3.0, 2.0, 1.0, 1.0]
+    """
+    data = np.asarray(samples, dtype=float)
+    rng = np.random.default_rng(seed)
+    return np.array([statistic(*data[rng.integers(0, len(data), len(data))].T) for _ in range(resamples)])
+
+
 def bootstrap_interval(samples: Sequence[Sequence[float]], statistic, resamples: int = 2000,
                        seed: int = 0) -> tuple[float, float]:
     """A 95% percentile-bootstrap interval of ``statistic(*columns)`` over paired ``samples`` (rows
-    resampled together).
+    resampled together, :func:`bootstrap_values`).
 
     >>> low, high = bootstrap_interval([(x,) for x in range(100)], lambda xs: sum(xs) / len(xs))
     >>> 43 < low < 49.5 < high < 56
     True
     """
-    data = np.asarray(samples, dtype=float)
-    rng = np.random.default_rng(seed)
-    values = [statistic(*data[rng.integers(0, len(data), len(data))].T) for _ in range(resamples)]
+    values = bootstrap_values(samples, statistic, resamples, seed)
     return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
 
 
