@@ -106,9 +106,10 @@ def test_findings_say_which_claims_hold():
                 made.append({"map": "m", "problem": number, "algorithm": algorithm, "reached": True, "cost": cost,
                              "optimal": 198, "moves": 150, "expansions": 150, "episodes": 150,
                              "first_episode_ms": first, "total_ms": total, "tree_size": 198})
-        made.append({"map": "m", "algorithm": "trees", "free_cells": 17789, "trees_built": 17789,
-                     "tree_size_mean": 198.0, "tree_size_min": 0, "tree_size_max": 255, "trees_s": 73.5,
-                     "all_trees_s": 73.5})
+        for name in ("m", "n"):   # two maps alike: an interval over the maps of width 0
+            made.append({"map": name, "algorithm": "trees", "free_cells": 17789, "trees_built": 17789,
+                         "tree_size_mean": 198.0, "tree_size_min": 0, "tree_size_max": 255, "trees_s": 73.5,
+                         "all_trees_s": 73.5})
         return made
 
     assert all(f.holds for f in experiment.findings(rows(39_232)))
@@ -261,4 +262,61 @@ def test_the_longer_first_episode_is_judged_on_the_ratios_interval(first_ms, exp
             for n, first in enumerate(first_ms)]
     figure2 = {r["algorithm"]: r for r in experiment.figure2_table(rows)}
     finding = experiment.first_episode_longest(rows, figure2)
+    assert finding is not None and finding.verdict == expected, finding
+
+
+def _trees(sizes, largest=(255,), built=17789, seconds=(73.5,)):
+    """One "trees" row per map: mean tree sizes ``sizes``, the largest trees and the seconds (cycled)."""
+    return [{"map": f"m{i}", "algorithm": "trees", "free_cells": 17789, "trees_built": built, "tree_size_mean": size,
+             "tree_size_min": 0, "tree_size_max": largest[i % len(largest)], "trees_s": 1.0,
+             "all_trees_s": seconds[i % len(seconds)]} for i, size in enumerate(sizes)]
+
+
+@pytest.mark.parametrize("sizes, expected", [
+    ([198, 198, 198], "holds"),           # the interval over the maps is 198-198, inside 132-297
+    # mean 410, standard deviation 10, standard error 10 / sqrt(3) = 5.77, t(2) = 4.303: 410 +- 24.8,
+    # wholly above 297
+    ([400, 410, 420], "does not hold"),
+    ([150, 250, 350], "inconclusive"),    # mean 250, sd 100: 250 +- 248, across 297 (and 132)
+])
+def test_the_mean_tree_size_is_judged_on_its_interval_over_the_maps(sizes, expected):
+    finding = experiment.trees_hold_200_states(_trees(sizes), {})
+    assert finding is not None and finding.verdict == expected, finding
+    assert experiment.trees_hold_200_states(_trees([198]), {}).verdict == "inconclusive"   # one map: no interval
+
+
+@pytest.mark.parametrize("largest, built, expected", [
+    (300, 17789, "holds"),            # every tree built: 300 is exact, inside 170-383
+    (433, 17789, "does not hold"),    # exact, above 383
+    (300, 1000, "inconclusive"),      # a sample of trees: the largest is at least 300, maybe above 383
+    (433, 1000, "does not hold"),     # at least 433: above 383 whatever the trees not built
+])
+def test_the_largest_tree_is_exact_when_every_tree_was_built_and_a_lower_bound_otherwise(largest, built, expected):
+    finding = experiment.largest_tree_255_states(_trees([198, 198], largest=(largest, 200), built=built), {})
+    assert finding is not None and finding.verdict == expected, finding
+
+
+@pytest.mark.parametrize("seconds, expected", [
+    ((70.0, 70.0, 80.0, 80.0), "holds"),      # mean 75, sd 5.77, se 2.89, t(3) = 3.182: 75 +- 9.2, inside 24.5-220.5
+    ((400.0, 410.0, 420.0, 410.0), "does not hold"),   # 410 +- 13: above 220.5
+    ((10.0, 300.0, 10.0, 300.0), "inconclusive"),      # mean 155, sd 167.4, se 83.7: 155 +- 266.4, across both ends
+])
+def test_the_time_to_build_every_tree_is_judged_on_its_interval_over_the_maps(seconds, expected):
+    finding = experiment.trees_built_in_73_seconds(_trees([198] * 4, seconds=seconds), {})
+    assert finding is not None and finding.verdict == expected, finding
+
+
+@pytest.mark.parametrize("knn_seconds, expected", [
+    ([100.0] * 4, "holds"),          # kNN LRTA* (1000) as long as the trees on every map: 1x, inside 1/3-3
+    ([10.0] * 4, "does not hold"),   # a tenth on every map: 0.1x in every resample
+    # 10 and 190 s against 100: a resample of the four maps holds no 190 with probability 1/16 (6%), so
+    # the interval reaches 0.1x, below 1/3
+    ([10.0, 190.0] * 2, "inconclusive"),
+])
+def test_knn_preprocessing_is_judged_on_its_ratios_interval_over_the_maps(knn_seconds, expected):
+    rows = _pair_rows([110] * 4, "knn_lrta_1000", [120] * 4) + [
+        {"algorithm": "preprocessing", "method": method, "map": name, "preprocessing_s": seconds, "engine": "compiled"}
+        for name, knn in zip(experiment.BULITKO_BJORNSSON_MAPS, knn_seconds)
+        for method, seconds in (("subgoal_trees", 100.0), ("knn_lrta_1000", knn))]
+    finding = experiment.knn_preprocessing_as_paper(rows, "knn_lrta_1000")
     assert finding is not None and finding.verdict == expected, finding
