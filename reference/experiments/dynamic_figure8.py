@@ -16,9 +16,13 @@ from __future__ import annotations
 import time
 from functools import partial
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
-from reference.experiments.report import Claim, Finding, check, findings_list
+import numpy as np
+
+from reference.experiments.report import (
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Claim, Finding, check, ci95, findings_list, for_every, for_some, verdict,
+)
 
 #: The paper's constraint: worst-case states expanded per move.
 WORST_CASE = 1000
@@ -88,23 +92,86 @@ def run_baselines(movingai: Path, maps: Sequence[str], per_map: int, *, max_acti
     return rows
 
 
-def figure8_points(baseline_rows: Sequence[dict], study_rows: Sequence[dict]) -> list[dict]:
-    """Every setting's summary over the same problems: the baselines' and the study's methods'
-    (the study's rows restricted to the (map, problem) pairs the baselines ran)."""
+def figure8_rows(baseline_rows: Sequence[dict], study_rows: Sequence[dict]) -> list[dict]:
+    """The baselines' runs and the study's methods' runs on the same (map, problem) pairs."""
+    ran = {(r["map"], r["problem"]) for r in baseline_rows}
+    return [*baseline_rows, *(r for r in study_rows if r["method"] in DYNAMIC and (r["map"], r["problem"]) in ran)]
+
+
+def figure8_points(rows: Sequence[dict]) -> list[dict]:
+    """Every setting's summary over :func:`figure8_rows` (the same problems for all)."""
     from reference.experiments.dynamic import summarise
 
-    ran = {(r["map"], r["problem"]) for r in baseline_rows}
-    same = [r for r in study_rows if r["method"] in DYNAMIC and (r["map"], r["problem"]) in ran]
-    return summarise(list(baseline_rows) + same)
+    return summarise(rows)
+
+#: One axis of the figure on which two settings are compared run by run.
+AXES = ("suboptimality", "expansions_per_action")
+
+#: What :func:`better_on` says when two settings give the same value on every problem.
+EQUAL = "equal"
 
 
-def dominated(point: dict, by: Sequence[dict]) -> dict | None:
-    """A setting of ``by`` at least as good on both axes and better on one, if any."""
-    for other in by:
-        if (other["suboptimality"] <= point["suboptimality"] and other["expansions_per_action"] <= point["expansions_per_action"]
-                and (other["suboptimality"], other["expansions_per_action"]) != (point["suboptimality"], point["expansions_per_action"])):
-            return other
-    return None
+class Figure8Tables(NamedTuple):
+    """What Figure 8's claims read: the surviving settings (:func:`surviving`) and every run of them,
+    each setting's runs on the same problems (:func:`figure8_rows`)."""
+
+    alive: Sequence[dict]
+    runs: dict[tuple, dict[tuple, dict]]   # (method, setting) -> (map, problem) -> run
+
+    @classmethod
+    def of(cls, alive: Sequence[dict], rows: Sequence[dict]) -> "Figure8Tables":
+        runs: dict[tuple, dict[tuple, dict]] = {}
+        for r in rows:
+            runs.setdefault((r["method"], r["setting"]), {})[(r["map"], r["problem"])] = r
+        return cls(alive, runs)
+
+
+def better_on(axis: str, first: dict, second: dict, tables: Figure8Tables) -> str:
+    """Is ``first`` lower than ``second`` on ``axis``? The paired difference, first minus second on
+    the problems both ran, judged below 0 by the rule (Student's t over the problems); :data:`EQUAL`
+    when it is 0 on every problem. An unsolved run's sub-optimality is a lower bound: when only
+    ``second`` has unsolved runs the difference is an upper bound (it can hold, never fail), when only
+    ``first`` has, a lower bound; when both have, it counts as measured if both solved at least 90 %,
+    and is inconclusive otherwise.
+
+    >>> t = Figure8Tables.of([], [{"method": m, "setting": 1, "map": "m", "problem": i, "reached": True,
+    ...                            "suboptimality": s, "expansions_per_action": 1.0}
+    ...                           for m, subs in (("a", (1.0, 1.2)), ("b", (1.5, 1.9))) for i, s in enumerate(subs)])
+    >>> a, b = {"method": "a", "setting": 1}, {"method": "b", "setting": 1}
+    >>> better_on("suboptimality", a, b, t), better_on("expansions_per_action", a, b, t)   # -0.6 +- 1.27
+    ('inconclusive', 'equal')
+    """
+    from reference.experiments.dynamic import RELIABLE   # the study's 90 % rule (docs/verdicts.md, "Bounds")
+
+    mine, theirs = tables.runs[(first["method"], first["setting"])], tables.runs[(second["method"], second["setting"])]
+    common = [key for key in mine if key in theirs]
+    differences = [mine[k][axis] - theirs[k][axis] for k in common]
+    if len(differences) < 2:
+        return INCONCLUSIVE
+    if not any(differences):
+        return EQUAL
+    bound = None
+    if axis == "suboptimality":
+        unsolved = [sum(not runs[k]["reached"] for k in common) for runs in (mine, theirs)]
+        if unsolved[0] and unsolved[1]:
+            if max(unsolved) > (1 - RELIABLE) * len(common):
+                return INCONCLUSIVE
+        elif unsolved[1]:
+            bound = "upper"
+        elif unsolved[0]:
+            bound = "lower"
+    mean, half = float(np.mean(differences)), ci95(differences)
+    return verdict(mean - half, mean + half, below=0.0, bound=bound)
+
+
+def dominates(first: dict, second: dict, tables: Figure8Tables) -> str:
+    """Is ``first`` better than ``second`` on one axis and no worse on the other (:func:`better_on`
+    on both): holds when one axis holds and the other holds or is equal, does not hold when either
+    does not (or both are equal), inconclusive otherwise."""
+    axes = [better_on(axis, first, second, tables) for axis in AXES]
+    if DOES_NOT_HOLD in axes or axes == [EQUAL, EQUAL]:
+        return DOES_NOT_HOLD
+    return HOLDS if HOLDS in axes and set(axes) <= {HOLDS, EQUAL} else INCONCLUSIVE
 
 
 #: The main panel shows sub-optimality up to this (higher points: figure8.md's table).
@@ -159,53 +226,71 @@ def _point(p: dict) -> str:
     return f"{p['suboptimality']:.2f} at {p['expansions_per_action']:.1f}"
 
 
-def _level_zero_words(unabstracted: Sequence[dict], without_level_zero: Sequence[dict]) -> str:
-    """The intermediate-goal settings at level 0, and the settings no other abstraction dominates."""
+def _named(settings: Sequence[dict]) -> str:
+    return "; ".join(f"{p['method']} {p['setting']} ({_point(p)})" for p in settings)
+
+
+def _level_zero_words(unabstracted: Sequence[dict], without: dict[int, str], others: Sequence[dict]) -> str:
+    """The intermediate-goal settings at level 0, and the verdict without them (``without``: each
+    other setting's verdict against the abstraction settings but level 0)."""
     if not unabstracted:
         return ""
+    undominated = [others[i] for i, v in without.items() if v == DOES_NOT_HOLD]
+    overall = for_every(list(without.values()))
     return ("; every setting counts, level 0 (the identity abstraction, a table of every pair of cells) too: "
-            + "; ".join(f"{p['method']} ({_point(p)})" for p in unabstracted)
-            + ("; without level 0 every other setting is still dominated" if not without_level_zero else
-               "; without level 0 it would not hold: " + "; ".join(f"{p['method']} {p['setting']} ({_point(p)})"
-                                                                  for p in without_level_zero) + " would not be dominated"))
+            + "; ".join(f"{p['method']} ({_point(p)})" for p in unabstracted) + f"; without level 0: {overall}"
+            + (f" ({_named(undominated)} would not be dominated)" if undominated else ""))
 
 
-def abstraction_dominates(alive: Sequence[dict]) -> Finding:
+def abstraction_dominates(tables: Figure8Tables) -> Finding:
     """"Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both
-    with abstraction) clearly dominate the others": every other surviving setting is worse on both
-    axes than some abstraction setting. No setting is dropped (docs/verdicts.md): every level of the
-    intermediate-goal pattern database counts as that method's, level 0 too (the identity
-    abstraction, every cell its own region: the whole |V|^2 table); what the verdict would be
-    without level 0 is said beside it."""
+    with abstraction) clearly dominate the others": every other surviving setting is dominated by
+    some abstraction setting (:func:`dominates`, run by run on the same problems; :func:`for_some`
+    over the abstraction settings, then :func:`for_every` over the others). No setting is dropped
+    (docs/verdicts.md): every level of the intermediate-goal pattern database counts as that
+    method's, level 0 too (the identity abstraction, every cell its own region: the whole |V|^2
+    table); the verdict without level 0 is said beside it."""
+    alive = tables.alive
     unabstracted = [p for p in alive if p["method"] in INTERMEDIATE_GOAL_METHODS and p["setting"] == 0]
     abstraction = [p for p in alive if p["method"].startswith("PR LRTS") or p["method"] in INTERMEDIATE_GOAL_METHODS]
     others = [p for p in alive if p not in abstraction and not (p["method"].startswith("pdb") and p["setting"] == 0)]
-    survivors = [p for p in others if dominated(p, abstraction) is None]
-    without_level_zero = [p for p in others if dominated(p, [a for a in abstraction if a not in unabstracted]) is None]
+
+    def dominated_by(by: Sequence[dict]) -> dict[int, str]:
+        return {i: for_some([dominates(a, p, tables) for a in by]) for i, p in enumerate(others)}
+
+    judged = dominated_by(abstraction)
+    overall = for_every(list(judged.values()))
+    without = dominated_by([a for a in abstraction if a not in unabstracted])
+    count = {v: sum(w == v for w in judged.values()) for v in (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE)}
+    problems = len(next(iter(tables.runs.values()), {}))
     return Finding(
         "*Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both with "
-        "abstraction) clearly dominate the others*", not survivors,
-        f"{len(others) - len(survivors)} of {len(others)} other surviving settings are worse on both axes than some "
-        "PR LRTS or intermediate-goal setting" + _level_zero_words(unabstracted, without_level_zero),
-        because="; ".join(f"{p['method']} {p['setting']} ({_point(p)})" for p in survivors)
-        + " " + ("is" if len(survivors) == 1 else "are") + " not dominated by any abstraction setting")
+        "abstraction) clearly dominate the others*", overall,
+        f"{count[HOLDS]} of {len(others)} other surviving settings are worse on both axes than some PR LRTS or "
+        f"intermediate-goal setting, {count[INCONCLUSIVE]} inconclusive (each axis a paired difference over the "
+        f"{problems} problems, 95% CI)" + _level_zero_words(unabstracted, without, others),
+        because=_named([others[i] for i, v in judged.items() if v == DOES_NOT_HOLD])
+        + (" is" if count[DOES_NOT_HOLD] == 1 else " are") + " not dominated by any abstraction setting")
 
 
-def neither_dominates_at_level_4(alive: Sequence[dict], method: str) -> Finding | None:
+def neither_dominates_at_level_4(tables: Figure8Tables, method: str) -> Finding | None:
     """"At level 4, PR LRTS (depth 5, γ = 1) searches slightly fewer nodes and the pattern database
-    returns slightly better solutions; neither dominates", for the pattern database ``method``."""
-    pr = next((p for p in alive if p["method"] == "PR LRTS, level 4" and p["setting"] == 5), None)
-    pdb = next((p for p in alive if p["method"] == method and p["setting"] == 4), None)
+    returns slightly better solutions; neither dominates", for the pattern database ``method``: both
+    paired differences (:func:`better_on`) judged by the rule."""
+    pr = next((p for p in tables.alive if p["method"] == "PR LRTS, level 4" and p["setting"] == 5), None)
+    pdb = next((p for p in tables.alive if p["method"] == method and p["setting"] == 4), None)
     if pr is None or pdb is None:
         return None
-    fewer, better = pr["expansions_per_action"] < pdb["expansions_per_action"], pdb["suboptimality"] < pr["suboptimality"]
+    fewer, better = better_on("expansions_per_action", pr, pdb, tables), better_on("suboptimality", pdb, pr, tables)
     return Finding(
         "*At level 4, PR LRTS (depth 5, γ = 1) searches slightly fewer nodes and the pattern database returns slightly "
-        f"better solutions; neither dominates* ({method})", fewer and better,
+        f"better solutions; neither dominates* ({method})", for_every([fewer, better]),
         f"PR LRTS {pr['suboptimality']:.3f} at {pr['expansions_per_action']:.1f} expansions per action; {method} "
         f"level 4 {pdb['suboptimality']:.3f} at {pdb['expansions_per_action']:.1f}; solved {pr['reached']} and "
-        f"{pdb['reached']} of {pr['problems']}",
-        because="PR LRTS does not search fewer states" if not fewer else "the pattern database's solutions are not better")
+        f"{pdb['reached']} of {pr['problems']}; paired over the problems (95% CI): fewer states {fewer}, better "
+        f"solutions {better}",
+        because="PR LRTS does not search fewer states" if fewer == DOES_NOT_HOLD else
+        "the pattern database's solutions are not better")
 
 
 #: Figure 8's claims, judged on the settings that survive the worst-case rule.
@@ -213,10 +298,13 @@ FIGURE8_CLAIMS: list[Claim] = [abstraction_dominates, *(partial(neither_dominate
                                                          for method in ("pdb I", "pdb G+I", "pdb I, once", "pdb G+I, once"))]
 
 
-def figure8_findings(points: Sequence[dict], problems: int) -> str:
-    """figure8.md: the settings that survive the worst-case rule, those left out, and :data:`FIGURE8_CLAIMS`."""
+def figure8_findings(rows: Sequence[dict]) -> str:
+    """figure8.md from every run (:func:`figure8_rows`): the settings that survive the worst-case rule,
+    those left out, and :data:`FIGURE8_CLAIMS`."""
     from reference.experiments.dynamic import markdown_table
 
+    points = figure8_points(rows)
+    problems = len({(r["map"], r["problem"]) for r in rows})
     alive = surviving(points)
     gone = [p for p in points if p not in alive]
     return "".join([
@@ -232,7 +320,7 @@ def figure8_findings(points: Sequence[dict], problems: int) -> str:
                         "max_expansions_per_action"]),
         "\nLeft out by the worst case: " + (", ".join(f"{p['method']} {p['setting']} ({p['max_expansions_per_action']:,})"
                                                       for p in gone) or "none") + ".\n\n## Claims\n\n",
-        findings_list(check(FIGURE8_CLAIMS, alive))])
+        findings_list(check(FIGURE8_CLAIMS, Figure8Tables.of(alive, rows)))])
 
 
 def figure8_report(out: Path) -> list[Path]:
@@ -243,12 +331,13 @@ def figure8_report(out: Path) -> list[Path]:
 
     baseline = read_csv(out / "figure8_runs.csv")
     study = read_csv(out / "runs.csv") if runs_file(out / "runs.csv").is_file() else []
-    points = figure8_points(baseline, study)
+    rows = figure8_rows(baseline, study)
+    points = figure8_points(rows)
     problems = len({(r["map"], r["problem"]) for r in baseline})
     figure = save_figure(plot_figure8(points, f"Figure 8: dynamic control vs the state of the art ({problems} "
                                           f"problems, worst case <= {WORST_CASE} expansions per move)"),
                          out / "figure8.png")
-    atomic_write_text(out / "figure8.md", figure8_findings(points, problems))
+    atomic_write_text(out / "figure8.md", figure8_findings(rows))
     return [figure, out / "figure8.md"]
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reference.experiments.dynamic_figure8 import dominated, figure8_findings, plot_figure8, surviving
+from reference.experiments.dynamic_figure8 import (
+    Figure8Tables, better_on, dominates, figure8_findings, figure8_points, plot_figure8, surviving,
+)
 from reference.solutions.compiled.shortest_paths import astar_cost
 from reference.solutions.dynamic.koenig_lrta import koenig_lrta
 from reference.solutions.dynamic.pr_lrts import corridor_astar, pr_lrts
@@ -109,38 +111,73 @@ def test_pr_lrts_in_the_goals_region_is_a_search_inside_it():
     assert run.path == [(0, 0), (1, 1)] and run.cost == (0, 1) and run.expansions == [1]
 
 
-def test_dominance_and_the_worst_case_rule():
-    a = {"method": "PR LRTS, level 4", "setting": 5, "suboptimality": 1.1, "expansions_per_action": 3.0}
-    b = {"method": "Koenig's LRTA*", "setting": 16, "suboptimality": 1.4, "expansions_per_action": 3.0}
-    c = {"method": "prioritized LRTA*", "setting": 5, "suboptimality": 1.05, "expansions_per_action": 6.0}
-    assert dominated(b, [a]) is a and dominated(c, [a]) is None and dominated(a, [a]) is None
+def runs(method, setting, subs, expansions, max_expansions=50, reached=None):
+    """One setting's runs on problems 0, 1, 2, ...: sub-optimality and expansions per action each."""
+    return [{"method": method, "setting": setting, "map": "m", "problem": i, "reached": True if reached is None else
+             reached[i], "suboptimality": sub, "expansions_per_action": exp, "max_expansions_per_action": max_expansions}
+            for i, (sub, exp) in enumerate(zip(subs, expansions))]
+
+
+def test_the_worst_case_rule():
     assert surviving([{"max_expansions_per_action": 1000}, {"max_expansions_per_action": 1001}]) == \
         [{"max_expansions_per_action": 1000}]
 
 
-def test_figure8_findings_judge_the_two_claims(tmp_path):
-    # PR LRTS level 4 depth 5: 1.10 at 3 expansions; pdb I level 4: 1.05 at 4 (better solutions, PR
-    # LRTS fewer states: the second claim holds). Koenig 16 (1.4 at 3) is dominated by PR LRTS;
-    # prioritized 5 (1.02 at 6) is not dominated by either: the first claim does not hold.
-    base = {"problems": 10, "reached": 10, "suboptimality_se": 0.01, "max_expansions_per_action": 50}
-    points = [{**base, "method": "PR LRTS, level 4", "setting": 5, "suboptimality": 1.10, "expansions_per_action": 3.0},
-              {**base, "method": "pdb I", "setting": 4, "suboptimality": 1.05, "expansions_per_action": 4.0},
-              {**base, "method": "Koenig's LRTA*", "setting": 16, "suboptimality": 1.4, "expansions_per_action": 3.0},
-              {**base, "method": "prioritized LRTA*", "setting": 5, "suboptimality": 1.02, "expansions_per_action": 6.0},
-              {**base, "method": "fixed", "setting": 9, "suboptimality": 1.5, "expansions_per_action": 300.0,
-               "max_expansions_per_action": 1200}]
-    text = figure8_findings(points, 10)
+@pytest.mark.parametrize("first_reached, second_reached, difference, expected", [
+    # the same three problems; first minus second in sub-optimality: -0.1 on each (an interval of
+    # width 0) or +0.1
+    ((True,) * 3, (True,) * 3, -0.1, "holds"),
+    ((True,) * 3, (True,) * 3, +0.1, "does not hold"),
+    # the second left a problem unsolved: its sub-optimality is a lower bound, first minus second an
+    # upper bound: -0.1 at most holds, +0.1 at most may still be below 0
+    ((True,) * 3, (True, True, False), -0.1, "holds"),
+    ((True,) * 3, (True, True, False), +0.1, "inconclusive"),
+    # the first did: first minus second is a lower bound: +0.1 at least fails, -0.1 at least may be above 0
+    ((True, True, False), (True,) * 3, +0.1, "does not hold"),
+    ((True, True, False), (True,) * 3, -0.1, "inconclusive"),
+    # both did, one of three each: below the 90 % rule, not read as measured
+    ((True, True, False), (False, True, True), -0.1, "inconclusive"),
+])
+def test_one_setting_better_than_another_is_a_paired_difference_with_its_bounds(first_reached, second_reached,
+                                                                              difference, expected):
+    first = runs("a", 1, [1.2 + difference] * 3, [1.0] * 3, reached=first_reached)
+    second = runs("b", 1, [1.2] * 3, [1.0] * 3, reached=second_reached)
+    tables = Figure8Tables.of([], first + second)
+    a, b = {"method": "a", "setting": 1}, {"method": "b", "setting": 1}
+    assert better_on("suboptimality", a, b, tables) == expected
+    assert better_on("expansions_per_action", a, b, tables) == "equal"   # 1.0 on every problem: no worse
+    # better on one axis, equal on the other: dominates; equal on both (a setting and itself): does not
+    assert dominates(a, b, tables) == expected and dominates(a, a, tables) == "does not hold"
+
+
+def test_figure8_findings_judge_the_two_claims():
+    # Three problems. PR LRTS level 4 depth 5: 1.10 at 3 expansions; pdb I level 4: 1.05 at 4 (better
+    # solutions, PR LRTS fewer states, each by the same amount on every problem: the second claim
+    # holds). Koenig 16 (1.40 at 3) is dominated by PR LRTS (0.30 better, as many states); prioritized
+    # 5 (1.02 at 6) is better than both in sub-optimality (pdb I minus it: 0.02, 0.03, 0.04, mean 0.03 +-
+    # 4.303 x 0.01 / sqrt(3) = 0.025, above 0), so neither dominates it:
+    # the first claim does not hold. Fixed depth 9 breaks the worst case (1,200 per move).
+    rows = [*runs("PR LRTS, level 4", 5, [1.09, 1.10, 1.11], [3.0] * 3), *runs("pdb I", 4, [1.04, 1.05, 1.06], [4.0] * 3),
+            *runs("Koenig's LRTA*", 16, [1.39, 1.40, 1.41], [3.0] * 3),
+            *runs("prioritized LRTA*", 5, [1.02] * 3, [6.0] * 3),
+            *runs("fixed", 9, [1.5] * 3, [300.0] * 3, max_expansions=1200)]
+    text = figure8_findings(rows)
     assert "clearly dominate the others*: **does not hold, because prioritized LRTA* 5 (1.02 at 6.0) is not" in text
     assert "(1 of 2 other surviving settings" in text and "Left out by the worst case: fixed 9 (1,200)." in text
     assert "neither dominates* (pdb I): **holds**" in text
+    # Prioritized 5 at 1.00, 1.10, 1.20 (mean 1.10): against pdb I the differences 0.04, -0.05, -0.14
+    # (mean -0.05, sd 0.09, t(2) = 4.303: -0.05 +- 0.22), against PR LRTS 0.09, 0, -0.09: neither is
+    # settled, though both use fewer states: inconclusive, and so is the claim.
+    noisy = [r for r in rows if r["method"] != "prioritized LRTA*"] + runs("prioritized LRTA*", 5, [1.00, 1.10, 1.20], [6.0] * 3)
+    assert "clearly dominate the others*: **inconclusive** (1 of 2 other surviving settings" in figure8_findings(noisy)
     # A level-0 table (the identity abstraction) at 1.00 with one expansion dominates every other
     # setting: no setting is dropped, so the claim holds, and the text says it would not without it.
-    with_level_zero = figure8_findings(
-        [*points, {**base, "method": "pdb I", "setting": 0, "suboptimality": 1.0, "expansions_per_action": 1.0}], 10)
+    with_level_zero = figure8_findings([*rows, *runs("pdb I", 0, [1.0] * 3, [1.0] * 3)])
     assert "clearly dominate the others*: **holds** (2 of 2 other surviving settings" in with_level_zero
     assert "level 0 (the identity abstraction, a table of every pair of cells) too: pdb I (1.00 at 1.0)" in with_level_zero
-    assert "without level 0 it would not hold: prioritized LRTA* 5 (1.02 at 6.0) would not be dominated" in with_level_zero
-    figure = plot_figure8(points, "test")
+    assert ("without level 0: does not hold (prioritized LRTA* 5 (1.02 at 6.0) would not be dominated)"
+            in with_level_zero)
+    figure = plot_figure8(figure8_points(rows), "test")
     assert len(figure.axes) == 2 and figure.legends     # the main panel, the zoom, and one legend
     labels = [t.get_text() for t in figure.legends[0].get_texts()]
     assert "fixed depth (label: d)" not in labels and "Koenig's LRTA* (label: A* expansions per episode)" in labels
