@@ -58,19 +58,26 @@ def test_collect_takes_each_problems_labels_of_its_d_max():
 
 
 def test_findings_show_both_protocols_and_judge_the_accuracy_claim():
-    # Same-maps CV accuracy 0.70 at d_max 5 and 0.40 at 20: it falls, and both lie within 10 points
-    # of the paper's 72% and 44%, so the claim holds; 0.90 at 5 lies 18 points away, so it does not.
-    point = {"problems": 10, "reached": 10, "suboptimality": 2.0, "expansions_per_action": 5.0}
+    # Same-maps CV accuracy 0.70 at d_max 5 and 0.40 at 20, each with a binomial 95% interval over the
+    # 1,000 problems: 0.70 +- 1.96 x sqrt(0.7 x 0.3 / 1000) = 0.70 +- 0.028 inside 0.62-0.82 (the paper's
+    # 72% +- 10 points), 0.40 +- 0.030 inside 0.34-0.54, and the fall -0.30 +- hypot(0.028, 0.030) =
+    # -0.30 +- 0.041 below 0: the claim holds.
+    point = {"problems": 1000, "reached": 1000, "suboptimality": 2.0, "expansions_per_action": 5.0}
     summary = [{"method": m, "setting": d, **point} for m in ("tree, same maps", "tree, 10-fold", "tree")
                for d in (5, 20)]
     cv = [{"d_max": 5, "cv_accuracy": 0.70, "grouped_cv_accuracy": 0.6, "samples": 1000},
           {"d_max": 20, "cv_accuracy": 0.40, "grouped_cv_accuracy": 0.3, "samples": 900}]
     text = tree_protocols(summary, cv, [{"d_max": 5, "cv_accuracy": 0.5}, {"d_max": 5, "cv_accuracy": 0.7}])
-    assert "| 5 | 2.00 at 5.0 (10/10) | 2.00 at 5.0 (10/10) | 2.00 at 5.0 (10/10) |" in text
+    assert "| 5 | 2.00 at 5.0 (1000/1000) | 2.00 at 5.0 (1000/1000) | 2.00 at 5.0 (1000/1000) |" in text
     assert "0.6 |" in text                                             # mean of the other maps' 0.5 and 0.7
     assert "from 72% at d_max 5 to 44% at 20* (paper, 10-fold CV): **holds**" in text
+    # 0.90 +- 0.019 at 5 lies wholly above 0.82
     text = tree_protocols(summary, [{**cv[0], "cv_accuracy": 0.9}, cv[1]])
-    assert "**does not hold, because the accuracies lie more than 10 points from the paper's**" in text
+    assert "**does not hold, because the accuracy at d_max 5 lies more than 10 points from the paper's**" in text
+    # The same accuracies over 10 problems: 0.70 +- 0.284 and 0.40 +- 0.304 cross the bands' edges and
+    # the fall (-0.30 +- 0.42) crosses 0
+    few = [{**r, "problems": 10} for r in summary]
+    assert "44% at 20* (paper, 10-fold CV): **inconclusive**" in tree_protocols(few, cv)
 
 
 def test_trees_run_on_fewer_problems_are_drawn_beside_fixed_depth_on_those_problems(tmp_path):
