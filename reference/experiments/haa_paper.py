@@ -34,7 +34,8 @@ from reference.experiments.haa import (CLUSTER_SIZES, QUALITIES, QUALITY_BANDS, 
                                        random_problems, speed_finding, speed_tables)
 from reference.experiments.movingai_data import movingai_dir, require_movingai
 from reference.experiments.report import (
-    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Claim, Finding, check, findings_markdown, to_csv, to_markdown, verdict,
+    DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Claim, Finding, check, findings_markdown, for_every, to_csv, to_markdown,
+    verdict, verdict_of_difference,
 )
 from reference.solutions.haa.multiterrain import SOFT_OBSTACLE_LEVELS, with_soft_obstacles
 from reference.world.fileio import atomic_write_bytes, atomic_write_text
@@ -222,35 +223,73 @@ def quality_findings(quality: Sequence[dict]) -> list[Finding]:
     return check([partial(quality_in_band, q=q) for q in QUALITY_BANDS], PaperTables([], quality, []))
 
 
-def error_lowest_at_so_20(tables: PaperTables) -> Finding:
-    """The error (mean over cluster sizes and qualities) is lowest at SO 20% and higher at the top SO."""
+def _mean_and_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its standard error (0 for fewer than two values)."""
+    if len(values) < 2:
+        return _mean(values), 0.0
+    return float(np.mean(values)), float(np.std(values, ddof=1)) / math.sqrt(len(values))
+
+
+def _difference(first: Sequence[float], second: Sequence[float], *, positive: bool) -> tuple[str, str]:
+    """mean(first) - mean(second) of two independent samples (problems of different maps), judged
+    above 0 (``positive``) or below it on its 95% interval (normal, 1.96 standard errors: thousands
+    of problems per side at the paper's scale), and in words."""
+    (a, a_se), (b, b_se) = _mean_and_se(first), _mean_and_se(second)
+    half = 1.96 * math.hypot(a_se, b_se)
+    if min(len(first), len(second)) < 2:
+        return INCONCLUSIVE, f"{a - b:+.1f} (too few problems: no interval)"
+    return verdict_of_difference(a - b, half, positive=positive), f"{a - b:+.1f} ± {half:.1f}"
+
+
+def _problem_errors(runs: Sequence[dict], so: int) -> list[float]:
+    """Each problem's mean % above optimal over its HAA* queries (every cluster size and quality) at ``so``."""
+    by_problem: dict[tuple, list[float]] = {}
+    for r in runs:
+        if r["algorithm"] == "HAA*" and r["so"] == so and math.isfinite(r["length"]):
+            by_problem.setdefault((r["map"], r["problem"], r["size"]), []).append(_error(r))
+    return [float(np.mean(errors)) for errors in by_problem.values()]
+
+
+def error_lowest_at_so_20(tables: PaperTables) -> Finding | None:
+    """The error (each problem's mean over cluster sizes and qualities) is lowest at SO 20%, so higher
+    at every other level, the top one included: each level minus SO 20% judged above 0 on its 95%
+    interval (:func:`for_every`)."""
     levels = tables.levels
-    by_so = {so: _mean([row["error [%]"] for row in tables.quality if row["SO [%]"] == so]) for so in levels}
-    lowest = min(by_so, key=lambda so: by_so[so])
+    if 20 not in levels or len(levels) < 2:
+        return None
+    errors = {so: _problem_errors(tables.runs, so) for so in levels}
+    judged = {so: _difference(errors[so], errors[20], positive=True) for so in levels if so != 20}
     return Finding(
-        "The error is lowest on SO 20% and grows toward SO 50% (both qualities)",
-        lowest == 20 and by_so[max(levels)] > by_so[lowest],
-        "mean % above optimal over cluster sizes and qualities: " + ", ".join(f"SO {so}%: {v:.1f}" for so, v in by_so.items())
-        + f"; lowest at SO {lowest}%")
+        "The error is lowest on SO 20% and grows toward SO 50% (both qualities)", for_every([v for v, _ in judged.values()]),
+        "mean % above optimal over cluster sizes and qualities: " + ", ".join(f"SO {so}%: {_mean(e):.1f}" for so, e in errors.items())
+        + "; each level minus SO 20% (95% CI over the problems): " + ", ".join(
+            f"SO {so}% {words} ({v})" for so, (v, words) in judged.items()))
 
 
-def small_agents_improve(tables: PaperTables) -> Finding:
-    """At CS15, from SO 20% to the top SO, small agents' error falls and large agents' rises (on means)."""
+def small_agents_improve(tables: PaperTables) -> Finding | None:
+    """At CS15, from SO 20% to the top SO, small agents' error falls and large agents' rises, for
+    both qualities: four differences (top SO minus SO 20%) judged on their 95% intervals."""
     levels, cluster_sizes = tables.levels, tables.cluster_sizes
-    mid = 15 if 15 in cluster_sizes else cluster_sizes[len(cluster_sizes) // 2]
-    agents = {(row["SO [%]"], row["quality"]): row for row in tables.quality if row["cluster size"] == mid}
-    top = max(levels)
+    if 20 not in levels or max(levels) == 20:
+        return None
+    mid, top = (15 if 15 in cluster_sizes else cluster_sizes[len(cluster_sizes) // 2]), max(levels)
 
-    small, large = "error [%] small (1x1)", "error [%] large (2x2)"
-    small_better = 20 in levels and all(agents[(top, q)][small] < agents[(20, q)][small] for q in QUALITIES)
-    large_worse = 20 in levels and all(agents[(top, q)][large] > agents[(20, q)][large] for q in QUALITIES)
+    def errors(so: int, q: str, size: int) -> list[float]:
+        return [_error(r) for r in _haa_rows(tables.runs, mid, q)
+                if r["so"] == so and r["size"] == size and math.isfinite(r["length"])]
+
+    judged = {(q, size): _difference(errors(top, q, size), errors(20, q, size), positive=size == PAPER_SIZES[0])
+              for q in QUALITIES for size in (1, PAPER_SIZES[0])}
     return Finding(
-        f"At CS{mid}, small agents keep improving beyond SO 20% while large agents degrade", small_better and large_worse,
-        "; ".join(f"{q} quality: small " + ", ".join(f"SO {so}% {agents[(so, q)][small]:.1f}" for so in levels)
-                  + "; large " + ", ".join(f"SO {so}% {agents[(so, q)][large]:.1f}" for so in levels) for q in QUALITIES)
-        + ("" if small_better and large_worse else
-           f". Does not hold: small agents {'do' if small_better else 'do not'} improve from SO 20% to {top}%, "
-           f"large agents {'do' if large_worse else 'do not'} degrade"))
+        f"At CS{mid}, small agents keep improving beyond SO 20% while large agents degrade",
+        for_every([v for v, _ in judged.values()]),
+        "; ".join(f"{q} quality: small " + ", ".join(f"SO {so}% {_mean(errors(so, q, 1)):.1f}" for so in levels)
+                  + "; large " + ", ".join(f"SO {so}% {_mean(errors(so, q, PAPER_SIZES[0])):.1f}" for so in levels)
+                  for q in QUALITIES)
+        + f"; SO {top}% minus SO 20% (95% CI): " + ", ".join(
+            f"{q} {'small' if size == 1 else 'large'} {words} ({v})" for (q, size), (v, words) in judged.items()),
+        because=", ".join(f"{q} {'small agents do not improve' if size == 1 else 'large agents do not degrade'}"
+                          for (q, size), (v, _) in judged.items() if v == DOES_NOT_HOLD))
 
 
 def _graph_sizes_in_words(tables: PaperTables) -> str:

@@ -116,3 +116,56 @@ def test_quality_findings_judge_each_cell_on_the_texts_bands():
     assert low.claim.startswith("LQ paths are 6-10% above optimal") and low.verdict == "holds"
     rows[2] = cell(20, "high", 8.0, 0.4)                          # now two of three outside the band
     assert quality_findings(rows)[0].verdict == "does not hold"
+
+
+def haa_runs(errors: dict[tuple[int, int], list[float]], cluster_sizes=(10, 15, 20)) -> list[dict]:
+    """HAA* queries with the given % above optimal per (SO, agent size): problem i of that SO and size
+    has errors[so, size][i] for every cluster size and quality (optimal length 100), beside one AA*
+    query per problem (numbered as the paper study numbers them: a large agent's, then a small one's)."""
+    rows = []
+    for (so, size), per_problem in errors.items():
+        for i, error in enumerate(per_problem):
+            problem = {"so": so, "map": f"m{so}", "problem": 2 * i + (size == 1), "size": size, "optimal": 100.0,
+                       "expansions": 10, "seconds": math.nan}
+            rows.append({**problem, "algorithm": "AA*", "length": 100.0})
+            rows += [{**problem, "algorithm": "HAA*", "cluster_size": cs, "quality": q, "length": 100.0 + error}
+                     for cs in cluster_sizes for q in ("high", "low")]
+    return rows
+
+
+def paper_tables(runs):
+    from reference.experiments.haa_paper import PaperTables, quality_by_so
+
+    return PaperTables(runs, quality_by_so(runs), [])
+
+
+@pytest.mark.parametrize("so50, expected", [
+    # SO 0% 10 and SO 20% 5 on every problem and query; SO 50% 8: each level minus SO 20% is +5 and +3
+    # with no spread, above 0
+    ([8.0] * 4, "holds"),
+    ([3.0] * 4, "does not hold"),          # SO 50% minus SO 20%: -2, below 0
+    # SO 50% 2, 10, 2, 10 (mean 6): +1, standard error sd(2, 10, 2, 10) / 2 = 4.62 / 2 = 2.31, so
+    # +1 +- 4.5 crosses 0
+    ([2.0, 10.0] * 2, "inconclusive"),
+])
+def test_the_error_lowest_at_so_20_is_judged_on_each_levels_difference(so50, expected):
+    from reference.experiments.haa_paper import error_lowest_at_so_20
+
+    runs = haa_runs({(0, 1): [10.0] * 4, (20, 1): [5.0] * 4, (50, 1): so50})
+    finding = error_lowest_at_so_20(paper_tables(runs))
+    assert finding is not None and finding.verdict == expected, finding
+
+
+@pytest.mark.parametrize("small50, expected", [
+    # CS15: small agents 5 -> 3 (SO 20% -> 50%), large 6 -> 11, every problem, both qualities
+    ([3.0] * 4, "holds"),
+    ([7.0] * 4, "does not hold"),          # small agents get worse: +2
+    ([1.0, 9.0] * 2, "inconclusive"),      # mean 5: 0 +- 1.96 x 4.62 / 2 = 4.5
+])
+def test_small_and_large_agents_beyond_so_20_are_four_differences(small50, expected):
+    from reference.experiments.haa_paper import small_agents_improve
+
+    runs = haa_runs({(20, 1): [5.0] * 4, (50, 1): small50, (20, 2): [6.0] * 4, (50, 2): [11.0] * 4})
+    finding = small_agents_improve(paper_tables(runs))
+    assert finding is not None and finding.verdict == expected, finding
+    assert "SO 50% minus SO 20% (95% CI): high small" in finding.evidence
