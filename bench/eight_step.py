@@ -1,7 +1,7 @@
 """Benchmark: the eight-connected move rule called as one shared step, or written out in the loop.
 
     python bench/eight_step.py                            # the three searches, 5 rounds each
-    python bench/eight_step.py --search tree --rounds 9   # one of astar, tree, lrta
+    python bench/eight_step.py --search tree --rounds 9   # one of astar, tree, lrta, aa
 
 Every compiled search calls the world's move rule (SPEC §12: inside the grid, not blocked, no
 corner cutting) as one shared ``@njit`` function,
@@ -17,7 +17,10 @@ each one's median CPU seconds and its ratio to the written-out rule's median. Th
 * ``tree``: Algorithm 2's subgoal tree (``subgoaling/tree.tree_arrays``) toward goals spread over a
   Baldur's Gate map;
 * ``lrta``: plain LRTA* and LRTA* with subgoaling (their one loop, ``subgoaling/lrta.lrta_arrays``) on
-  random problems of that map.
+  random problems of that map;
+* ``aa``: HAA*'s baseline, Annotated A* on the packed-key heap (``haa/query._window_astar``, what
+  ``annotated_astar_cost`` runs), on the paper construction's SO 20 % problems of six Baldur's Gate
+  maps (the set of its search-effort figure).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from reference.solutions.compiled import shortest_paths as twin  # noqa: E402
+from reference.solutions.compiled.haa import query as haa_twin  # noqa: E402
 from reference.solutions.compiled.subgoaling import lrta as lrta_twin  # noqa: E402
 from reference.solutions.compiled.subgoaling import tree as tree_twin  # noqa: E402
 from reference.world.grid import SQRT2, Gridworld  # noqa: E402
@@ -153,7 +157,35 @@ def lrta_search(args) -> tuple[dict[str, Any], Callable]:
     return engines, run_all
 
 
-SEARCHES = {"astar": astar_search, "tree": tree_search, "lrta": lrta_search}
+def aa_search(args) -> tuple[dict[str, Any], Callable]:
+    """HAA*'s AA* on ``--experiments`` paper problems (a large and a small agent each) of six maps at SO 20 %."""
+    from reference.experiments.haa import bg_maps
+    from reference.experiments.haa_paper import paper_problems
+    from reference.solutions.haa.capabilities import CAPABILITY_MASKS
+    from reference.solutions.haa.clearance import all_clearances
+    from reference.solutions.haa.multiterrain import with_soft_obstacles
+
+    problems = []
+    for path in bg_maps(MOVINGAI.parent / "movingai")[:6]:
+        terrain = with_soft_obstacles(read_terrain(path), Path(path).stem, 0.2, seed=2008)
+        clearances = dict(zip(CAPABILITY_MASKS, all_clearances(terrain).values()))
+        problems += [(np.ascontiguousarray(clearances[p.mask] < p.size), p.start, p.goal)
+                     for p in paper_problems(terrain, args.experiments, 7)]
+    kit = haa_twin._window_astar
+    engines = {"one shared move_rule (the kit's)": kit, "written out": variant(kit, haa_twin, written_out=True),
+               "move_rule inlined by Numba": variant(kit, haa_twin, written_out=False, rule=move_rule_inlined)}
+
+    def run_all(function) -> list:
+        haa_twin._window_astar = function   # _full_map_astar calls the module's _window_astar
+        try:
+            return [haa_twin.annotated_astar_cost(blocked, start, goal)[:2] for blocked, start, goal in problems]
+        finally:
+            haa_twin._window_astar = kit
+
+    return engines, run_all
+
+
+SEARCHES = {"astar": astar_search, "tree": tree_search, "lrta": lrta_search, "aa": aa_search}
 
 
 def measure(name: str, args) -> None:
@@ -184,6 +216,7 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=300, help="astar: scenario lines")
     parser.add_argument("--goals", type=int, default=200, help="tree: goals")
     parser.add_argument("--problems", type=int, default=40, help="lrta: problems")
+    parser.add_argument("--experiments", type=int, default=100, help="aa: experiments per map")
     args = parser.parse_args()
     for name in SEARCHES if args.search == "all" else [args.search]:
         measure(name, args)

@@ -56,9 +56,10 @@ def move_rule(blocked, height, width, row, col, d_row, d_col):
     ``bench/eight_step.py`` rebuilds each search with the rule written out instead and runs the two
     interleaved (2026-11-29, load average 15-20, medians of 5-9 rounds, the same results): the A*
     1.00 times the written-out rule's time, Algorithm 2's subgoal tree 0.88 times, the known-map
-    LRTA* loop 1.06 and 1.10 times (two runs; best rounds 1.05). Not the 30 % that comments beside
-    the five former copies claimed; the one rule is kept. Numba's own ``inline="always"`` took 1.18
-    times in the A*.
+    LRTA* loop 1.06 and 1.10 times (two runs; best rounds 1.05); HAA*'s baseline AA* 1.00 times
+    (2026-11-30, ``--search aa``, 7 rounds). Not the 30 % that comments beside the five former copies
+    claimed; the one rule is kept. Numba's own ``inline="always"`` took 1.18 times in the A*, 1.15 in
+    AA*.
 
     >>> blocked = np.array([[False, True], [False, False]])
     >>> move_rule(blocked, 2, 2, 0, 0, 1, 1)[3], move_rule(blocked, 2, 2, 0, 0, 1, 0)    # SE would cut a corner

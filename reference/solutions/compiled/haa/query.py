@@ -42,7 +42,9 @@ from numba import njit
 
 from reference.solutions.compiled.shortest_paths import astar as _compiled_astar
 from reference.solutions.compiled.shortest_paths import move_rule, octile_rank_table
-from reference.solutions.compiled.heap import heap_contains, heap_len, heap_new, heap_peek_key, heap_pop, heap_push, heap_update
+from reference.solutions.compiled.heap import (
+    heap_clear, heap_contains, heap_len, heap_new, heap_peek_key, heap_pop, heap_push, heap_update,
+)
 from reference.solutions.haa.graph import Abstraction
 from reference.solutions.haa.capabilities import mask_of
 from reference.solutions.haa.query import HAAResult, annotated_blocked
@@ -99,13 +101,18 @@ def _full_map_astar(blocked: np.ndarray, start: Cell, goal: Cell):
         rank_count = int(ranks.max()) + 1
         scale, largest = key_plan(0.0, rank_count, 8 * cells + 2)
         _FULL_MAP.clear()
+        # the searches' arrays and heap, kept from one query to the next: a search touches only the
+        # cells it reaches (seen[cell] == its number), not all of the map's (a reset per query cost
+        # more than a short search; docs/haa.md, "The compiled queries")
         _FULL_MAP[(height, width)] = (ranks, scale, largest, rank_count, 8 * cells + 2, np.empty(cells, np.int64),
-                                      np.empty(cells, np.int64), np.empty(cells, np.int64), np.empty(cells, np.int64))
-    ranks, scale, largest, rank_count, stamps, g_a, g_b, tree, expanded = _FULL_MAP[(height, width)]
+                                      np.empty(cells, np.int64), np.empty(cells, np.int64), np.empty(cells, np.int64),
+                                      np.zeros(cells, np.int64), heap_new(cells), np.zeros(1, np.int64))
+    ranks, scale, largest, rank_count, stamps, g_a, g_b, tree, expanded, seen, heap, searches = _FULL_MAP[(height, width)]
     source, target = start[0] * width + start[1], goal[0] * width + goal[1]
+    searches[0] += 1
     try:
-        found, expansions = _window_astar(blocked, source, target, g_a, g_b, tree, expanded, ranks, scale, largest,
-                                          rank_count, stamps)
+        found, expansions = _window_astar(blocked, source, target, g_a, g_b, tree, expanded, seen, searches[0], heap,
+                                          ranks, scale, largest, rank_count, stamps)
     except ValueError:
         return None
     if not found:
@@ -197,23 +204,24 @@ def _window_dijkstra(blocked, source, g_a, g_b, tree, closed, scale, largest, st
 
 
 @njit(cache=True)
-def _window_astar(blocked, start, goal, g_a, g_b, tree, expanded, ranks, scale, largest, ranks_span, stamps_span):
+def _window_astar(blocked, start, goal, g_a, g_b, tree, expanded, seen, search, heap, ranks, scale, largest, ranks_span,
+                  stamps_span):
     """Twin of the world's ``astar`` (larger-g ties) on a window: key ``(f, -g, stamp)``, stop when
     ``g(goal) <= min f``. Returns ``(found, expansions)``; ``tree`` leads from the goal back and
-    ``expanded[:expansions]`` are the expanded cells in order."""
+    ``expanded[:expansions]`` are the expanded cells in order. A cell's g is this search's only when
+    ``seen[cell] == search`` (a number no earlier search with these arrays used), so nothing is reset
+    but the ``heap`` (a packed heap of at least the window's cells)."""
     height, width = blocked.shape
     goal_row, goal_col = goal // width, goal % width
-    g_a[:] = -1
-    g_b[:] = -1
-    heap = heap_new(blocked.size)
-    g_a[start], g_b[start] = 0, 0
+    heap_clear(heap)
+    g_a[start], g_b[start], seen[start] = 0, 0, search
     tree[start] = -1
     heap_push(heap, start, _astar_key(0, 0, start // width, start % width, goal_row, goal_col, 0, ranks, scale,
                                       largest, ranks_span, stamps_span))
     stamp = 0
     expansions = 0
     while heap_len(heap) > 0:
-        if g_a[goal] >= 0 and not _quantised(g_a[goal], g_b[goal], scale, largest) > heap_peek_key(heap) // (ranks_span * stamps_span):
+        if seen[goal] == search and not _quantised(g_a[goal], g_b[goal], scale, largest) > heap_peek_key(heap) // (ranks_span * stamps_span):
             break
         s = np.int64(heap_pop(heap))
         expanded[expansions] = s
@@ -226,9 +234,9 @@ def _window_astar(blocked, start, goal, g_a, g_b, tree, expanded, ranks, scale, 
             t = r * width + c
             new_a = g_a[s] + (0 if diagonal else 1)
             new_b = g_b[s] + (1 if diagonal else 0)
-            if g_a[t] >= 0 and not float(new_a) + float(new_b) * 1.4142135623730951 < float(g_a[t]) + float(g_b[t]) * 1.4142135623730951:
+            if seen[t] == search and not float(new_a) + float(new_b) * 1.4142135623730951 < float(g_a[t]) + float(g_b[t]) * 1.4142135623730951:
                 continue
-            g_a[t], g_b[t] = new_a, new_b
+            g_a[t], g_b[t], seen[t] = new_a, new_b, search
             tree[t] = s
             stamp += 1
             key = _astar_key(new_a, new_b, r, c, goal_row, goal_col, stamp, ranks, scale, largest, ranks_span, stamps_span)
@@ -236,7 +244,7 @@ def _window_astar(blocked, start, goal, g_a, g_b, tree, expanded, ranks, scale, 
                 heap_update(heap, t, key)
             else:
                 heap_push(heap, t, key)
-    return g_a[goal] >= 0, expansions
+    return seen[goal] == search, expansions
 
 
 @njit(cache=True)
@@ -401,6 +409,8 @@ def _query(start_row, start_col, goal_row, goal_col, size, mask, cluster_size, c
     segment = np.empty(cells, np.int64)
     tree = np.empty(cells, np.int64)
     order = np.empty(cells, np.int64)  # the refinement's expanded cells (only their count is kept)
+    seen = np.zeros(cells, np.int64)   # the refinement searches' numbers (1, 2, ...), one heap for all
+    window_heap = heap_new(cells)
     refinement = 0
     for i in range(steps):
         node_from, node_to = nodes[i], nodes[i + 1]
@@ -436,8 +446,8 @@ def _query(start_row, start_col, goal_row, goal_col, size, mask, cluster_size, c
             blocked = clear[edge_mask[ref], r0:r1, c0:c1] < edge_clearance[ref]
             source = (from_row - r0) * w + from_col - c0
             target = (rows[node_to] - r0) * w + cols[node_to] - c0
-            found, expansions = _window_astar(blocked, source, target, g_a[:n], g_b[:n], tree[:n], order[:n], ranks, w_scale,
-                                              w_largest, w_ranks_span, w_stamps_span)
+            found, expansions = _window_astar(blocked, source, target, g_a[:n], g_b[:n], tree[:n], order[:n], seen[:n], i + 1,
+                                              window_heap, ranks, w_scale, w_largest, w_ranks_span, w_stamps_span)
             refinement += expansions
             count = 0
             local = target
