@@ -1048,16 +1048,16 @@ def time_limit_choice(groups: RunGroups, kind: str, per: str) -> Finding | None:
     evidence = _time_limit_evidence(groups, kind, per, lrta, dstar)
     if kind == "maze":
         fits, fits_text = _judged(groups, kind, partial(fastest_share, per=per),
-                                  f"the least time per {per} of a lookahead over D* Lite's:", below=1.0)
+                                  f"the least time per {per} of a lookahead over D* Lite's:", digits=3, below=1.0)
         longer, longer_text = _judged(groups, kind, shortest_share,
-                                      "the shortest path of a lookahead over D* Lite's:", above=1.0)
+                                      "the shortest path of a lookahead over D* Lite's:", digits=3, above=1.0)
         return Finding(
             f"maze: with a time limit per {per} LRTA* (the largest lookahead that fits) is the choice below D* "
             f"Lite's time per {per}, D* Lite above it: no lookahead run gives paths as short as D* Lite's",
             for_every([fits, longer]), f"{evidence}; {fits_text}; {longer_text}")
     judged, text = _judged(groups, kind, partial(fits_and_as_short_share, per=per),
                            f"the least, over the lookaheads, of the larger of time per {per} and path length as "
-                           "shares of D* Lite's:", below=1.0)
+                           "shares of D* Lite's:", digits=3, below=1.0)
     return Finding(
         f"random: with a time limit per {per} LRTA* is always the choice: some lookahead plans at most D* "
         f"Lite's time per {per} and finds paths no longer than D* Lite's", judged, f"{evidence}; {text}")
