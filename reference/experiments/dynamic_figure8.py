@@ -266,9 +266,9 @@ def abstraction_dominates(tables: Figure8Tables) -> Finding:
     return Finding(
         "*Of the surviving algorithms, PR LRTS and the pattern database with intermediate goals (both with "
         "abstraction) clearly dominate the others*", overall,
-        f"{count[HOLDS]} of {len(others)} other surviving settings are worse on both axes than some PR LRTS or "
-        f"intermediate-goal setting, {count[INCONCLUSIVE]} inconclusive (each axis a paired difference over the "
-        f"{problems} problems, 95% CI)" + _level_zero_words(unabstracted, without, others),
+        f"{count[HOLDS]} of {len(others)} other surviving settings are dominated by some PR LRTS or intermediate-goal "
+        f"setting (better on one axis, no worse on the other), {count[INCONCLUSIVE]} inconclusive (each axis a paired "
+        f"difference over the {problems} problems, 95% CI)" + _level_zero_words(unabstracted, without, others),
         because=_named([others[i] for i, v in judged.items() if v == DOES_NOT_HOLD])
         + (" is" if count[DOES_NOT_HOLD] == 1 else " are") + " not dominated by any abstraction setting")
 
