@@ -249,14 +249,15 @@ def test_comparison_findings_worked_by_hand():
     # Two problems, optimal 100 each; LRTA*+sub costs 110 on both (10% above optimal), kNN LRTA*
     # (1000) 150 on both (50%): every bootstrap resample gives the same, so the intervals are points
     # and LRTA*+sub is better. Total times 1 ms and 4 ms: kNN takes 4× the time. Preprocessing: trees
-    # 60 s, kNN 30 s per map: 0.5×, comparable within a factor of 3.
+    # 60 s, kNN 30 s on each of two maps: 0.5× in every resample of the maps, comparable within a
+    # factor of 3 (one map would leave no interval: inconclusive).
     def row(algorithm, problem, cost, total_ms):
         return {"map": "AR0204SR", "problem": problem, "algorithm": algorithm, "reached": True, "cost": cost,
                 "optimal": 100.0, "expansions": cost, "episodes": cost, "total_ms": total_ms}
 
     rows = [row("lrta_subgoal", p, 110.0, 1.0) for p in (0, 1)] + [row("knn_lrta_1000", p, 150.0, 4.0) for p in (0, 1)]
-    rows += [{"map": "AR0204SR", "algorithm": "preprocessing", "method": "subgoal_trees", "preprocessing_s": 60.0},
-             {"map": "AR0204SR", "algorithm": "preprocessing", "method": "knn_lrta_1000", "preprocessing_s": 30.0}]
+    rows += [{"map": name, "algorithm": "preprocessing", "method": method, "preprocessing_s": seconds}
+             for name in ("AR0204SR", "AR0701SR") for method, seconds in (("subgoal_trees", 60.0), ("knn_lrta_1000", 30.0))]
     found = {f.claim: f for f in experiment.comparison_findings(rows)}
     better = next(f for claim, f in found.items() if claim.startswith("On the maps"))
     assert better.holds and "LRTA*+sub 10.0% [10.0, 10.0], kNN LRTA* (1000) 50.0% [50.0, 50.0]" in better.evidence
