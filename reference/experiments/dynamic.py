@@ -1473,8 +1473,9 @@ def accuracy_drops(cv: dict[int, dict], problems: int | None) -> Finding | None:
         return 1.96 * float(np.sqrt(accuracy * (1 - accuracy) / problems))
 
     falls = verdict_of_difference(high - low, float(np.hypot(half(low), half(high))), positive=False)
-    close = {d: verdict(cv[d]["cv_accuracy"] - half(cv[d]["cv_accuracy"]), cv[d]["cv_accuracy"] + half(cv[d]["cv_accuracy"]),
-                        above=PAPER_ACCURACY[d] - 0.1, below=PAPER_ACCURACY[d] + 0.1) for d in sorted(PAPER_ACCURACY)}
+    accuracy = {d: cv[d]["cv_accuracy"] for d in sorted(PAPER_ACCURACY)}
+    close = {d: verdict(a - half(a), a + half(a), above=PAPER_ACCURACY[d] - 0.1, below=PAPER_ACCURACY[d] + 0.1)
+             for d, a in accuracy.items()}
     far = [d for d, v in close.items() if v == DOES_NOT_HOLD]
     return Finding(
         "*Classification accuracy drops as d_max grows, from 72% at d_max 5 to 44% at 20* (paper, 10-fold CV)",

@@ -916,11 +916,11 @@ def fits_and_as_short_share(lookaheads: Sequence[int], time: np.ndarray, episode
     return float(np.maximum(limited[:-1] / limited[-1], moves[:-1] / moves[-1]).min())
 
 
-def _on_the_means(groups: RunGroups, kind: str, statistic: Callable[..., float]
+def _on_the_means(groups: RunGroups, kind: str, statistic: Callable[..., float], resample: bool = True
                   ) -> tuple[float, np.ndarray | None, int]:
     """``statistic`` of the mean curves (LRTA* with the kind's best heuristic, then D* Lite) over the
     grids that ran every setting, its values on 2,000 bootstrap resamples of those grids (None for
-    fewer than two grids) and the number of grids."""
+    fewer than two grids, or not asked for: ``resample=False``) and the number of grids."""
     heuristic = BEST_HEURISTIC[(kind, "lrta_astar")]
     lookaheads = [n for n in lookaheads_in(groups) if groups.get((kind, "lrta_astar", heuristic, n))]
     settings = [("lrta_astar", heuristic, n) for n in lookaheads] + [("dstar_lite", "strong", None)]
@@ -938,7 +938,7 @@ def _on_the_means(groups: RunGroups, kind: str, statistic: Callable[..., float]
     if not samples:
         return float("nan"), None, 0
     value = on_means(*np.asarray(samples, dtype=float).T)
-    return value, bootstrap_values(samples, on_means) if len(samples) > 1 else None, len(samples)
+    return value, bootstrap_values(samples, on_means) if resample and len(samples) > 1 else None, len(samples)
 
 
 def _judged(groups: RunGroups, kind: str, statistic: Callable[..., float], name: str, digits: int = 2, *,
@@ -1014,7 +1014,7 @@ def lrta_wins_for_every_x(groups: RunGroups) -> Finding | None:
         return None
     judged, margin = _judged(groups, "random", lrta_margin, "D* Lite's sum minus LRTA*'s at the x where it is "
                              "least, as a share of D* Lite's:", digits=3, above=0.0)
-    threshold, _, _ = _on_the_means(groups, "random", dstar_threshold)
+    threshold, _, _ = _on_the_means(groups, "random", dstar_threshold, resample=False)   # words only: no interval
     return Finding(
         "random: for every x, LRTA* with the optimal lookahead has a smaller planning time + x * path length "
         "than D* Lite", judged,
