@@ -448,14 +448,13 @@ def claim_at_each(groups: RunGroups, kind: str, pairs: Sequence[tuple[int, tuple
         if count < 2:
             continue
         one = verdict_of_difference(mean, half, positive=positive)
-        gap = ""
         if one == DOES_NOT_HOLD and gap_measure:
-            gap = "; ".join(g for g in (reproduction_gap(groups, kind, algorithm, heuristic, lookahead, gap_measure)
-                                        for algorithm, heuristic, lookahead in (first, second)
-                                        if lookahead is not None) if g)
-            if gap:
+            missed = [gap for gap in (reproduction_gap(groups, kind, algorithm, heuristic, lookahead, gap_measure)
+                                      for algorithm, heuristic, lookahead in (first, second)
+                                      if lookahead is not None) if gap]
+            if missed:
                 one = INCONCLUSIVE
-                gaps.append(gap)
+                gaps.extend(missed)   # one setting may miss in several pairs: named once below
         judged.append((n, mean, half, count, one))
     if not judged:
         return INCONCLUSIVE, "no paired runs"

@@ -239,6 +239,13 @@ def test_findings_check_that_lookahead_one_minimises_planning_time_on_random_gri
     # interval is 456 +- 2.5), so the failure rests on a reproduction gap: inconclusive, the gap named.
     gap = verdict_for([455, 456, 457], size=301)
     assert gap.verdict == "inconclusive" and "the paper's 622.46 outside" in gap.evidence
+    # Lookahead 1 at 700-702 (701 +- 2.5 misses the paper's 498.55) loses to 3 at 455-457 (+245) and to
+    # 5 at 540-542 (+160; 541 +- 2.5 misses 686.46) on every grid: both pairs fail on gaps, and lookahead
+    # 1's gap, in both, is named once.
+    rows = grids("random", "lrta_astar", "strong", {1: [700, 701, 702], 3: [455, 456, 457], 5: [540, 541, 542]}, 301)
+    all_off = {f.claim: f for f in findings(rows)}[claim]
+    assert all_off.verdict == "inconclusive"
+    assert [all_off.evidence.count(f"the paper's {paper} outside") for paper in ("498.55", "622.46", "686.46")] == [1, 1, 1]
 
 
 def test_random_successor_order_runs_the_same_on_both_engines_and_changes_lookahead_one():
