@@ -15,6 +15,14 @@ the Dijkstra pass, the clock itself) also shows, most at small lookaheads.
 it breaks ties between equally good neighbours: the kit's fixed east-south-west-north order against
 a random choice among the tied neighbours (Koenig 2004, Section 8: "it is beneficial for LRTA* with
 small lookaheads to generate the successors of states ... in a random order rather than a fixed one").
+
+``--successor-order`` measures what that random order costs in time: the compiled LRTA* with A*
+lookahead (weak h) in fixed and in random successor order, side by side on each maze: planning
+time per expansion in nanoseconds and its ratio per maze, and the time of drawing one order alone.
+The cost moves the planning objectives' threshold x (docs/realtime.md, "Successors in random order
+in all 1,000 mazes").
+
+    python bench/realtime.py --successor-order --size 301 --mazes 20 --lookahead 23
 """
 
 from __future__ import annotations
@@ -27,10 +35,12 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference.experiments.report import format_table  # noqa: E402
-from reference.experiments.realtime import make_instance  # noqa: E402
+from reference.experiments.realtime import DEFAULT_SEED, make_instance, order_seed  # noqa: E402
 from reference.solutions.compiled.realtime import run_compiled, warm_up  # noqa: E402
 from reference.solutions.realtime import KorfLRTA, run_algorithm  # noqa: E402
 from reference.solutions.realtime.agent import INFINITY  # noqa: E402
@@ -85,15 +95,77 @@ def tie_order(args: argparse.Namespace) -> None:
     print(format_table(TIE_COLUMNS, rows))
 
 
+ORDER_COLUMNS = ["lookahead", "mazes", "expansions: fixed", "expansions: random", "ns/exp: fixed", "ns/exp: random",
+                 "random / fixed: median", "min", "max"]
+
+
+def successor_order_cost(args: argparse.Namespace) -> None:
+    """Planning time per expansion of the compiled LRTA* (weak h) in fixed and in random order."""
+    warm_up()  # compiling the twins is not part of any run's time
+    orders = ("fixed", "random")
+    expansions = dict.fromkeys(orders, 0)
+    per_expansion: dict[str, list[float]] = {order: [] for order in orders}  # ns, one per maze
+    for number in range(args.mazes):
+        instance = make_instance("maze", number, args.size)
+        best, counts = dict.fromkeys(orders, float("inf")), {}
+        for _ in range(3):  # both orders, one after the other, three times: the same machine load
+            for order in orders:
+                run = run_compiled(instance.grid, instance.start, instance.target, "lrta_astar", heuristic="weak",
+                                   lookahead=args.lookahead, record=False, successors=order,
+                                   seed=order_seed(DEFAULT_SEED, number))  # the comparison's own order
+                best[order] = min(best[order], run.planning_time * 1e9 / run.expansions)
+                counts[order] = run.expansions  # the same every time: a run is deterministic
+        for order in orders:
+            per_expansion[order].append(best[order])
+            expansions[order] += counts[order]
+    ratios = [r / f for f, r in zip(per_expansion["fixed"], per_expansion["random"])]
+    draw_ns = order_draw_ns()
+    print(f"LRTA* with A* lookahead, weak h, {args.mazes} maze(s) of {args.size} x {args.size}; "
+          "planning time per expansion, best of 3 per maze; ns/exp and ratio: medians over the mazes")
+    print(format_table(ORDER_COLUMNS, [[args.lookahead, args.mazes, expansions["fixed"], expansions["random"],
+                                        statistics.median(per_expansion["fixed"]),
+                                        statistics.median(per_expansion["random"]),
+                                        statistics.median(ratios), min(ratios), max(ratios)]]))
+    print(f"drawing one expansion's random order alone: {draw_ns:.1f} ns (the rest of the difference is the "
+          "lookahead's own work with the neighbours visited in an order that changes at every expansion)")
+
+
+def order_draw_ns(draws: int = 10_000_000) -> float:
+    """CPU nanoseconds of one draw of an expansion's successor order (the compiled lookahead's own code)."""
+    from numba import njit
+
+    from reference.solutions.compiled.realtime.lookahead import _shuffle_directions
+
+    @njit
+    def draw_many(n, order, rng):
+        first = 0
+        for _ in range(n):
+            _shuffle_directions(order, rng)
+            first += order[0]  # used, so the compiler cannot drop the draws
+        return first
+
+    order, rng = np.zeros(4, np.int64), np.array([DEFAULT_SEED], np.uint64)
+    draw_many(10, order, rng)  # compile first
+    began = time.process_time()
+    draw_many(draws, order, rng)
+    return (time.process_time() - began) * 1e9 / draws
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=101)
     parser.add_argument("--mazes", type=int, default=2)
     parser.add_argument("--grids", type=int, default=8)
     parser.add_argument("--tie-order", action="store_true", help="fixed vs random tie breaking of LRTA* (lookahead one)")
+    parser.add_argument("--successor-order", action="store_true",
+                        help="time per expansion of the compiled LRTA* in fixed vs random successor order (mazes)")
+    parser.add_argument("--lookahead", type=int, default=23, help="the lookahead of --successor-order (default 23)")
     args = parser.parse_args()
     if args.tie_order:
         tie_order(args)
+        return
+    if args.successor_order:
+        successor_order_cost(args)
         return
     instances = [make_instance("maze", n, args.size) for n in range(args.mazes)]
     instances += [make_instance("random", n, args.size) for n in range(args.grids)]
