@@ -167,23 +167,71 @@ def one_local_cluster(jobs: int, scheduler: str | None = None) -> Iterator[str |
 
 def _local_cluster(jobs: int):
     """A Dask ``LocalCluster`` of ``jobs`` worker processes, one thread each (the kit's searches hold
-    the GIL), on the loopback only, without a dashboard."""
+    the GIL), on the loopback only, without a dashboard, with glibc's memory allocator as in any
+    other process (:data:`WORKER_ENVIRONMENT`)."""
+    import dask
     from distributed import LocalCluster
 
-    with warnings.catch_warnings():   # "scratch directories ... taking a surprisingly long time": a busy machine
-        warnings.simplefilter("ignore", UserWarning)
+    with warnings.catch_warnings(), dask.config.set(WORKER_ENVIRONMENT):
+        warnings.simplefilter("ignore", UserWarning)  # "scratch directories ... taking a surprisingly long time"
         return LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
                             dashboard_address=None)
 
 
-#: Tasks handed to the cluster at a time, per worker thread: enough that no worker waits for its
-#: next task while a result travels back, few enough that the scheduler holds a handful of tasks.
-#: (Submitting all 38,000 runs of the planning objectives at once, the scheduler of a local cluster
-#: on a loaded 2-core machine lost its connection to the client within minutes.)
-IN_FLIGHT_PER_WORKER = 4
+#: Dask's nannies start each worker with ``MALLOC_TRIM_THRESHOLD_=65536``. Any fixed threshold turns
+#: off glibc's sliding mmap threshold, so every array of a large grid is mmapped afresh, page-aligned,
+#: and the compiled planners, which read several per-cell arrays at the same index, slow down (most
+#: likely those arrays then share cache sets): one LRTA* run on a 301 x 301 maze took 9.2 s of CPU in
+#: such a worker against 6.3 s in a plain process, 9.2 s in a plain process given the variable, and
+#: 5.8-6.0 s given it together with an mmap threshold no array reaches. ``None`` unsets the variable
+#: (Dask's own way to unset a pre-spawn variable); the workers then run as fast as a plain process.
+WORKER_ENVIRONMENT = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+
+
+#: Batches handed to the cluster at a time, per worker thread: one, the next handed out as it returns.
+#: More let Dask's scheduler queue a second batch behind a long one on a busy worker while another
+#: worker idles: with four (2 workers, 770 runs on 301 x 301 grids, some 5 s long, the rest
+#: milliseconds) each worker stood idle 4-9 s and the run took 28.4 s; with one, 24.1 s and no
+#: pause over half a second (the process pool that stands in without Dask: 21 s). Few tasks in the
+#: scheduler also keep it alive: all 38,000 runs of the planning objectives submitted at once lost a
+#: loaded local cluster's connection to the client within minutes.
+IN_FLIGHT_PER_WORKER = 1
 
 #: How often a run starts again after losing its connection to the scheduler before it gives up.
 RECONNECTS = 3
+
+#: The work one cluster task should carry, in seconds of the workers' time. A cluster task costs a
+#: few milliseconds of its own (the scheduler, the messages, the pickles); the realtime default's
+#: 2,310 runs take about 1.4 ms each, so with one run per cluster task they took 19.3 s on two
+#: workers against 3.3 s in one process, and with batches 3.3 s (``bench/task_layer.py``). Tasks
+#: are batched until a batch takes about this long (:func:`batch_size`); a longer task runs alone.
+BATCH_SECONDS = 0.25
+
+#: The most tasks in one batch: a bound on what a lost connection takes back.
+MAX_BATCH = 256
+
+
+def batch_size(tasks_done: int, seconds_spent: float) -> int:
+    """How many tasks the next cluster task should run, from the workers' time so far: enough for
+    about :data:`BATCH_SECONDS` of work, one while nothing has been timed.
+
+    >>> batch_size(0, 0.0), batch_size(10, 0.06), batch_size(4, 8.0), batch_size(10**6, 1.0)
+    (1, 41, 1, 256)
+    """
+    if tasks_done == 0 or seconds_spent <= 0:
+        return 1
+    return max(1, min(MAX_BATCH, int(BATCH_SECONDS * tasks_done / seconds_spent)))
+
+
+def run_batch(function: Callable[[Task], Result], batch: Sequence[Task]) -> tuple[list[Result], float]:
+    """``[function(task) for task in batch]`` on a worker, and the seconds it took.
+
+    >>> run_batch(abs, [-1, 2])[0]
+    [1, 2]
+    """
+    began = time.perf_counter()
+    results = [function(task) for task in batch]
+    return results, time.perf_counter() - began
 
 
 def _run_on_dask(function: Callable, tasks: Sequence, keys: Sequence[str], waiting: Sequence[int],
@@ -222,8 +270,9 @@ class _LostScheduler(Exception):
 
 def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waiting: Sequence[int],
                 finished: Callable[[int, Any], None], jobs: int, scheduler: str | None) -> None:
-    """One connection to a cluster: keep ``IN_FLIGHT_PER_WORKER`` tasks per worker submitted,
-    submitting the next as each one finishes. Raises :class:`_LostScheduler` if the scheduler goes."""
+    """One connection to a cluster: keep ``IN_FLIGHT_PER_WORKER`` batches of tasks per worker
+    submitted (:func:`batch_size` tasks each, in the tasks' order), submitting the next as each one
+    finishes. Raises :class:`_LostScheduler` if the scheduler goes."""
     from distributed import Client, as_completed as dask_completed
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
@@ -237,32 +286,40 @@ def _run_window(function: Callable, tasks: Sequence, keys: Sequence[str], waitin
         with Client(scheduler if scheduler is not None else cluster) as client:
             workers = jobs if scheduler is None else max(1, sum(client.nthreads().values()))
             upcoming = iter(waiting)
-            where: dict[str, int] = {}
+            where: dict[str, list[int]] = {}
+            timed_tasks, timed_seconds = 0, 0.0   # the workers' time so far, for the batch size
 
-            def submit(index: int) -> Any:
-                # pure=False: a task is never merged with an equal one; key names keep the order readable
-                future = client.submit(function, tasks[index], pure=False, key=f"task-{index}-{keys[index]}")
-                where[future.key] = index
+            def submit() -> Any:
+                batch = list(itertools.islice(upcoming, batch_size(timed_tasks, timed_seconds)))
+                if not batch:
+                    return None
+                # pure=False: a batch is never merged with an equal one; key names keep the order readable
+                future = client.submit(run_batch, function, [tasks[index] for index in batch], pure=False,
+                                       key=f"tasks-{batch[0]}-{len(batch)}-{keys[batch[0]]}")
+                where[future.key] = batch
                 return future
 
-            running = dask_completed([submit(index) for index in
-                                      itertools.islice(upcoming, IN_FLIGHT_PER_WORKER * workers)])
+            first = [submit() for _ in range(IN_FLIGHT_PER_WORKER * workers)]
+            running = dask_completed([future for future in first if future is not None])
             for future in running:
                 if future.status == "error":
                     failed = future.exception()
                     break
-                index = where.pop(future.key)
-                result = future.result()    # a lost connection raises here: the cluster's error
+                batch = where.pop(future.key)
+                results, seconds = future.result()    # a lost connection raises here: the cluster's error
+                timed_tasks += len(batch)
+                timed_seconds += seconds
                 try:
-                    finished(index, result)
+                    for index, result in zip(batch, results):
+                        finished(index, result)
+                        done.append(index)
                 except OSError as error:   # the store's (a full disk), not the cluster's: not retried
                     failed = error
                     break
-                done.append(index)
                 future.release()
-                following = next(upcoming, None)
+                following = submit()
                 if following is not None:
-                    running.add(submit(following))
+                    running.add(following)
     except (FutureCancelledError, CommClosedError, OSError) as error:
         # The cluster's errors, never a task's (a task's error is `failed`): a future cancelled because
         # the connection went, a closed comm, a connection refused.

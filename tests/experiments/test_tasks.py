@@ -192,6 +192,50 @@ def test_a_tasks_own_error_is_raised_not_retried(tmp_path, capsys):
 
 
 @needs_distributed
+def test_tiny_tasks_run_in_batches_in_order_and_a_batchs_error_is_raised(tmp_path, capsys):
+    # 300 tasks of microseconds: after the first round (one task each, eight in flight) every cluster
+    # task carries up to MAX_BATCH of them (batch_size: 0.25 s of work), so the worker that ran a
+    # task changes only between batches: at most 8 + a few times, where one task per cluster task
+    # would switch between the two workers all the time. Order and store are as without batches.
+    store = tmp_path / "tasks"
+    results = run_tasks(worker_process, list(range(300)), jobs=2, store=store, progress=False)
+    assert [task for task, _ in results] == list(range(300))
+    assert len(list(store.glob("*.pkl"))) == 300
+    switches = sum(first != second for (_, first), (_, second) in zip(results, results[1:]))
+    assert switches < 20, switches
+    # a task's own error deep inside a batch is raised as itself, not taken for a lost scheduler
+    with pytest.raises(FileNotFoundError, match="no map 3"):
+        run_tasks(fail_on_three, [*range(10, 110), 3, *range(110, 150)], jobs=2, progress=False)
+    assert "lost the connection" not in capsys.readouterr().err
+
+
+def trim_threshold(_: int) -> str | None:
+    """The worker's MALLOC_TRIM_THRESHOLD_, if any."""
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+
+@needs_distributed
+def test_local_workers_keep_the_usual_memory_allocator():
+    # Dask's own configuration (the referee) starts every worker with MALLOC_TRIM_THRESHOLD_=65536,
+    # which turns off glibc's sliding mmap threshold and made the compiled planners 1.5x slower
+    # (docs/cluster.md); the layer's local cluster must start its workers without it. In a child
+    # interpreter: a cluster started elsewhere in this process would have put the variable into this
+    # process's own environment, which workers inherit.
+    import dask
+
+    assert dask.config.get("distributed.nanny.pre-spawn-environ")["MALLOC_TRIM_THRESHOLD_"] == 65536
+    child = ("import os\n"
+             "from reference.experiments.tasks import run_tasks\n"
+             "from tests.experiments.test_tasks import trim_threshold\n"
+             "if __name__ == '__main__':\n"
+             "    print(run_tasks(trim_threshold, [0, 1], jobs=2, progress=False))\n")
+    environment = {key: value for key, value in os.environ.items() if key != "MALLOC_TRIM_THRESHOLD_"}
+    done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=environment, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "[None, None]"
+
+
+@needs_distributed
 def test_a_store_that_cannot_be_written_is_its_own_error_not_a_lost_scheduler(tmp_path, capsys):
     # Saving a result fails (the store is a file, not a folder: an OSError, as a full disk's would
     # be); a refused connection is an OSError too, but this one must be raised at once, as itself,
