@@ -179,12 +179,12 @@ def _local_cluster(jobs: int):
 
 
 #: Dask's nannies start each worker with ``MALLOC_TRIM_THRESHOLD_=65536``. Any fixed threshold turns
-#: off glibc's sliding mmap threshold, so every array of a large grid is mmapped afresh, page-aligned,
-#: and the compiled planners, which read several per-cell arrays at the same index, slow down (most
-#: likely those arrays then share cache sets): one LRTA* run on a 301 x 301 maze took 9.2 s of CPU in
-#: such a worker against 6.3 s in a plain process, 9.2 s in a plain process given the variable, and
-#: 5.8-6.0 s given it together with an mmap threshold no array reaches. ``None`` unsets the variable
-#: (Dask's own way to unset a pre-spawn variable); the workers then run as fast as a plain process.
+#: off glibc's sliding mmap threshold, so large arrays are mmapped afresh, and the compiled planners
+#: slow down, unevenly: one LRTA* run (lookahead one) on a 301 x 301 maze took 9.2 s of CPU in such a
+#: worker against 6.3 s in a plain process, 9.2 s in a plain process given the variable, and 5.8-6.0 s
+#: given it together with an mmap threshold no array reaches (so where the arrays are placed is the
+#: cause). ``None`` unsets the variable (Dask's own way to unset a pre-spawn variable); the workers
+#: then run as fast as a plain process.
 WORKER_ENVIRONMENT = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
 
