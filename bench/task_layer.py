@@ -28,15 +28,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference.experiments import tasks  # noqa: E402
-from reference.experiments.realtime import DEFAULT_GRIDS, DEFAULT_MAZES, DEFAULT_SIZE, run_comparison  # noqa: E402
+from reference.experiments.realtime import (DEFAULT_GRIDS, DEFAULT_MAZES, DEFAULT_SIZE, run_comparison,  # noqa: E402
+                                            without_times)
 from reference.experiments.report import format_table  # noqa: E402
 from reference.solutions.compiled.realtime import warm_up  # noqa: E402
 
 WAYS = {"one process": (1, None), "cluster, batches": (2, tasks.BATCH_SECONDS), "cluster, one task each": (2, 0.0)}
-
-
-def without_times(rows: list[dict]) -> list[dict]:
-    return [{key: value for key, value in row.items() if key not in ("planning_us", "seconds")} for row in rows]
 
 
 def main() -> None:

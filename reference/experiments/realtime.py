@@ -187,6 +187,19 @@ def run_one(task: tuple) -> dict[str, Any]:
     }
 
 
+#: A run's fields that depend on the machine and its load; every other field is the same wherever it runs.
+TIME_FIELDS = ("planning_us", "seconds")
+
+
+def without_times(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows without their :data:`TIME_FIELDS`: what two runs of one comparison must share.
+
+    >>> without_times([{"moves": 12, "planning_us": 3.5, "seconds": 0.01}])
+    [{'moves': 12}]
+    """
+    return [{key: value for key, value in row.items() if key not in TIME_FIELDS} for row in rows]
+
+
 def run_comparison(mazes: int = DEFAULT_MAZES, grids: int = DEFAULT_GRIDS, size: int = DEFAULT_SIZE,
                    lookaheads: Sequence[int] = LOOKAHEADS, jobs: int = 1, progress: bool = True,
                    seed: int = DEFAULT_SEED, engine: str = "compiled", first_maze: int = 0,

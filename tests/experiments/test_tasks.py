@@ -17,23 +17,16 @@ from pathlib import Path
 import pytest
 
 from reference.experiments import realtime
+from reference.experiments.realtime import without_times   # a run's times depend on the machine; the rest must not
 from reference.experiments.tasks import ResultStore, have_distributed, one_local_cluster, run_tasks, task_key
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_distributed = pytest.mark.skipif(not have_distributed(), reason="Dask's distributed is not installed")
 
-#: What a run's time depends on (the machine, the load); every other field must be equal.
-TIMES = {"planning_us", "seconds"}
-
-
 def tiny_study(**options):
     """One 11 x 11 maze and one random grid, lookaheads 1 and 3, the readable engine: 16 runs."""
     return realtime.run_comparison(mazes=1, grids=1, size=11, lookaheads=(1, 3), progress=False, seed=7,
                                    engine="python", **options)
-
-
-def without_times(rows):
-    return [{key: value for key, value in row.items() if key not in TIMES} for row in rows]
 
 
 def test_serial_is_the_list_comprehension():
@@ -193,10 +186,10 @@ def test_a_tasks_own_error_is_raised_not_retried(tmp_path, capsys):
 
 @needs_distributed
 def test_tiny_tasks_run_in_batches_in_order_and_a_batchs_error_is_raised(tmp_path, capsys):
-    # 300 tasks of microseconds: after the first round (one task each, eight in flight) every cluster
-    # task carries up to MAX_BATCH of them (batch_size: 0.25 s of work), so the worker that ran a
-    # task changes only between batches: at most 8 + a few times, where one task per cluster task
-    # would switch between the two workers all the time. Order and store are as without batches.
+    # 300 tasks of microseconds: after the first round (one task per worker) every cluster task
+    # carries up to MAX_BATCH of them (batch_size: 0.25 s of work), so the worker that ran a task
+    # changes only between batches, a few times, where one task per cluster task switched between
+    # the two workers 214 times. Order and store are as without batches.
     store = tmp_path / "tasks"
     results = run_tasks(worker_process, list(range(300)), jobs=2, store=store, progress=False)
     assert [task for task, _ in results] == list(range(300))
