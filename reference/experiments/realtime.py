@@ -1154,8 +1154,11 @@ def plot_planning_objectives(rows: Runs):
             points = sorted(lrta)
             ax.scatter([lrta[n][column] for n in points], [lrta[n]["moves"] for n in points], s=10, color="tab:blue",
                        alpha=0.5, label="LRTA*, one point per lookahead")
-            for n in points[:: max(1, len(points) // 8)] + points[-1:]:
-                ax.annotate(str(n), (lrta[n][column], lrta[n]["moves"]), textcoords="offset points", xytext=(3, 3), fontsize=7)
+            where = {n: (lrta[n][column], lrta[n]["moves"]) for n in points
+                     if lrta[n][column] > 0 and lrta[n]["moves"] > 0}  # log axes
+            # spaced, not every k-th: on random grids the large lookaheads crowd the flat end of the curve
+            for n in spaced_labels(where, [n for n in (points[0], points[-1]) if n in where], gap=0.12):
+                ax.annotate(str(n), where[n], textcoords="offset points", xytext=(3, 3), fontsize=7)
             if dstar:
                 ax.hlines(dstar["moves"], dstar[column], top, color="tab:red", label="D* Lite (fits from its time)")
                 ax.plot([dstar[column]], [dstar["moves"]], "s", color="tab:red", markersize=7)

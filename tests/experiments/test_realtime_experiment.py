@@ -176,6 +176,36 @@ def test_a_report_of_some_settings_only_draws_its_figures(tmp_path, algorithms, 
         assert "random weak: moves" in table1[0]
 
 
+def test_figure9_lookahead_labels_do_not_run_into_each_other():
+    # The shape of the paper-scale random grids (docs/realtime/paper_scale/): lookahead one walks
+    # 12,635 moves at 0.47 us per episode, lookaheads 3-49 about 309 moves each at 0.88-6.4 us, so
+    # on the time-limit panels the large lookaheads sit 0.05 decades apart on one flat line. Labelling
+    # every third point wrote "31374349" there (43 and 49 5 px apart here, and 49 twice); every label
+    # must keep a digit's width from the next.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from reference.experiments.realtime import plot_planning_objectives
+
+    lookaheads = range(1, 50, 2)
+    rows = [row(kind="random", algorithm="dstar_lite", heuristic="strong", lookahead=0, expansions=11_522,
+                episodes=72, moves=308, planning_us=3_681.0)]
+    for n in lookaheads:
+        moves = 12_635 if n == 1 else 309 + 30 // n
+        episodes = moves if n == 1 else moves // 4
+        rows.append(row(kind="random", algorithm="lrta_astar", heuristic="strong", lookahead=n, expansions=moves,
+                        episodes=episodes, moves=moves, planning_us=episodes * (0.47 if n == 1 else 0.75 + 0.115 * n)))
+    figure = plot_planning_objectives(rows)
+    FigureCanvasAgg(figure).draw()
+    renderer = figure.canvas.get_renderer()
+    for ax in figure.axes[1:3]:  # the time-limit panels, per episode and per move
+        labels = [text for text in ax.texts if text.get_text().isdigit()]
+        assert {"1", "49"} <= {text.get_text() for text in labels} and len(labels) >= 4
+        boxes = [text.get_window_extent(renderer).padded(3) for text in labels]  # 6 px apart at least: a digit
+        overlapping = [(labels[i].get_text(), labels[j].get_text()) for i in range(len(boxes))
+                       for j in range(i + 1, len(boxes)) if boxes[i].overlaps(boxes[j])]
+        assert not overlapping, overlapping
+
+
 def ftr(*args):
     return subprocess.run([sys.executable, "-m", "reference.cli", *args], capture_output=True, text=True, timeout=300)
 
