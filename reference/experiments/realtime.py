@@ -1154,10 +1154,9 @@ def plot_planning_objectives(rows: Runs):
             points = sorted(lrta)
             ax.scatter([lrta[n][column] for n in points], [lrta[n]["moves"] for n in points], s=10, color="tab:blue",
                        alpha=0.5, label="LRTA*, one point per lookahead")
-            where = {n: (lrta[n][column], lrta[n]["moves"]) for n in points
-                     if lrta[n][column] > 0 and lrta[n]["moves"] > 0}  # log axes
+            where = {n: (lrta[n][column], lrta[n]["moves"]) for n in points}
             # spaced, not every k-th: on random grids the large lookaheads crowd the flat end of the curve
-            for n in spaced_labels(where, [n for n in (points[0], points[-1]) if n in where], gap=0.12):
+            for n in spaced_labels(where, [points[0], points[-1]], gap=0.12):
                 ax.annotate(str(n), where[n], textcoords="offset points", xytext=(3, 3), fontsize=7)
             if dstar:
                 ax.hlines(dstar["moves"], dstar[column], top, color="tab:red", label="D* Lite (fits from its time)")
@@ -1201,7 +1200,7 @@ def plot_time_vs_expansions(rows: Runs):
                         xerr=_log_bars([x[n] for n in x], [x_ci[n] for n in x]),
                         yerr=_log_bars([y[n] / 1e3 for n in x], [y_ci[n] / 1e3 for n in x]),
                         fmt="o", capsize=2, elinewidth=0.8, label=f"{label}, {heuristic} h (numbers: lookahead)")
-            points = {n: (x[n], y[n] / 1e3) for n in x if x[n] > 0 and y[n] > 0}
+            points = {n: (x[n], y[n] / 1e3) for n in x}
             for n in spaced_labels(points, [min(points), max(points)] if points else [], occupied=labelled):
                 ax.annotate(str(n), points[n], textcoords="offset points", xytext=(4, 4), fontsize=7)
         ax.set(title=f"{kind} grids: planning time vs expansions",
@@ -1223,15 +1222,18 @@ def spaced_labels(points: dict[int, tuple[float, float]], first: Sequence[int] =
     (in order), then the rest in order, each kept only if it lies at least ``gap`` (a share of the
     points' span, in log units on each axis) from every point already labelled. ``occupied``: the
     positions another series of the same axes labelled (the span is then measured over both); the
-    positions labelled here are added to it.
+    positions labelled here are added to it. A point at zero or below (no place on a log axis) is
+    never labelled, even if ``first`` names it.
 
     >>> spaced_labels({1: (1e6, 600.0), 3: (7e5, 220.0), 47: (1.02e5, 90.0), 49: (1e5, 92.0)}, first=[1, 49])
     [1, 49, 3]
+    >>> spaced_labels({1: (0.0, 600.0), 3: (7e5, 220.0)}, first=[1])
+    [3]
     >>> spaced_labels({})
     []
     """
     occupied = [] if occupied is None else occupied
-    logs = {n: (float(np.log10(x)), float(np.log10(y))) for n, (x, y) in points.items()}
+    logs = {n: (float(np.log10(x)), float(np.log10(y))) for n, (x, y) in points.items() if x > 0 and y > 0}
     taken = [(float(np.log10(x)), float(np.log10(y))) for x, y in occupied]
     every = [*logs.values(), *taken]
     if not logs:  # a series with nothing to draw (a run of some settings only): nothing to label
@@ -1239,7 +1241,7 @@ def spaced_labels(points: dict[int, tuple[float, float]], first: Sequence[int] =
     spans = [max(max(v[i] for v in every) - min(v[i] for v in every), 1e-9) for i in (0, 1)]
     chosen: list[int] = []
     for n in [*dict.fromkeys(first), *points]:
-        if n in chosen:
+        if n in chosen or n not in logs:
             continue
         if all(max(abs(logs[n][i] - t[i]) / spans[i] for i in (0, 1)) >= gap for t in taken):
             chosen.append(n)

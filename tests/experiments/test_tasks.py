@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from reference.experiments import realtime
-from reference.experiments.realtime import without_times   # a run's times depend on the machine; the rest must not
+from reference.experiments.realtime import without_times  # a run's times depend on the machine; the rest must not
 from reference.experiments.tasks import ResultStore, have_distributed, one_local_cluster, run_tasks, task_key
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_distributed = pytest.mark.skipif(not have_distributed(), reason="Dask's distributed is not installed")
+
 
 def tiny_study(**options):
     """One 11 x 11 maze and one random grid, lookaheads 1 and 3, the readable engine: 16 runs."""
