@@ -1190,28 +1190,31 @@ def plot_time_vs_expansions(rows: Runs):
     figure, axes, kinds = _figure(groups)
     for ax, kind in zip(axes, kinds):
         labelled: list[tuple[float, float]] = []  # the label positions of both series, kept apart
+        drawn = False
         for algorithm, label in (("lrta_astar", "LRTA* (A*)"), ("lrta_bfs", "LRTA* (BFS)")):
             heuristic = BEST_HEURISTIC[(kind, algorithm)]
             x = _series(groups, kind, algorithm, heuristic, "expansions")
             y = _series(groups, kind, algorithm, heuristic, "planning_us")
             x_ci = _series(groups, kind, algorithm, heuristic, "expansions_ci95")
             y_ci = _series(groups, kind, algorithm, heuristic, "planning_us_ci95")
+            if not x:  # a run of some settings only (the planning objectives): no legend entry for nothing
+                continue
             ax.errorbar([x[n] for n in x], [y[n] / 1e3 for n in x],
                         xerr=_log_bars([x[n] for n in x], [x_ci[n] for n in x]),
                         yerr=_log_bars([y[n] / 1e3 for n in x], [y_ci[n] / 1e3 for n in x]),
                         fmt="o", capsize=2, elinewidth=0.8, label=f"{label}, {heuristic} h (numbers: lookahead)")
+            drawn = True
             points = {n: (x[n], y[n] / 1e3) for n in x}
-            for n in spaced_labels(points, [min(points), max(points)] if points else [], occupied=labelled):
+            for n in spaced_labels(points, [min(points), max(points)], occupied=labelled):
                 ax.annotate(str(n), points[n], textcoords="offset points", xytext=(4, 4), fontsize=7)
         ax.set(title=f"{kind} grids: planning time vs expansions",
                xlabel="state expansions (mean per run; bars: 95% CI, cut at mean / 2 below)",
                ylabel="planning time per run [ms]")
-        if any(_series(groups, kind, algorithm, BEST_HEURISTIC[(kind, algorithm)], "expansions")
-               for algorithm in ("lrta_astar", "lrta_bfs")):  # a log axis needs points
+        if drawn:  # a log axis needs points, a legend something to name
             ax.set_xscale("log")  # lookahead one expands far more than the rest; proportional = slope one
             ax.set_yscale("log")
             ax.xaxis.set_minor_formatter(NullFormatter())  # labels on the powers of ten only
-        ax.legend(fontsize=8)
+            ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     return figure
 

@@ -206,6 +206,19 @@ def test_figure9_lookahead_labels_do_not_run_into_each_other():
         assert not overlapping, overlapping
 
 
+def test_figure7_names_only_the_series_it_draws():
+    # The planning objectives run D* Lite and LRTA* with A* lookahead only
+    # (docs/realtime/objectives_mazes_random/): Figure 7 draws the A* series, and its legend named
+    # "LRTA* (BFS)" beside it with no point to show.
+    from reference.experiments.realtime import plot_time_vs_expansions
+
+    rows = [row(lookahead=n, expansions=1000 // n + 50, episodes=10, moves=100, planning_us=10.0 * n + 100)
+            for n in (1, 3, 5)]
+    ax = plot_time_vs_expansions(rows).axes[0]
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == ["LRTA* (A*), weak h (numbers: lookahead)"]
+    assert {text.get_text() for text in ax.texts} == {"1", "5", "3"}
+
+
 def ftr(*args):
     return subprocess.run([sys.executable, "-m", "reference.cli", *args], capture_output=True, text=True, timeout=300)
 
