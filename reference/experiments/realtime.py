@@ -1194,11 +1194,11 @@ def plot_time_vs_expansions(rows: Runs):
         for algorithm, label in (("lrta_astar", "LRTA* (A*)"), ("lrta_bfs", "LRTA* (BFS)")):
             heuristic = BEST_HEURISTIC[(kind, algorithm)]
             x = _series(groups, kind, algorithm, heuristic, "expansions")
+            if not x:  # a run of some settings only (the planning objectives): no legend entry for nothing
+                continue
             y = _series(groups, kind, algorithm, heuristic, "planning_us")
             x_ci = _series(groups, kind, algorithm, heuristic, "expansions_ci95")
             y_ci = _series(groups, kind, algorithm, heuristic, "planning_us_ci95")
-            if not x:  # a run of some settings only (the planning objectives): no legend entry for nothing
-                continue
             ax.errorbar([x[n] for n in x], [y[n] / 1e3 for n in x],
                         xerr=_log_bars([x[n] for n in x], [x_ci[n] for n in x]),
                         yerr=_log_bars([y[n] / 1e3 for n in x], [y_ci[n] / 1e3 for n in x]),
@@ -1239,7 +1239,7 @@ def spaced_labels(points: dict[int, tuple[float, float]], first: Sequence[int] =
     logs = {n: (float(np.log10(x)), float(np.log10(y))) for n, (x, y) in points.items() if x > 0 and y > 0}
     taken = [(float(np.log10(x)), float(np.log10(y))) for x, y in occupied]
     every = [*logs.values(), *taken]
-    if not logs:  # a series with nothing to draw (a run of some settings only): nothing to label
+    if not logs:  # no point a log axis can place: nothing to label
         return []
     spans = [max(max(v[i] for v in every) - min(v[i] for v in every), 1e-9) for i in (0, 1)]
     chosen: list[int] = []
